@@ -1,0 +1,86 @@
+/*
+ * hl_common.c - implicit initialisation, the per-thread owner slot and
+ * warnings for the high-level APIs.
+ */
+#include "api/hl_common.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/errors.h"
+
+/* Serialises implicit initialisation: two threads making their first
+ * high-level call at once must not both run PAPI_library_init. */
+static struct {
+	pthread_mutex_t lock;
+} hl_common = { PTHREAD_MUTEX_INITIALIZER };
+
+static _Thread_local enum tly_hl_owner hl_owner;
+
+int tly_hl_init(void)
+{
+	int rc = PAPI_OK;
+
+	if (PAPI_is_initialized() != PAPI_NOT_INITED)
+		return PAPI_OK;
+	pthread_mutex_lock(&hl_common.lock);
+	if (PAPI_is_initialized() == PAPI_NOT_INITED) {
+		int v = PAPI_library_init(PAPI_VER_CURRENT);
+		if (v != PAPI_VER_CURRENT)
+			rc = v < 0 ? v : tly_err_set(PAPI_EBUG,
+				"implicit PAPI_library_init returned version %#x", (unsigned)v);
+	}
+	pthread_mutex_unlock(&hl_common.lock);
+	return rc;
+}
+
+enum tly_hl_owner tly_hl_owner(void)
+{
+	return hl_owner;
+}
+
+void tly_hl_set_owner(enum tly_hl_owner owner)
+{
+	hl_owner = owner;
+}
+
+void tly_hl_drop_eventset(int *evset)
+{
+	int state = 0;
+
+	if (*evset == PAPI_NULL)
+		return;
+	if (PAPI_state(*evset, &state) == PAPI_OK && (state & PAPI_RUNNING))
+		(void)PAPI_stop(*evset, NULL);
+	(void)PAPI_cleanup_eventset(*evset);
+	(void)PAPI_destroy_eventset(evset);
+	*evset = PAPI_NULL;
+}
+
+static int env_set(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v && strcmp(v, "0") != 0;
+}
+
+int tly_hl_quiet(void)
+{
+	return env_set("PAPI_NO_WARNING") || env_set("TALLY_QUIET");
+}
+
+void tly_hl_warn(const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	if (tly_hl_quiet())
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "tally: %s\n", msg);
+}

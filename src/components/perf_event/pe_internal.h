@@ -1,0 +1,129 @@
+/*
+ * pe_internal.h - private interfaces of the perf_event component.
+ *
+ * Files:
+ *   perf_event.c  the tly_component struct, init/shutdown, component info
+ *   pe_probe.c    what the kernel allows (perf_event_open, hardware PMU,
+ *                 perf_event_paranoid, rdpmc)
+ *   pe_events.c   native events through libpfm4 (enumerate, look up,
+ *                 name, describe, encode)
+ *   pe_ctl.c      control state of one event set: one perf group
+ *   pe_rdpmc.c    user-space counter reads (perf_event_mmap_page)
+ *   pe_errno.c    errno -> PAPI code and message, in one place
+ *
+ * Native event tokens (uint64_t):
+ *   bits  0..31  libpfm4 event index (pfm_get_event_next() space)
+ *   bits 32..47  umask attribute index + 1 (0: the event without a umask)
+ * A token names what enumeration produced; a looked-up name may carry more
+ * modifiers (":u=1", several umasks), so the core keeps the canonical name
+ * and ctl_update encodes names, never tokens.
+ *
+ * Names longer than PAPI_MAX_STR_LEN - 1 characters are rejected by
+ * ntv_lookup with PAPI_EINVAL (never a valid libpfm4 name in practice).
+ */
+#ifndef TALLY_PE_INTERNAL_H
+#define TALLY_PE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/perf_event.h>
+#include "papi.h"
+#include "core/component.h"
+
+#define TLY_PE_MAX_EVENTS 64  /* natives in one event set */
+#define TLY_PE_MAX_PMUS PAPI_PMU_MAX
+#define TLY_PE_NAME_LEN PAPI_MAX_STR_LEN
+
+/* What init learnt; written once under the component's lock by init,
+ * read-only afterwards (shutdown clears it). */
+struct tly_pe_probe {
+	int initialized;
+	int hw_ok;            /* kernel counts PERF_TYPE_HARDWARE events */
+	int hw_errno;         /* why not (errno of the probe) */
+	int kernel_ok;        /* exclude_kernel=0 allowed for our own thread */
+	int paranoid;         /* /proc/sys/kernel/perf_event_paranoid at init */
+	int rdpmc_ok;         /* cap_user_rdpmc advertised and not disabled */
+	int num_cntrs;        /* generic + fixed counters of the core PMU */
+	int npmus;
+	int pmus[TLY_PE_MAX_PMUS];  /* usable libpfm4 PMU ids (pfm_pmu_t) */
+};
+
+extern const struct tly_component tly_cmp_perf_event;
+const struct tly_pe_probe *tly_pe_probe_get(void);
+
+/* ---- pe_probe.c ---------------------------------------------------- */
+/* /proc/sys/kernel/perf_event_paranoid now (-99 when unreadable). */
+int tly_pe_paranoid(void);
+/* perf_event_open(2) through syscall(2); -1 with errno on failure. */
+int tly_pe_open(struct perf_event_attr *attr, long pid, int cpu, int group_fd, unsigned long flags);
+/* Open a counting software task-clock on the calling thread; 0 or errno. */
+int tly_pe_probe_sw(int exclude_kernel);
+/* 0 when the kernel counts hardware instructions, else the errno. */
+int tly_pe_probe_hw(int *rdpmc);
+/* "vendor model" of CPU 0 from /proc/cpuinfo. */
+void tly_pe_cpu_model(char *buf, size_t len);
+/* TALLY_PERF_RDPMC=0 disables user-space reads. */
+int tly_pe_rdpmc_allowed(void);
+
+/* ---- pe_events.c --------------------------------------------------- */
+int tly_pe_pmus_scan(struct tly_pe_probe *p, int *core_cntrs);
+int tly_pe_ntv_enum(uint64_t *tok, int modifier);
+int tly_pe_ntv_lookup(const char *name, uint64_t *tok, char *canon, size_t len);
+int tly_pe_ntv_name(uint64_t tok, char *buf, size_t len);
+int tly_pe_ntv_describe(uint64_t tok, const char *name, PAPI_event_info_t *info);
+/* Encode a canonical name for perf_event_open with the PAPI domain mask
+ * as default privilege levels.  PAPI_OK or PAPI_ENOEVNT (detail set). */
+int tly_pe_encode(const char *name, int domain, struct perf_event_attr *attr);
+
+/* ---- pe_ctl.c ------------------------------------------------------ */
+struct tly_pe_group {
+	int n;
+	int per_fd;           /* counters read one fd at a time (multiplex,
+	                       * or inherit where the kernel refuses groups) */
+	int rdpmc;            /* all counters have a user page to read */
+	int fds[TLY_PE_MAX_EVENTS];
+	struct perf_event_mmap_page *pages[TLY_PE_MAX_EVENTS];
+};
+
+struct tly_pe_ctl {
+	struct tly_ctl_opts opts;
+	struct tly_pe_group g;
+	/* one group read: nr, time_enabled, time_running, values[n] */
+	uint64_t buf[3 + TLY_PE_MAX_EVENTS];
+	char names[TLY_PE_MAX_EVENTS][TLY_PE_NAME_LEN];
+};
+
+int tly_pe_ctl_init(void *ctl, const struct tly_ctl_opts *opts);
+int tly_pe_ctl_update(void *ctl, const char *const *names, int n);
+int tly_pe_ctl_set_opts(void *ctl, const struct tly_ctl_opts *opts);
+int tly_pe_ctl_start(void *ctl);
+int tly_pe_ctl_stop(void *ctl);
+int tly_pe_ctl_read(void *ctl, long long *vals);
+int tly_pe_ctl_reset(void *ctl);
+void tly_pe_ctl_cleanup(void *ctl);
+/* The group's fds, leader first; returns how many (for benchmarks). */
+int tly_pe_ctl_fds(void *ctl, int *fds, int max);
+
+/* ---- pe_rdpmc.c ---------------------------------------------------- */
+/* Map the user page of fd when it advertises cap_user_rdpmc; NULL when
+ * not (software events, other architectures, disabled). */
+struct perf_event_mmap_page *tly_pe_rdpmc_map(int fd);
+void tly_pe_rdpmc_unmap(struct perf_event_mmap_page *pg);
+/* Count of one counter from user space: PAPI_OK, or PAPI_ECMP when the
+ * page says the counter is not readable now (caller falls back to read). */
+int tly_pe_rdpmc_read(const struct perf_event_mmap_page *pg, long long *val);
+
+/* ---- pe_errno.c ---------------------------------------------------- */
+enum tly_pe_op {
+	TLY_PE_OP_OPEN,        /* opening a group leader or lone counter */
+	TLY_PE_OP_OPEN_MEMBER, /* adding a counter to an existing group */
+	TLY_PE_OP_IOCTL,
+	TLY_PE_OP_READ,
+	TLY_PE_OP_PROBE,       /* init probing the kernel */
+};
+/* errno (positive) -> PAPI_E* for an operation. */
+int tly_pe_errno_code(int err, int op);
+/* Map, set the thread's detail naming the event and the remedy, return. */
+int tly_pe_fail(int err, int op, const char *event);
+
+#endif /* TALLY_PE_INTERNAL_H */

@@ -1,0 +1,108 @@
+/*
+ * pe_probe.c - what this kernel lets us count, found by trying it.
+ *
+ * libpfm4 detects PMUs from CPUID alone, so inside a VM without a virtual
+ * PMU it reports a core PMU the kernel cannot program; only opening a
+ * hardware event tells the truth.
+ */
+#include "pe_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+int tly_pe_paranoid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int v = -99;
+
+	if (!f)
+		return v;
+	if (fscanf(f, "%d", &v) != 1)
+		v = -99;
+	fclose(f);
+	return v;
+}
+
+int tly_pe_open(struct perf_event_attr *attr, long pid, int cpu, int group_fd, unsigned long flags)
+{
+	return (int)syscall(SYS_perf_event_open, attr, (pid_t)pid, cpu, group_fd, flags);
+}
+
+static int probe_open(__u32 type, __u64 config, int exclude_kernel, int *rdpmc)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof a);
+	a.size = sizeof a;
+	a.type = type;
+	a.config = config;
+	a.disabled = 1;
+	a.exclude_kernel = exclude_kernel ? 1 : 0;
+	a.exclude_hv = 1;
+	fd = tly_pe_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	if (rdpmc) {
+		struct perf_event_mmap_page *pg = tly_pe_rdpmc_map(fd);
+
+		*rdpmc = pg != NULL;
+		tly_pe_rdpmc_unmap(pg);
+	}
+	close(fd);
+	return 0;
+}
+
+int tly_pe_probe_sw(int exclude_kernel)
+{
+	return probe_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, exclude_kernel, NULL);
+}
+
+int tly_pe_probe_hw(int *rdpmc)
+{
+	*rdpmc = 0;
+	return probe_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 1, rdpmc);
+}
+
+static void cpuinfo_field(const char *line, const char *key, char *out, size_t len)
+{
+	size_t k = strlen(key);
+	const char *colon;
+
+	if (out[0] || strncmp(line, key, k) != 0 || !(colon = strchr(line, ':')))
+		return;
+	colon++;
+	while (*colon == ' ' || *colon == '\t')
+		colon++;
+	snprintf(out, len, "%.*s", (int)strcspn(colon, "\n"), colon);
+}
+
+void tly_pe_cpu_model(char *buf, size_t len)
+{
+	char line[512], vendor[128] = "", model[256] = "";
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	if (f) {
+		while (fgets(line, sizeof line, f)) {
+			cpuinfo_field(line, "vendor_id", vendor, sizeof vendor);
+			cpuinfo_field(line, "CPU implementer", vendor, sizeof vendor);
+			cpuinfo_field(line, "model name", model, sizeof model);
+			cpuinfo_field(line, "CPU part", model, sizeof model);
+		}
+		fclose(f);
+	}
+	snprintf(buf, len, "%s%s%s", vendor[0] ? vendor : "unknown vendor", " ",
+	         model[0] ? model : "unknown model");
+}
+
+int tly_pe_rdpmc_allowed(void)
+{
+	const char *v = getenv("TALLY_PERF_RDPMC");
+
+	return !(v && strcmp(v, "0") == 0);
+}

@@ -1,0 +1,120 @@
+/*
+ * errors.c - PAPI error texts and the per-thread failure detail.
+ */
+#include "core/errors.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "papi.h"
+#include "core/lib.h"
+
+/* Why the calling thread's last call failed; per thread so concurrent
+ * failures never overwrite each other. */
+static _Thread_local char detail[TLY_ERR_DETAIL_LEN];
+
+static const char *const texts[PAPI_NUM_ERRORS] = {
+	"No error",
+	"Invalid argument",
+	"Insufficient memory",
+	"A System/C library call failed",
+	"Not supported by component",
+	"Access to the counters was lost or interrupted",
+	"Internal error, please send mail to the developers",
+	"Event does not exist",
+	"Event exists, but cannot be counted due to hardware resource limits",
+	"EventSet is currently not running",
+	"EventSet is currently counting",
+	"No such EventSet available",
+	"Event in argument is not a valid preset",
+	"Hardware does not support performance counters",
+	"Unknown error code",
+	"Permission level does not permit operation",
+	"PAPI hasn't been initialized yet",
+	"Component Index isn't set",
+	"Not supported",
+	"Not implemented",
+	"Buffer size exceeded",
+	"EventSet domain is not supported for the operation",
+	"Invalid or missing event attributes",
+	"Too many events or attributes",
+	"Bad combination of features",
+	"Component containing event is disabled",
+	"Delayed initialization component",
+	"Event exists, but cannot be counted due to multiple passes required by hardware",
+};
+
+const char *tly_err_text(int code)
+{
+	if (code > 0 || code <= -PAPI_NUM_ERRORS)
+		return NULL;
+	return texts[-code];
+}
+
+int tly_err_set(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof detail, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+const char *tly_err_detail(void)
+{
+	return detail;
+}
+
+void tly_err_clear(void)
+{
+	detail[0] = '\0';
+}
+
+int tly_err_from_errno(int err)
+{
+	switch (err) {
+	case 0:
+		return PAPI_OK;
+	case ENOMEM:
+		return PAPI_ENOMEM;
+	case EPERM:
+	case EACCES:
+		return PAPI_EPERM;
+	case EINVAL:
+		return PAPI_EINVAL;
+	case ENOENT:
+	case EOPNOTSUPP:
+		return PAPI_ENOEVNT;
+	case ENOSYS:
+		return PAPI_ENOSUPP;
+	default:
+		return PAPI_ESYS;
+	}
+}
+
+int tly_api_ret(int code, const char *func)
+{
+	PAPI_debug_handler_t handler;
+	int level;
+
+	if (code >= PAPI_OK)
+		return code;
+	level = tly_debug_level();
+	if (level == PAPI_QUIET)
+		return code;
+	handler = tly_debug_handler();
+	if (handler) {
+		handler(code);
+		return code;
+	}
+	fprintf(stderr, "PAPI Error: %s: %s%s%s\n", func,
+		tly_err_text(code) ? tly_err_text(code) : "Unknown error code",
+		detail[0] ? ": " : "", detail);
+	/* PAPI_VERB_ESTOP is the user asking to stop at the first error. */
+	if (level == PAPI_VERB_ESTOP)
+		exit(EXIT_FAILURE);
+	return code;
+}

@@ -1,0 +1,89 @@
+/*
+ * eventset.h - event sets: the PAPI events a user added, the natives they
+ * expand to, and the component control state that counts them.
+ */
+#ifndef TALLY_CORE_EVENTSET_H
+#define TALLY_CORE_EVENTSET_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include "papi.h"
+#include "core/component.h"
+#include "core/presets.h"
+
+#define TLY_MAX_EVENTS 64   /* PAPI events per set */
+#define TLY_MAX_NATIVES 64  /* distinct natives per set */
+
+struct tly_thread;
+
+/* One event as the user added it. */
+struct tly_ev {
+	int code;                 /* preset or native code */
+	int derived;              /* enum tly_derived */
+	const struct tly_preset *preset; /* NULL for natives */
+	int nterms;
+	int pos[TLY_MAX_TERMS];   /* index of each term in natives[] */
+	int overflow_threshold;   /* PAPI_overflow bookkeeping (issue 4) */
+};
+
+/* The natives of one component inside a set, and its control state. */
+struct tly_part {
+	int cidx;
+	void *ctl;
+	int n;                      /* natives counted by this part */
+	int idx[TLY_MAX_NATIVES];   /* their positions in tly_evset.native[] */
+};
+
+#define TLY_MAX_PARTS 4
+
+struct tly_evset {
+	int id;
+	int cidx;                 /* first/assigned component, -1 until known */
+	int state;                /* PAPI_STOPPED / PAPI_RUNNING | flags */
+	unsigned long owner_tid;  /* PAPI thread id of the creating thread */
+	struct tly_thread *runner;/* thread that started it */
+	struct tly_ctl_opts opts;
+	int nevents;
+	struct tly_ev ev[TLY_MAX_EVENTS];
+	int nnative;
+	int native[TLY_MAX_NATIVES];      /* native codes */
+	int native_cidx[TLY_MAX_NATIVES];
+	long long offset[TLY_MAX_NATIVES];/* PAPI_write adjustment per native */
+	long long raw[TLY_MAX_NATIVES];   /* last raw read */
+	long long stopvals[TLY_MAX_EVENTS]; /* values when last stopped */
+	long long pending[TLY_MAX_EVENTS];  /* PAPI_write on a stopped set */
+	int has_pending;
+	int nparts;
+	struct tly_part part[TLY_MAX_PARTS];
+	PAPI_overflow_handler_t overflow_handler;
+};
+
+/* Look up a set by id: PAPI_ENOEVST when there is none. */
+int tly_evset_get(int id, struct tly_evset **out);
+/* Create/destroy (id registry is locked inside). */
+int tly_evset_create(int *id);
+int tly_evset_destroy(int id);
+int tly_evset_cleanup(struct tly_evset *es);
+int tly_evset_assign(struct tly_evset *es, int cidx);
+int tly_evset_add(struct tly_evset *es, int code);
+int tly_evset_remove(struct tly_evset *es, int code);
+/* Values of the user's events from a fresh read of the counters. */
+int tly_evset_values(struct tly_evset *es, long long *values);
+int tly_evset_start(struct tly_evset *es);
+int tly_evset_stop(struct tly_evset *es, long long *values);
+int tly_evset_reset(struct tly_evset *es);
+int tly_evset_write(struct tly_evset *es, const long long *values);
+/* Re-apply es->opts to the control state (domain, granularity...). */
+int tly_evset_apply_opts(struct tly_evset *es);
+/* Stop and free every set (PAPI_shutdown). */
+int tly_evset_shutdown_all(void);
+/* Position of event `code` in the set, or -1. */
+int tly_evset_find(const struct tly_evset *es, int code);
+/* Default options for a new set (component defaults). */
+void tly_evset_default_opts(struct tly_ctl_opts *opts, int cidx);
+
+/* Can these natives (one component) be counted together right now?
+ * PAPI_OK or the component's error (detail set).  Used by presets. */
+int tly_evset_try_natives(const int *codes, int n);
+
+#endif /* TALLY_CORE_EVENTSET_H */

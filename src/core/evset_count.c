@@ -1,0 +1,203 @@
+/*
+ * evset_count.c - starting, stopping and reading event sets.
+ *
+ * Hot paths (tly_evset_values, start, stop) take no locks and allocate
+ * nothing: one component read per part, then the event values.
+ */
+#include "core/eventset.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/errors.h"
+#include "core/lib.h"
+#include "core/native.h"
+#include "core/part.h"
+#include "core/presets.h"
+#include "core/sysinfo.h"
+#include "core/thread_rec.h"
+#include "core/threads.h"
+
+static void event_values(const struct tly_evset *es, long long *values)
+{
+	for (int i = 0; i < es->nevents; i++) {
+		const struct tly_ev *ev = &es->ev[i];
+
+		if (!ev->preset || ev->derived == TLY_NOT_DERIVED) {
+			values[i] = es->raw[ev->pos[0]];
+			continue;
+		}
+		long long terms[TLY_MAX_TERMS];
+
+		for (int t = 0; t < ev->nterms; t++)
+			terms[t] = es->raw[ev->pos[t]];
+		values[i] = tly_preset_value(ev->preset, terms);
+	}
+}
+
+int tly_evset_values(struct tly_evset *es, long long *values)
+{
+	int rc;
+
+	if (!(es->state & PAPI_RUNNING)) {
+		memcpy(values, es->stopvals, (size_t)es->nevents * sizeof *values);
+		return PAPI_OK;
+	}
+	rc = tly_parts_read(es);
+	if (rc != PAPI_OK)
+		return rc;
+	event_values(es, values);
+	return PAPI_OK;
+}
+
+/* Offsets that make each plain event read as `want` right now. */
+static void apply_write(struct tly_evset *es, const long long *want)
+{
+	for (int i = 0; i < es->nevents; i++) {
+		const struct tly_ev *ev = &es->ev[i];
+		int n = ev->pos[0];
+
+		/* A derived event has no single counter to set; PAPI_write
+		 * sets the counters, so only plain events take values. */
+		if (ev->preset && ev->derived != TLY_NOT_DERIVED)
+			continue;
+		es->offset[n] += want[i] - es->raw[n];
+		es->raw[n] = want[i];
+	}
+}
+
+static int claim_thread(struct tly_evset *es, struct tly_thread *t)
+{
+	for (int i = 0; i < es->nparts; i++) {
+		int c = es->part[i].cidx;
+
+		if (c >= TLY_THREAD_MAX_RUNNING)
+			continue;
+		if (t->running[c] && t->running[c] != es)
+			return tly_err_set(PAPI_EISRUN,
+				"event set %d is already running in this thread for component %s; stop it first",
+				t->running[c]->id, tly_cmp(c)->name);
+	}
+	for (int i = 0; i < es->nparts; i++)
+		if (es->part[i].cidx < TLY_THREAD_MAX_RUNNING)
+			t->running[es->part[i].cidx] = es;
+	es->runner = t;
+	return PAPI_OK;
+}
+
+static void release_thread(struct tly_evset *es)
+{
+	struct tly_thread *t = es->runner;
+
+	if (!t)
+		return;
+	for (int i = 0; i < TLY_THREAD_MAX_RUNNING; i++)
+		if (t->running[i] == es)
+			t->running[i] = NULL;
+	es->runner = NULL;
+}
+
+int tly_evset_start(struct tly_evset *es)
+{
+	struct tly_thread *t;
+	int rc;
+
+	if (es->state & PAPI_RUNNING)
+		return tly_err_set(PAPI_EISRUN, "event set %d is already running", es->id);
+	if (!es->nevents)
+		return tly_err_set(PAPI_EINVAL, "event set %d has no events to start", es->id);
+	t = tly_thread_self();
+	if (!t)
+		return tly_err_set(PAPI_ENOMEM, "cannot register the calling thread");
+	rc = claim_thread(es, t);
+	if (rc != PAPI_OK)
+		return rc;
+	memset(es->offset, 0, sizeof es->offset);
+	memset(es->raw, 0, sizeof es->raw);
+	rc = tly_parts_start(es);
+	if (rc != PAPI_OK) {
+		release_thread(es);
+		return rc;
+	}
+	if (es->has_pending) {
+		apply_write(es, es->pending);
+		es->has_pending = 0;
+	}
+	es->state = (es->state & ~PAPI_STOPPED) | PAPI_RUNNING;
+	return PAPI_OK;
+}
+
+int tly_evset_stop(struct tly_evset *es, long long *values)
+{
+	int rc;
+
+	if (!(es->state & PAPI_RUNNING))
+		return tly_err_set(PAPI_ENOTRUN, "event set %d is not running", es->id);
+	rc = tly_parts_read(es);
+	if (rc == PAPI_OK)
+		event_values(es, es->stopvals);
+	tly_parts_stop(es);
+	release_thread(es);
+	es->state = (es->state & ~PAPI_RUNNING) | PAPI_STOPPED;
+	if (rc == PAPI_OK && values)
+		memcpy(values, es->stopvals, (size_t)es->nevents * sizeof *values);
+	return rc;
+}
+
+int tly_evset_reset(struct tly_evset *es)
+{
+	memset(es->stopvals, 0, sizeof es->stopvals);
+	es->has_pending = 0;
+	if (!(es->state & PAPI_RUNNING))
+		return PAPI_OK;
+	return tly_parts_reset(es);
+}
+
+int tly_evset_write(struct tly_evset *es, const long long *values)
+{
+	int rc;
+
+	if (!(es->state & PAPI_RUNNING)) {
+		memcpy(es->pending, values, (size_t)es->nevents * sizeof *values);
+		memcpy(es->stopvals, values, (size_t)es->nevents * sizeof *values);
+		es->has_pending = 1;
+		return PAPI_OK;
+	}
+	rc = tly_parts_read(es);
+	if (rc == PAPI_OK)
+		apply_write(es, values);
+	return rc;
+}
+
+int tly_evset_apply_opts(struct tly_evset *es)
+{
+	if (es->state & PAPI_RUNNING)
+		return tly_err_set(PAPI_EISRUN, "event set %d is running; stop it before changing options", es->id);
+	return tly_parts_set_opts(es, &es->opts);
+}
+
+int tly_evset_try_natives(const int *codes, int n)
+{
+	struct tly_evset *es = calloc(1, sizeof *es);
+	int rc = PAPI_OK;
+
+	if (!es)
+		return tly_err_set(PAPI_ENOMEM, "out of memory");
+	if (n > TLY_MAX_NATIVES)
+		n = TLY_MAX_NATIVES;
+	es->id = -1;
+	es->cidx = -1;
+	for (int i = 0; i < n && rc == PAPI_OK; i++) {
+		rc = tly_native_get(codes[i], &es->native_cidx[i], NULL, NULL, 0);
+		es->native[i] = codes[i];
+		es->nnative = i + 1;
+	}
+	if (rc == PAPI_OK) {
+		tly_evset_default_opts(&es->opts, es->native_cidx[0]);
+		rc = tly_parts_update(es);
+	}
+	for (int p = 0; p < es->nparts; p++)
+		tly_part_free(&es->part[p]);
+	free(es);
+	return rc;
+}

@@ -1,0 +1,35 @@
+/*
+ * lib.h - library-wide state: initialisation, components, options.
+ */
+#ifndef TALLY_CORE_LIB_H
+#define TALLY_CORE_LIB_H
+
+#include "papi.h"
+#include "core/component.h"
+
+/* PAPI_is_initialized() value; PAPI_NOT_INITED before PAPI_library_init. */
+int tly_lib_state(void);
+/* PAPI_OK when initialised, else sets the detail and returns PAPI_ENOINIT. */
+int tly_lib_check(void);
+/* Component by index; NULL when cidx is out of range. */
+const struct tly_component *tly_cmp(int cidx);
+/* Mutable info of a component (owned by the library). */
+PAPI_component_info_t *tly_cmp_info(int cidx);
+/* PAPI_OK, PAPI_ENOCMP (bad index) or PAPI_ECMP_DISABLED. */
+int tly_cmp_check(int cidx);
+/* Debug level set by PAPI_set_debug (PAPI_QUIET...). */
+int tly_debug_level(void);
+void tly_set_debug_level(int level, PAPI_debug_handler_t handler);
+PAPI_debug_handler_t tly_debug_handler(void);
+
+/* Library-wide lock for rarely changed state (tables, registries). */
+void tly_lib_lock(void);
+void tly_lib_unlock(void);
+
+
+
+/* PAPI_disable_component: only before init. */
+int tly_lib_disable_component(int cidx);
+void tly_lib_mark_threaded(void);
+void tly_lib_mark_high_level(void);
+#endif /* TALLY_CORE_LIB_H */

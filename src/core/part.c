@@ -1,0 +1,169 @@
+/*
+ * part.c - driving the per-component control states of an event set.
+ */
+#include "core/part.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/errors.h"
+#include "core/lib.h"
+#include "core/native.h"
+
+void tly_part_free(struct tly_part *p)
+{
+	const struct tly_component *c = tly_cmp(p->cidx);
+
+	if (p->ctl && c && c->ctl_cleanup)
+		c->ctl_cleanup(p->ctl);
+	free(p->ctl);
+	memset(p, 0, sizeof *p);
+}
+
+static struct tly_part *part_for(struct tly_evset *es, int cidx)
+{
+	const struct tly_component *c = tly_cmp(cidx);
+	struct tly_part *p;
+
+	for (int i = 0; i < es->nparts; i++)
+		if (es->part[i].cidx == cidx)
+			return &es->part[i];
+	if (es->nparts >= TLY_MAX_PARTS) {
+		tly_err_set(PAPI_ECOMBO, "event set %d mixes more than %d components", es->id, TLY_MAX_PARTS);
+		return NULL;
+	}
+	p = &es->part[es->nparts];
+	memset(p, 0, sizeof *p);
+	p->cidx = cidx;
+	p->ctl = calloc(1, c->ctl_size ? c->ctl_size : 1);
+	if (!p->ctl) {
+		tly_err_set(PAPI_ENOMEM, "out of memory for component control state");
+		return NULL;
+	}
+	if (c->ctl_init && c->ctl_init(p->ctl, &es->opts) != PAPI_OK) {
+		free(p->ctl);
+		p->ctl = NULL;
+		return NULL;
+	}
+	es->nparts++;
+	return p;
+}
+
+/* Program one part with its natives' canonical names. */
+static int program(struct tly_part *p, const struct tly_evset *es)
+{
+	static const int name_len = PAPI_MAX_STR_LEN;
+	char (*names)[PAPI_MAX_STR_LEN] = malloc((size_t)(p->n ? p->n : 1) * name_len);
+	const char *ptrs[TLY_MAX_NATIVES];
+	int rc = PAPI_OK;
+
+	if (!names)
+		return tly_err_set(PAPI_ENOMEM, "out of memory programming event set %d", es->id);
+	for (int k = 0; k < p->n && rc == PAPI_OK; k++) {
+		rc = tly_native_get(es->native[p->idx[k]], NULL, NULL, names[k], name_len);
+		ptrs[k] = names[k];
+	}
+	if (rc == PAPI_OK)
+		rc = tly_cmp(p->cidx)->ctl_update(p->ctl, ptrs, p->n);
+	free(names);
+	return rc;
+}
+
+int tly_parts_update(struct tly_evset *es)
+{
+	int rc = PAPI_OK;
+
+	for (int i = 0; i < es->nparts; i++)
+		es->part[i].n = 0;
+	for (int i = 0; i < es->nnative; i++) {
+		struct tly_part *p = part_for(es, es->native_cidx[i]);
+
+		if (!p)
+			return tly_err_detail()[0] ? PAPI_ENOMEM : PAPI_EBUG;
+		p->idx[p->n++] = i;
+	}
+	for (int i = 0; i < es->nparts;) {
+		if (es->part[i].n == 0) {
+			tly_part_free(&es->part[i]);
+			memmove(&es->part[i], &es->part[i + 1], (size_t)(es->nparts - i - 1) * sizeof es->part[0]);
+			es->nparts--;
+			continue;
+		}
+		rc = program(&es->part[i], es);
+		if (rc != PAPI_OK)
+			return rc;
+		i++;
+	}
+	return rc;
+}
+
+int tly_parts_start(struct tly_evset *es)
+{
+	for (int i = 0; i < es->nparts; i++) {
+		int rc = tly_cmp(es->part[i].cidx)->ctl_start(es->part[i].ctl);
+
+		if (rc != PAPI_OK) {
+			while (--i >= 0)
+				tly_cmp(es->part[i].cidx)->ctl_stop(es->part[i].ctl);
+			return rc;
+		}
+	}
+	return PAPI_OK;
+}
+
+int tly_parts_stop(struct tly_evset *es)
+{
+	int rc = PAPI_OK;
+
+	for (int i = 0; i < es->nparts; i++) {
+		int r = tly_cmp(es->part[i].cidx)->ctl_stop(es->part[i].ctl);
+
+		if (r != PAPI_OK && rc == PAPI_OK)
+			rc = r;
+	}
+	return rc;
+}
+
+int tly_parts_read(struct tly_evset *es)
+{
+	long long buf[TLY_MAX_NATIVES];
+
+	for (int i = 0; i < es->nparts; i++) {
+		const struct tly_part *p = &es->part[i];
+		int rc = tly_cmp(p->cidx)->ctl_read(p->ctl, buf);
+
+		if (rc != PAPI_OK)
+			return rc;
+		for (int k = 0; k < p->n; k++)
+			es->raw[p->idx[k]] = buf[k] + es->offset[p->idx[k]];
+	}
+	return PAPI_OK;
+}
+
+int tly_parts_reset(struct tly_evset *es)
+{
+	for (int i = 0; i < es->nparts; i++) {
+		const struct tly_component *c = tly_cmp(es->part[i].cidx);
+		int rc = c->ctl_reset ? c->ctl_reset(es->part[i].ctl) : PAPI_ECMP;
+
+		if (rc != PAPI_OK)
+			return rc;
+	}
+	memset(es->offset, 0, sizeof es->offset);
+	return PAPI_OK;
+}
+
+int tly_parts_set_opts(struct tly_evset *es, const struct tly_ctl_opts *opts)
+{
+	for (int i = 0; i < es->nparts; i++) {
+		const struct tly_component *c = tly_cmp(es->part[i].cidx);
+		int rc;
+
+		if (!c->ctl_set_opts)
+			return tly_err_set(PAPI_ECMP, "component %s cannot change counting options", c->name);
+		rc = c->ctl_set_opts(es->part[i].ctl, opts);
+		if (rc != PAPI_OK)
+			return rc;
+	}
+	return PAPI_OK;
+}

@@ -1,0 +1,23 @@
+/*
+ * part.h - the per-component pieces of an event set (internal to core).
+ *
+ * An event set may hold natives of several components; each component's
+ * natives form one part with its own control state.  These functions
+ * drive all parts of a set in order.
+ */
+#ifndef TALLY_CORE_PART_H
+#define TALLY_CORE_PART_H
+
+#include "core/eventset.h"
+
+/* Rebuild parts from es->native[] (program each component's natives). */
+int tly_parts_update(struct tly_evset *es);
+void tly_part_free(struct tly_part *p);
+int tly_parts_start(struct tly_evset *es);
+int tly_parts_stop(struct tly_evset *es);
+/* Raw counts of every native into es->raw (offsets applied). */
+int tly_parts_read(struct tly_evset *es);
+int tly_parts_reset(struct tly_evset *es);
+int tly_parts_set_opts(struct tly_evset *es, const struct tly_ctl_opts *opts);
+
+#endif /* TALLY_CORE_PART_H */

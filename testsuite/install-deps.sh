@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Install the Debian 12 packages Tally builds and tests with (only those missing).
+set -euo pipefail
+pkgs=(build-essential cmake pkg-config python3 libpfm4-dev libopenmpi-dev openmpi-bin
+      libhdf5-openmpi-dev gfortran libomp-dev clang)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+echo "install-deps: installing ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Build Tally and run its test suite: a -Werror build, then ASan+UBSan over
+# the whole suite, then TSan over the threading tests.  Benchmarks
+# (label `bench`) are not run here: `ctest --test-dir build -L bench`.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+testsuite/install-deps.sh
+jobs=$(nproc)
+
+run_suite() { # name cmake-args... ; ctest args in CTEST_ARGS
+  local dir="build-ci-$1"; shift
+  cmake -S . -B "$dir" -DTALLY_WERROR=ON "$@" >/dev/null
+  cmake --build "$dir" -j "$jobs" >/dev/null
+  ctest --test-dir "$dir" --output-on-failure -j "$jobs" ${CTEST_ARGS}
+}
+
+echo "== build and test (-Werror)"
+CTEST_ARGS="-LE bench" run_suite release -DCMAKE_BUILD_TYPE=RelWithDebInfo
+echo "== ASan + UBSan"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  CTEST_ARGS="-LE bench" run_suite asan -DCMAKE_BUILD_TYPE=Debug -DTALLY_SANITIZE=address,undefined
+echo "== TSan (threading tests)"
+TSAN_OPTIONS="halt_on_error=1" CTEST_ARGS="-L threads" run_suite tsan -DCMAKE_BUILD_TYPE=Debug \
+  -DTALLY_SANITIZE=thread -DCMAKE_C_COMPILER=clang
