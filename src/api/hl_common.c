@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/errors.h"
+#include "core/lib.h"
 
 /* Serialises implicit initialisation: two threads making their first
  * high-level call at once must not both run PAPI_library_init. */
@@ -24,8 +25,10 @@ int tly_hl_init(void)
 {
 	int rc = PAPI_OK;
 
-	if (PAPI_is_initialized() != PAPI_NOT_INITED)
+	if (PAPI_is_initialized() != PAPI_NOT_INITED) {
+		tly_lib_mark_high_level();
 		return PAPI_OK;
+	}
 	pthread_mutex_lock(&hl_common.lock);
 	if (PAPI_is_initialized() == PAPI_NOT_INITED) {
 		int v = PAPI_library_init(PAPI_VER_CURRENT);
@@ -34,6 +37,8 @@ int tly_hl_init(void)
 				"implicit PAPI_library_init returned version %#x", (unsigned)v);
 	}
 	pthread_mutex_unlock(&hl_common.lock);
+	if (rc == PAPI_OK)
+		tly_lib_mark_high_level();
 	return rc;
 }
 

@@ -13,7 +13,9 @@
  * PAPI_EINVAL (PAPI's "counters already started by something else").
  * PAPI_stop_counters never stops a rate measurement and PAPI_rate_stop
  * never stops these counters.  The region API (PAPI_hl_region_*) uses its
- * own event set and is independent of both.
+ * own event set; PAPI runs one set per component per thread, so while the
+ * thread's region set runs, PAPI_start_counters returns PAPI_EISRUN (and
+ * vice versa).
  */
 #include "papi.h"
 

@@ -29,8 +29,12 @@
  *   discarded, with a warning) and writes the summary; PAPI_ENOEVNT when
  *   the thread has no running event set (PAPI 7's documented code).  A
  *   later begin in that thread starts counting again; totals continue.
- * - The region event set is independent of PAPI_start_counters and the
- *   rate calls (whether both may run at once is the core's decision).
+ * - The region event set is separate from PAPI_start_counters and the
+ *   rate calls, but PAPI lets one event set per component run in a thread:
+ *   while the thread's region set runs (first begin .. PAPI_hl_stop),
+ *   starting another set on the same component (PAPI_start_counters, a
+ *   rate call, PAPI_start) returns PAPI_EISRUN, and a begin while such a
+ *   set runs returns PAPI_EISRUN (retried at the next begin).
  *
  * Summary.  At exit (atexit) and at each PAPI_hl_stop the data of every
  * thread so far is written to $TALLY_OUTPUT_DIR (default: the current

@@ -126,7 +126,7 @@ int tly_evset_cleanup(struct tly_evset *es)
 
 int tly_evset_destroy(int id)
 {
-	struct tly_evset *es;
+	struct tly_evset *es = NULL;
 	int rc;
 
 	pthread_mutex_lock(&reg.lock);

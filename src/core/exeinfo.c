@@ -1,6 +1,7 @@
 #include "core/sysinfo.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <link.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,7 @@ static int main_object(struct dl_phdr_info *info, size_t size, void *arg)
 	(void)size;
 	for (int i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		char *start = (char *)(info->dlpi_addr + ph->p_vaddr);
+		char *start = (char *)(uintptr_t)(info->dlpi_addr + ph->p_vaddr);
 
 		if (ph->p_type != PT_LOAD)
 			continue;

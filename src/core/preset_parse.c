@@ -5,6 +5,7 @@
 #include "core/presets.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/errors.h"

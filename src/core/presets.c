@@ -45,15 +45,22 @@ static void collect_pmus(void)
 
 		if (tly_cmp_check(c) != PAPI_OK || !info)
 			continue;
-		for (int i = 0; i < PAPI_PMU_MAX && info->pmu_names[i]; i++)
-			if (st.npmus < MAX_PRESENT_PMUS)
+		for (int i = 0; i < PAPI_PMU_MAX; i++)
+			if (info->pmu_names[i] && st.npmus < MAX_PRESENT_PMUS)
 				st.pmus[st.npmus++] = info->pmu_names[i];
 	}
 }
 
-static int is_software_pmu(const char *pmu)
+/*
+ * Components list every PMU libpfm4 finds, core or not; the preset maps
+ * only describe core PMUs.  To tell "no hardware PMU" from "a core PMU the
+ * maps do not know", leave out the kernel's software PMUs and the libpfm4
+ * families that are never core PMUs (energy counters, uncore boxes).
+ */
+static int is_noncore_pmu(const char *pmu)
 {
-	return strcmp(pmu, "perf") == 0 || strcmp(pmu, "perf_raw") == 0;
+	return strcmp(pmu, "perf") == 0 || strcmp(pmu, "perf_raw") == 0 ||
+	       strstr(pmu, "rapl") || strstr(pmu, "_unc") || strstr(pmu, "uncore");
 }
 
 /* The PMU of this block that is present ("*" for a wildcard), or NULL. */
@@ -108,7 +115,7 @@ static void note_rejected(struct tly_preset *np, int rc, const char *where, cons
 static void resolve_row(const struct resolve *rs, const char *pmu,
 			const struct tly_map_row *row, struct tly_preset *np)
 {
-	char where[PAPI_2MAX_STR_LEN], name[PAPI_2MAX_STR_LEN];
+	char where[PAPI_2MAX_STR_LEN], name[PAPI_2MAX_STR_LEN + PAPI_MIN_STR_LEN + 4];
 	int rc;
 
 	memset(np, 0, sizeof *np);
@@ -122,7 +129,7 @@ static void resolve_row(const struct resolve *rs, const char *pmu,
 		tly_err_clear();
 		rc = tly_native_lookup(name, &np->codes[i]);
 		if (rc != PAPI_OK) {
-			char what[PAPI_2MAX_STR_LEN + 16];
+			char what[sizeof name + 16];
 
 			snprintf(what, sizeof what, "native %s", name);
 			note_rejected(np, rc, where, what);
@@ -170,7 +177,7 @@ static void note_unmapped(const struct resolve *embedded)
 	size_t n = 0;
 
 	for (int i = 0; i < st.npmus && n < sizeof why; i++)
-		if (!is_software_pmu(st.pmus[i]))
+		if (!is_noncore_pmu(st.pmus[i]))
 			n += snprintf(why + n, sizeof why - n, "%s%s", n ? ", " : "", st.pmus[i]);
 	for (int i = 0; i < PAPI_END_idx; i++) {
 		struct tly_preset *p = &st.p[i];
@@ -255,7 +262,7 @@ static int read_file(const char *path, char **out)
 int tly_presets_load_file(const char *path, int replace)
 {
 	struct resolve rs = { .file = path, .replace = replace != 0, .allow_star = 1 };
-	char *text;
+	char *text = NULL;
 	int rc;
 
 	if (!path)

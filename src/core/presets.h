@@ -125,7 +125,7 @@ struct tly_map_row {
 	char postfix[PAPI_2MAX_STR_LEN];
 	struct tly_pf_prog prog;
 	int nterms;
-	char natives[TLY_MAX_TERMS][PAPI_MAX_STR_LEN];
+	char natives[TLY_MAX_TERMS][PAPI_2MAX_STR_LEN];
 };
 
 /* Called for each PRESET row with the block it belongs to; a negative

@@ -14,7 +14,7 @@ exit with status 1; no output file is written then.
 import os
 import sys
 
-BANNER = "/* generated from src/presets/maps/*.csv by gen_maps.py - do not edit */\n"
+BANNER = "/* generated from the preset maps (src/presets/maps) by gen_maps.py - do not edit */\n"
 
 
 def check(path, text):

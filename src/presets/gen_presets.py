@@ -5,6 +5,7 @@ usage: gen_presets.py presets.csv OUT_HEADER OUT_C
 The CSV order is the preset index order (PAPI_<name>_idx); codes are
 PAPI_PRESET_MASK | index.  Categories name PAPI_PRESET_ENUM_* suffixes.
 """
+import re
 import sys
 
 BANNER = "/* generated from src/presets/presets.csv by gen_presets.py - do not edit */\n"
@@ -24,19 +25,26 @@ def parse(path):
             sym, cats, short, long_ = (p.strip() for p in parts)
             if not sym.startswith("PAPI_"):
                 raise SystemExit(f"{path}:{lineno}: symbol must start with PAPI_")
+            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", sym):
+                raise SystemExit(f"{path}:{lineno}: symbol is not a C identifier: {sym!r}")
             for c in cats.split("|"):
                 if c not in CATEGORIES:
                     raise SystemExit(f"{path}:{lineno}: unknown category {c!r}")
             if len(short) >= 64:
                 raise SystemExit(f"{path}:{lineno}: short description longer than 63")
+            if len(long_) >= 1024:  # PAPI_event_info_t.long_descr is PAPI_HUGE_STR_LEN
+                raise SystemExit(f"{path}:{lineno}: long description longer than 1023")
             if any(r[0] == sym for r in rows):
                 raise SystemExit(f"{path}:{lineno}: duplicate symbol {sym}")
             rows.append((sym, cats.split("|"), short, long_))
+    if not rows:
+        raise SystemExit(f"{path}: no presets")
     return rows
 
 
 def cstr(s):
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    # '?' is escaped too: the library builds as strict C11, where "??x" is a trigraph
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("?", "\\?") + '"'
 
 
 def header(rows):

@@ -162,9 +162,24 @@ static void print_native_umasks(int code)
 	} while (PAPI_enum_event(&ucode, PAPI_NTV_ENUM_UMASKS) == PAPI_OK);
 }
 
+static void print_native(int code, const PAPI_event_info_t *info)
+{
+	const PAPI_component_info_t *ci = PAPI_get_component_info(info->component_index);
+	int avail = PAPI_query_event(code);
+
+	printf("%-20s: %s\n", "Event name", info->symbol);
+	printf("%-20s: 0x%08x\n", "Event code", info->event_code);
+	printf("%-20s: %s\n", "Available", avail == PAPI_OK ? "yes" : PAPI_strerror(avail));
+	printf("%-20s: %d (%s)\n", "Component", info->component_index, ci ? ci->name : "?");
+	printf("%-20s: %s\n", "Description", info->long_descr);
+	if (info->units[0])
+		printf("%-20s: %s\n", "Units", info->units);
+	print_native_umasks(code);
+}
+
 static int show_event(const char *prog, const char *name)
 {
-	int code, rc, avail;
+	int code, rc;
 	PAPI_event_info_t info;
 
 	if (util_event_code(prog, name, &code) != PAPI_OK)
@@ -173,16 +188,10 @@ static int show_event(const char *prog, const char *name)
 	rc = PAPI_get_event_info(code, &info);
 	if (rc != PAPI_OK)
 		return util_error(prog, "no information for '%s': %s", name, PAPI_strerror(rc));
-	avail = PAPI_query_event(code);
-	print_detail(&info, avail);
-	if (IS_NATIVE(code)) {
-		const PAPI_component_info_t *ci = PAPI_get_component_info(info.component_index);
-
-		printf("%-20s: %d (%s)\n", "Component", info.component_index, ci ? ci->name : "?");
-		if (info.units[0])
-			printf("%-20s: %s\n", "Units", info.units);
-		print_native_umasks(code);
-	}
+	if (IS_NATIVE(code))
+		print_native(code, &info);
+	else
+		print_detail(&info, PAPI_query_event(code));
 	return 0;
 }
 

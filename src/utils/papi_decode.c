@@ -43,7 +43,7 @@ static void print_preset(const PAPI_event_info_t *info)
 	unsigned nterms = info->count < PAPI_MAX_INFO_TERMS ? info->count : PAPI_MAX_INFO_TERMS;
 
 	csv_field(info->symbol, 0);
-	csv_field(info->derived[0] ? info->derived : "NOT_DERIVED", 0);
+	csv_field(info->derived, 0); /* empty when unavailable */
 	csv_field(info->postfix, 0);
 	csv_field(info->short_descr, 0);
 	csv_field(info->long_descr, 0);

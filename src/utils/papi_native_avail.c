@@ -199,7 +199,6 @@ int main(int argc, char **argv)
 	util_print_hw_summary(stdout);
 	for (int c = 0; c < PAPI_num_components(); c++)
 		total += list_component(&o, c);
-	util_rule(stdout, '-');
 	printf("Total events reported: %d\n", total);
 	PAPI_shutdown();
 	return 0;

@@ -95,7 +95,8 @@ int util_info_is_derived(const PAPI_event_info_t *info)
 {
 	if (info->derived[0] == '\0')
 		return 0;
-	return strcmp(info->derived, "NOT_DERIVED") != 0 && strcmp(info->derived, "0") != 0;
+	/* A compound event takes its value from one term: not derived. */
+	return strcmp(info->derived, "NOT_DERIVED") != 0 && strcmp(info->derived, "DERIVED_CMPD") != 0;
 }
 
 static int count_cmp_natives(int cidx)
@@ -182,8 +183,8 @@ void util_print_hw_summary(FILE *f)
 	fprintf(f, "%-28s: %d\n", "NUMA nodes", hw->nnodes);
 	fprintf(f, "%-28s: %d\n", "CPUs per node", hw->ncpu);
 	if (hw->virtualized)
-		fprintf(f, "%-28s: yes (%s %s)\n", "Running in a VM", hw->virtual_vendor_string,
-			hw->virtual_vendor_version);
+		fprintf(f, "%-28s: yes (%s%s%s)\n", "Running in a VM", hw->virtual_vendor_string,
+			hw->virtual_vendor_version[0] ? " " : "", hw->virtual_vendor_version);
 	else
 		fprintf(f, "%-28s: no\n", "Running in a VM");
 	print_counters(f);

@@ -3,6 +3,9 @@
  * page faults from touching fresh pages, perf::TASK-CLOCK against
  * CLOCK_THREAD_CPUTIME_ID; read/accum reset semantics; error codes.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1 /* mmap/madvise flags, mkdtemp, setenv, gethostname */
+#endif
 #include "papi.h"
 #include "tharness.h"
 #include "hl_test_util.h"

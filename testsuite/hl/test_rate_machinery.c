@@ -6,6 +6,9 @@
  * a missing event as the optional "reference cycles".  Checked against
  * touched pages, CLOCK_THREAD_CPUTIME_ID and CLOCK_MONOTONIC.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1 /* mmap/madvise flags, mkdtemp, setenv, gethostname */
+#endif
 #include "papi.h"
 #include "api/hl_rate.h"
 #include "tharness.h"

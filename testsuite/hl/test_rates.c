@@ -5,6 +5,9 @@
  * argument and mixing errors.  On a machine that has the event the same
  * row expects PAPI_OK (and PAPI_rate_stop then succeeds).
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1 /* mmap/madvise flags, mkdtemp, setenv, gethostname */
+#endif
 #include "papi.h"
 #include "tharness.h"
 #include "hl_test_util.h"

@@ -1,12 +1,13 @@
 /*
- * pe_ctl.c - control state of one event set: one perf group.
+ * pe_ctl.c - control state of one event set: perf groups.
  *
- * The first event leads the group (opened disabled) and the others follow
- * it, so one ioctl on the leader with PERF_IOC_FLAG_GROUP starts, stops or
- * resets them all together and one read() returns every count.  Counters
- * are opened one per group instead ("per_fd") when the set is multiplexed,
- * so the kernel can rotate them, and when the kernel refuses inherit
- * together with PERF_FORMAT_GROUP.
+ * Each sub-group (see pe_internal.h for why there can be several) has a
+ * leader opened disabled and members opened enabled, so enabling or
+ * disabling the leader alone starts or stops them all, and one read() of
+ * the leader returns every count.  Leaders are enabled and disabled
+ * without PERF_IOC_FLAG_GROUP: that flag flips each member's own state,
+ * which Linux 6.x mishandles for some siblings.  Multiplexed sets give
+ * each counter its own group so the kernel can rotate them.
  */
 #include "pe_internal.h"
 
@@ -60,50 +61,80 @@ static long target_pid(const struct tly_ctl_opts *o)
 	return o->attach_tid > 0 ? o->attach_tid : 0;
 }
 
-/* Open counter i of the group; 0 or the errno of perf_event_open. */
-static int open_one(const struct tly_ctl_opts *o, const char *name, int i, struct tly_pe_group *g, int *rc)
+/* Which PMU context the kernel puts a counter in. */
+static int event_kind(const struct perf_event_attr *a)
 {
-	struct perf_event_attr a;
-	int leader = i == 0 || g->per_fd;
-
-	*rc = tly_pe_encode(name, o->domain & DOM_MASK, &a);
-	if (*rc != PAPI_OK)
+	if (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE || a->type == PERF_TYPE_RAW)
 		return 0;
-	a.disabled = leader ? 1 : 0;
-	a.inherit = o->inherit ? 1 : 0;
-	a.read_format = g->per_fd ? SINGLE_FMT : GROUP_FMT;
-	g->fds[i] = tly_pe_open(&a, target_pid(o), o->cpu, leader ? -1 : g->fds[0], PERF_FLAG_FD_CLOEXEC);
-	if (g->fds[i] < 0)
-		return errno;
-	g->n = i + 1;
-	return 0;
+	if (a->type == PERF_TYPE_SOFTWARE)
+		return 1 + (a->config == PERF_COUNT_SW_TASK_CLOCK) + 2 * (a->config == PERF_COUNT_SW_CPU_CLOCK);
+	return 4 + (int)a->type;
 }
 
-/* Enable the group briefly on our own thread: a group the PMU cannot hold
- * opens fine but never runs. */
-static int check_schedulable(const struct tly_pe_group *g, const char *name)
+/* Assign counters to sub-groups: one per kind, or one each when
+ * multiplexed or when the kernel refuses group reads. */
+static void plan(struct tly_pe_group *g, const struct perf_event_attr *attrs, int n, int alone)
+{
+	int kind[TLY_PE_MAX_EVENTS], k = 0;
+
+	g->nsub = 0;
+	for (int i = 0; i < n; i++) {
+		int s = 0, want = event_kind(&attrs[i]);
+
+		while (!alone && s < g->nsub && kind[s] != want)
+			s++;
+		if (alone || s == g->nsub) {
+			kind[s] = want;
+			g->sub_cnt[g->nsub++] = 0;
+		}
+		g->sub_cnt[s]++;
+	}
+	for (int s = 0; s < g->nsub; s++) {
+		g->sub_start[s] = k;
+		for (int i = 0; i < n && !alone; i++)
+			if (event_kind(&attrs[i]) == kind[s])
+				g->pos[k++] = i;
+		if (alone)
+			g->pos[k++] = s;
+		g->sub_bytes[s] = (size_t)(g->nogroup ? 3 : 3 + g->sub_cnt[s]) * sizeof(uint64_t);
+	}
+}
+
+/* Open counter `i` into its sub-group; 0 or the errno of perf_event_open. */
+static int open_one(const struct tly_ctl_opts *o, struct perf_event_attr *a, struct tly_pe_group *g, int i,
+                    int leader_fd)
+{
+	a->disabled = leader_fd < 0 ? 1 : 0;
+	a->inherit = o->inherit ? 1 : 0;
+	a->read_format = g->nogroup ? SINGLE_FMT : GROUP_FMT;
+	g->fds[i] = tly_pe_open(a, target_pid(o), o->cpu, leader_fd, PERF_FLAG_FD_CLOEXEC);
+	return g->fds[i] < 0 ? errno : 0;
+}
+
+/* Enable a sub-group briefly on our own thread: a group the PMU cannot
+ * hold opens fine but never runs. */
+static int check_schedulable(const struct tly_pe_group *g, int s, const char *name)
 {
 	uint64_t buf[3 + TLY_PE_MAX_EVENTS];
-	size_t want = (size_t)(3 + g->n) * sizeof buf[0];
 	ssize_t got;
 
-	if (ioctl(g->fds[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) < 0)
+	if (ioctl(g->sub_fd[s], PERF_EVENT_IOC_ENABLE, 0) < 0)
 		return tly_pe_fail(errno, TLY_PE_OP_IOCTL, name);
-	got = read(g->fds[0], buf, want);
-	ioctl(g->fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
-	ioctl(g->fds[0], PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
-	if (got != (ssize_t)want)
+	got = read(g->sub_fd[s], buf, g->sub_bytes[s]);
+	ioctl(g->sub_fd[s], PERF_EVENT_IOC_DISABLE, 0);
+	ioctl(g->sub_fd[s], PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
+	if (got != (ssize_t)g->sub_bytes[s])
 		return tly_pe_fail(got < 0 ? errno : EIO, TLY_PE_OP_READ, name);
 	if (buf[2] == 0)
 		return tly_err_set(PAPI_ECNFLCT, "perf_event: the group led by %s (%d events) opened but never "
 		                   "ran: the PMU cannot count these events together; use fewer events or "
-		                   "multiplexing", name, g->n);
+		                   "multiplexing", name, g->sub_cnt[s]);
 	return PAPI_OK;
 }
 
 static void map_pages(const struct tly_ctl_opts *o, struct tly_pe_group *g)
 {
-	if (target_pid(o) != 0 || o->cpu >= 0 || o->inherit || g->per_fd || !tly_pe_probe_get()->rdpmc_ok)
+	if (target_pid(o) != 0 || o->cpu >= 0 || o->inherit || g->nogroup || !tly_pe_probe_get()->rdpmc_ok)
 		return;
 	g->rdpmc = 1;
 	for (int i = 0; i < g->n; i++)
@@ -111,20 +142,46 @@ static void map_pages(const struct tly_ctl_opts *o, struct tly_pe_group *g)
 			g->rdpmc = 0;
 }
 
+static int open_subs(const struct tly_ctl_opts *o, const char *const *names, struct perf_event_attr *attrs,
+                     struct tly_pe_group *g, int *err)
+{
+	for (int s = 0; s < g->nsub; s++) {
+		for (int j = 0; j < g->sub_cnt[s]; j++) {
+			int i = g->pos[g->sub_start[s] + j];
+
+			*err = open_one(o, &attrs[i], g, i, j ? g->sub_fd[s] : -1);
+			if (*err)
+				return tly_pe_fail(*err, j ? TLY_PE_OP_OPEN_MEMBER : TLY_PE_OP_OPEN, names[i]);
+			if (!j)
+				g->sub_fd[s] = g->fds[i];
+		}
+	}
+	for (int s = 0; s < g->nsub; s++) {
+		int rc = PAPI_OK;
+
+		if (!g->nogroup && !o->multiplex && target_pid(o) == 0 && o->cpu < 0)
+			rc = check_schedulable(g, s, names[g->pos[g->sub_start[s]]]);
+		if (rc != PAPI_OK)
+			return rc;
+	}
+	return PAPI_OK;
+}
+
 /* PAPI_OK or the error (detail set); *err is the failing errno, if any. */
 static int open_try(const struct tly_ctl_opts *o, const char *const *names, int n, struct tly_pe_group *g,
                     int *err)
 {
+	struct perf_event_attr attrs[TLY_PE_MAX_EVENTS];
 	int rc = PAPI_OK;
 
 	*err = 0;
-	for (int i = 0; i < n && !*err && rc == PAPI_OK; i++) {
-		*err = open_one(o, names[i], i, g, &rc);
-		if (*err)
-			rc = tly_pe_fail(*err, i && !g->per_fd ? TLY_PE_OP_OPEN_MEMBER : TLY_PE_OP_OPEN, names[i]);
-	}
-	if (rc == PAPI_OK && n && !g->per_fd && target_pid(o) == 0 && o->cpu < 0)
-		rc = check_schedulable(g, names[0]);
+	for (int i = 0; i < n && rc == PAPI_OK; i++)
+		rc = tly_pe_encode(names[i], o->domain & DOM_MASK, &attrs[i]);
+	if (rc != PAPI_OK)
+		return rc;
+	g->n = n;
+	plan(g, attrs, n, o->multiplex || g->nogroup);
+	rc = open_subs(o, names, attrs, g, err);
 	if (rc != PAPI_OK)
 		group_close(g);
 	return rc;
@@ -135,12 +192,11 @@ static int open_group(const struct tly_ctl_opts *o, const char *const *names, in
 	int rc, err;
 
 	group_clear(g);
-	g->per_fd = o->multiplex ? 1 : 0;
 	rc = open_try(o, names, n, g, &err);
-	if (err == EINVAL && o->inherit && !g->per_fd) {
+	if (err == EINVAL && o->inherit) {
 		/* some kernels refuse inherit with PERF_FORMAT_GROUP */
 		group_clear(g);
-		g->per_fd = 1;
+		g->nogroup = 1;
 		rc = open_try(o, names, n, g, &err);
 	}
 	if (rc == PAPI_OK)
@@ -211,19 +267,14 @@ int tly_pe_ctl_set_opts(void *ctl, const struct tly_ctl_opts *opts)
 	return PAPI_OK;
 }
 
-/* One ioctl on the leader for a group, one per counter otherwise. */
-static int group_ioctl(struct tly_pe_ctl *c, unsigned long req)
+/* One ioctl per sub-group leader. */
+static int leaders_ioctl(struct tly_pe_ctl *c, unsigned long req, unsigned long arg)
 {
-	struct tly_pe_group *g = &c->g;
+	const struct tly_pe_group *g = &c->g;
 
-	if (!g->per_fd) {
-		if (g->n && ioctl(g->fds[0], req, PERF_IOC_FLAG_GROUP) < 0)
-			return tly_pe_fail(errno, TLY_PE_OP_IOCTL, c->names[0]);
-		return PAPI_OK;
-	}
-	for (int i = 0; i < g->n; i++)
-		if (ioctl(g->fds[i], req, 0) < 0)
-			return tly_pe_fail(errno, TLY_PE_OP_IOCTL, c->names[i]);
+	for (int s = 0; s < g->nsub; s++)
+		if (ioctl(g->sub_fd[s], req, arg) < 0)
+			return tly_pe_fail(errno, TLY_PE_OP_IOCTL, c->names[g->pos[g->sub_start[s]]]);
 	return PAPI_OK;
 }
 
@@ -233,35 +284,18 @@ int tly_pe_ctl_start(void *ctl)
 
 	if (!ctl)
 		return PAPI_EINVAL;
-	rc = group_ioctl(ctl, PERF_EVENT_IOC_RESET);
-	return rc == PAPI_OK ? group_ioctl(ctl, PERF_EVENT_IOC_ENABLE) : rc;
+	rc = leaders_ioctl(ctl, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
+	return rc == PAPI_OK ? leaders_ioctl(ctl, PERF_EVENT_IOC_ENABLE, 0) : rc;
 }
 
 int tly_pe_ctl_stop(void *ctl)
 {
-	return ctl ? group_ioctl(ctl, PERF_EVENT_IOC_DISABLE) : PAPI_EINVAL;
+	return ctl ? leaders_ioctl(ctl, PERF_EVENT_IOC_DISABLE, 0) : PAPI_EINVAL;
 }
 
 int tly_pe_ctl_reset(void *ctl)
 {
-	return ctl ? group_ioctl(ctl, PERF_EVENT_IOC_RESET) : PAPI_EINVAL;
-}
-
-/* Multiplexed counters are scaled by enabled/running time, as PAPI does. */
-static int read_each(struct tly_pe_ctl *c, long long *vals)
-{
-	uint64_t v[3];
-
-	for (int i = 0; i < c->g.n; i++) {
-		ssize_t got = read(c->g.fds[i], v, sizeof v);
-
-		if (got != (ssize_t)sizeof v)
-			return tly_pe_fail(got < 0 ? errno : EIO, TLY_PE_OP_READ, c->names[i]);
-		if (v[2] && v[2] < v[1])
-			v[0] = (uint64_t)((double)v[0] * ((double)v[1] / (double)v[2]));
-		vals[i] = (long long)v[0];
-	}
-	return PAPI_OK;
+	return ctl ? leaders_ioctl(ctl, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP) : PAPI_EINVAL;
 }
 
 static int read_user(const struct tly_pe_ctl *c, long long *vals)
@@ -272,29 +306,47 @@ static int read_user(const struct tly_pe_ctl *c, long long *vals)
 	return PAPI_OK;
 }
 
-/* The hot path: one read() of the whole group, nothing else. */
+/* Multiplexed counters are scaled by enabled/running time, as PAPI does. */
+static long long scaled(uint64_t v, uint64_t enabled, uint64_t running)
+{
+	if (running && running < enabled)
+		return (long long)((double)v * ((double)enabled / (double)running));
+	return (long long)v;
+}
+
+static void unpack(const struct tly_pe_ctl *c, int s, long long *vals)
+{
+	const struct tly_pe_group *g = &c->g;
+	const uint64_t *b = c->buf;
+	const int *pos = g->pos + g->sub_start[s];
+
+	if (g->nogroup)
+		vals[pos[0]] = c->opts.multiplex ? scaled(b[0], b[1], b[2]) : (long long)b[0];
+	else if (c->opts.multiplex)
+		for (int j = 0; j < g->sub_cnt[s]; j++)
+			vals[pos[j]] = scaled(b[3 + j], b[1], b[2]);
+	else
+		for (int j = 0; j < g->sub_cnt[s]; j++)
+			vals[pos[j]] = (long long)b[3 + j];
+}
+
+/* The hot path: one read() per sub-group (one in all for a set of one
+ * kind), nothing else. */
 int tly_pe_ctl_read(void *ctl, long long *vals)
 {
 	struct tly_pe_ctl *c = ctl;
-	size_t want;
 	ssize_t got;
-	int n;
 
 	if (!c || !vals)
 		return PAPI_EINVAL;
-	n = c->g.n;
 	if (c->g.rdpmc && read_user(c, vals) == PAPI_OK)
 		return PAPI_OK;
-	if (c->g.per_fd)
-		return read_each(c, vals);
-	if (n == 0)
-		return PAPI_OK;
-	want = (size_t)(3 + n) * sizeof c->buf[0];
-	got = read(c->g.fds[0], c->buf, want);
-	if (got != (ssize_t)want)
-		return tly_pe_fail(got < 0 ? errno : EIO, TLY_PE_OP_READ, c->names[0]);
-	for (int i = 0; i < n; i++)
-		vals[i] = (long long)c->buf[3 + i];
+	for (int s = 0; s < c->g.nsub; s++) {
+		got = read(c->g.sub_fd[s], c->buf, c->g.sub_bytes[s]);
+		if (got != (ssize_t)c->g.sub_bytes[s])
+			return tly_pe_fail(got < 0 ? errno : EIO, TLY_PE_OP_READ, c->names[c->g.pos[c->g.sub_start[s]]]);
+		unpack(c, s, vals);
+	}
 	return PAPI_OK;
 }
 
@@ -313,7 +365,22 @@ int tly_pe_ctl_fds(void *ctl, int *fds, int max)
 
 	if (!c || !fds || max < 0)
 		return PAPI_EINVAL;
-	for (; n < c->g.n && n < max; n++)
-		fds[n] = c->g.fds[n];
+	for (int s = 0; s < c->g.nsub; s++)
+		for (int j = 0; j < c->g.sub_cnt[s] && n < max; j++)
+			fds[n++] = c->g.fds[c->g.pos[c->g.sub_start[s] + j]];
 	return n;
+}
+
+int tly_pe_ctl_groups(void *ctl, int *fds, size_t *bytes, int max)
+{
+	struct tly_pe_ctl *c = ctl;
+	int s;
+
+	if (!c || !fds || !bytes || max < 0)
+		return PAPI_EINVAL;
+	for (s = 0; s < c->g.nsub && s < max; s++) {
+		fds[s] = c->g.sub_fd[s];
+		bytes[s] = c->g.sub_bytes[s];
+	}
+	return s;
 }

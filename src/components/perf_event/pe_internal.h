@@ -76,13 +76,28 @@ int tly_pe_ntv_describe(uint64_t tok, const char *name, PAPI_event_info_t *info)
 int tly_pe_encode(const char *name, int domain, struct perf_event_attr *attr);
 
 /* ---- pe_ctl.c ------------------------------------------------------ */
+/*
+ * Counters are opened in sub-groups of one kind each: hardware, and each
+ * software PMU (task-clock, cpu-clock, the other software events).  Linux
+ * 6.x keeps one context per PMU, and a software sibling of another PMU's
+ * leader silently stops counting after the group is disabled and enabled
+ * again (measured on 6.18 with PERF_IOC_FLAG_GROUP, and after quick
+ * enable/disable cycles without it), so kinds are never mixed.  A set of
+ * one kind - the usual hardware set - is one group and one read().
+ */
 struct tly_pe_group {
-	int n;
-	int per_fd;           /* counters read one fd at a time (multiplex,
-	                       * or inherit where the kernel refuses groups) */
+	int n;                /* counters, in the order of the names */
+	int nsub;             /* sub-groups */
+	int nogroup;          /* kernel refused PERF_FORMAT_GROUP (inherit):
+	                       * one counter per sub-group, plain format */
 	int rdpmc;            /* all counters have a user page to read */
 	int fds[TLY_PE_MAX_EVENTS];
 	struct perf_event_mmap_page *pages[TLY_PE_MAX_EVENTS];
+	int sub_fd[TLY_PE_MAX_EVENTS];     /* leader fd of each sub-group */
+	int sub_start[TLY_PE_MAX_EVENTS];  /* first entry in pos[] */
+	int sub_cnt[TLY_PE_MAX_EVENTS];
+	size_t sub_bytes[TLY_PE_MAX_EVENTS]; /* size of one read() */
+	int pos[TLY_PE_MAX_EVENTS];        /* name index, by sub-group */
 };
 
 struct tly_pe_ctl {
@@ -101,8 +116,11 @@ int tly_pe_ctl_stop(void *ctl);
 int tly_pe_ctl_read(void *ctl, long long *vals);
 int tly_pe_ctl_reset(void *ctl);
 void tly_pe_ctl_cleanup(void *ctl);
-/* The group's fds, leader first; returns how many (for benchmarks). */
+/* The fds, sub-group by sub-group, each leader first; returns how many. */
 int tly_pe_ctl_fds(void *ctl, int *fds, int max);
+/* Leader fd and read() size of each sub-group; returns how many (for the
+ * benchmark's bare-syscall floor). */
+int tly_pe_ctl_groups(void *ctl, int *fds, size_t *bytes, int max);
 
 /* ---- pe_rdpmc.c ---------------------------------------------------- */
 /* Map the user page of fd when it advertises cap_user_rdpmc; NULL when
