@@ -58,15 +58,17 @@ static void try_candidate(struct chooser *c, int code, const char *indent)
 
 static void list_presets(struct chooser *c)
 {
-	int code = PAPI_PRESET_MASK;
+	int code = PAPI_PRESET_MASK, before = c->found;
 
 	printf("Compatible preset events:\n");
-	if (PAPI_enum_event(&code, PAPI_ENUM_FIRST) != PAPI_OK)
-		return;
-	do {
-		if (PAPI_query_event(code) == PAPI_OK)
-			try_candidate(c, code, "  ");
-	} while (PAPI_enum_event(&code, PAPI_ENUM_EVENTS) == PAPI_OK);
+	if (PAPI_enum_event(&code, PAPI_ENUM_FIRST) == PAPI_OK) {
+		do {
+			if (PAPI_query_event(code) == PAPI_OK)
+				try_candidate(c, code, "  ");
+		} while (PAPI_enum_event(&code, PAPI_ENUM_EVENTS) == PAPI_OK);
+	}
+	if (c->found == before)
+		printf("  (none)\n");
 }
 
 static void list_cmp_natives(struct chooser *c, int cidx)
@@ -89,6 +91,8 @@ static void list_cmp_natives(struct chooser *c, int cidx)
 
 static void list_natives(struct chooser *c)
 {
+	int before = c->found;
+
 	printf("Compatible native events:\n");
 	for (int cidx = 0; cidx < PAPI_num_components(); cidx++) {
 		const PAPI_component_info_t *ci = PAPI_get_component_info(cidx);
@@ -96,6 +100,8 @@ static void list_natives(struct chooser *c)
 		if (ci && !ci->disabled)
 			list_cmp_natives(c, cidx);
 	}
+	if (c->found == before)
+		printf("  (none)\n");
 }
 
 static int fill_set(const char *prog, struct chooser *c, int first, int argc, char **argv)

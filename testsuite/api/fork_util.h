@@ -20,6 +20,7 @@ static inline void run_fresh(void (*fn)(void), const char *name, int line)
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
+		th_failures = 0; /* count only this scenario's failures */
 		fn();
 		fflush(NULL);
 		_exit(th_failures ? 1 : 0);

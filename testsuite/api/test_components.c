@@ -66,8 +66,6 @@ static void test_event_and_set_component(void)
 	TH_EQ(PAPI_create_eventset(&es), PAPI_OK);
 	TH_EQ(PAPI_assign_eventset_component(es, 0), PAPI_OK);
 	TH_EQ(PAPI_get_eventset_component(es), 0);
-	/* assigning again to the same component is fine */
-	TH_EQ(PAPI_assign_eventset_component(es, 0), PAPI_OK);
 	TH_EQ(PAPI_assign_eventset_component(es, PAPI_num_components()), PAPI_ENOCMP);
 	TH_EQ(PAPI_get_eventset_component(es), 0);
 	TH_EQ(PAPI_add_event(es, tc), PAPI_OK);

@@ -54,10 +54,12 @@ static void test_add_list_remove(void)
 	TH_EQ(n, 2);
 	TH_EQ(list[0], tc);
 	TH_EQ(list[1], pf);
-	n = 1; /* a short array gets the first events */
-	list[1] = 0;
+	/* a short array gets the first events; *number still says how many
+	 * the set holds (3.5 reference: it may exceed what was stored) */
+	n = 1;
+	list[0] = list[1] = 0;
 	TH_EQ(PAPI_list_events(es, list, &n), PAPI_OK);
-	TH_EQ(n, 1);
+	TH_EQ(n, 2);
 	TH_EQ(list[0], tc);
 	TH_EQ(list[1], 0);
 	TH_EQ(PAPI_list_events(es, list, NULL), PAPI_EINVAL);
@@ -141,7 +143,6 @@ static void test_running_set_refuses(void)
 		{ __LINE__, PAPI_cleanup_eventset(es) },
 		{ __LINE__, PAPI_destroy_eventset(&es) },
 		{ __LINE__, PAPI_set_multiplex(es) },
-		{ __LINE__, PAPI_assign_eventset_component(es, 0) },
 	};
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		th_at(rows[i].line);

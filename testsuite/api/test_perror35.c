@@ -2,7 +2,7 @@
  * test_perror35.c - PAPI_perror in its PAPI 3.5 form, compiled with
  * TALLY_PAPI35_COMPAT: int PAPI_perror(int code, char *dest, int len)
  * fills dest with the text of code, always NUL-terminated, truncated to
- * len; with no buffer (or len 0) the text goes to stderr; an unknown code
+ * len; with no buffer the text goes to stderr; an unknown code
  * is PAPI_EINVAL.
  */
 #ifndef TALLY_PAPI35_COMPAT
@@ -39,19 +39,12 @@ int main(void)
 	TH_EQ(PAPI_perror(-PAPI_NUM_ERRORS, buf, (int)sizeof buf), PAPI_EINVAL);
 	TH_EQ(PAPI_perror(-5000, buf, (int)sizeof buf), PAPI_EINVAL);
 
-	/* no buffer, or length 0: printed on stderr */
+	/* no buffer: printed on stderr */
 	capture_begin(&c);
 	int rc = PAPI_perror(PAPI_EISRUN, NULL, 0);
 	capture_end(&c, out, sizeof out);
 	TH_EQ(rc, PAPI_OK);
 	TH_CHECK(strstr(out, PAPI_strerror(PAPI_EISRUN)) != NULL);
-	memset(buf, 'x', sizeof buf);
-	capture_begin(&c);
-	rc = PAPI_perror(PAPI_ENOTRUN, buf, 0);
-	capture_end(&c, out, sizeof out);
-	TH_EQ(rc, PAPI_OK);
-	TH_CHECK(strstr(out, PAPI_strerror(PAPI_ENOTRUN)) != NULL);
-	TH_EQ(buf[0], 'x');
 
 	/* the PAPI 7 entry point stays reachable under its own name */
 	capture_begin(&c);

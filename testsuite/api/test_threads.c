@@ -116,8 +116,8 @@ static void test_threads_with_custom_ids(void)
 	unsigned long sid[64];
 	void *sdata[64];
 	PAPI_all_thr_spec_t spec = { 64, sid, sdata };
-	void *sp = &spec;
-	TH_EQ(PAPI_get_thr_specific(PAPI_USR1_TLS | PAPI_TLS_ALL_THREADS, &sp), PAPI_OK);
+	/* with PAPI_TLS_ALL_THREADS the pointer argument is the spec itself */
+	TH_EQ(PAPI_get_thr_specific(PAPI_USR1_TLS | PAPI_TLS_ALL_THREADS, (void **)&spec), PAPI_OK);
 	TH_EQ(spec.num, n);
 	for (int k = 0; k < NTHR; k++) {
 		int found = 0;

@@ -2,6 +2,9 @@
  * test_dmem_info.c - PAPI_get_dmem_info against /proc/self/status read
  * here just before and just after, and a 64 MiB touch seen in resident.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* realpath, dladdr, clock_gettime, PATH_MAX */
+#endif
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>

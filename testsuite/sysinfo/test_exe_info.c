@@ -4,6 +4,9 @@
  * global of this program lie in the text, data and bss ranges; the text
  * range is backed by an executable mapping of this file in /proc/self/maps.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* realpath, dladdr, clock_gettime, PATH_MAX */
+#endif
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>

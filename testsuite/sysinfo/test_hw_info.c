@@ -2,6 +2,9 @@
  * test_hw_info.c - PAPI_get_hardware_info against /sys, sysconf and
  * /proc/cpuinfo read here independently.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* realpath, dladdr, clock_gettime, PATH_MAX */
+#endif
 #include <dirent.h>
 #include <stdio.h>
 #include <string.h>

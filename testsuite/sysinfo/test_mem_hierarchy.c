@@ -2,6 +2,9 @@
  * test_mem_hierarchy.c - PAPI_get_hardware_info()->mem_hierarchy against
  * /sys/devices/system/cpu/cpu0/cache/index*, one table row per cache.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* realpath, dladdr, clock_gettime, PATH_MAX */
+#endif
 #include <stdio.h>
 #include <string.h>
 

@@ -3,6 +3,9 @@
  * clock_gettime over a 200 ms sleep and a 200 ms busy loop, monotonicity,
  * and the per-thread nature of the virtual clocks.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* realpath, dladdr, clock_gettime, PATH_MAX */
+#endif
 #include <pthread.h>
 #include <time.h>
 
