@@ -16,14 +16,18 @@ char *PAPI_strerror(int errorCode)
 	return (char *)tly_err_text(errorCode);
 }
 
+/* "msg: <text of the last error>: <what exactly failed>" */
 void tally_papi7_perror(const char *msg)
 {
 	const char *detail = tly_err_detail();
+	const char *text = tly_err_text(tly_err_last_code());
 
 	if (msg && *msg)
-		fprintf(stderr, "%s: %s\n", msg, detail[0] ? detail : "no error recorded");
+		fprintf(stderr, "%s: ", msg);
+	if (!detail[0])
+		fprintf(stderr, "%s\n", text ? text : "No error");
 	else
-		fprintf(stderr, "%s\n", detail[0] ? detail : "no error recorded");
+		fprintf(stderr, "%s: %s\n", text ? text : "Unknown error code", detail);
 }
 
 #undef PAPI_perror

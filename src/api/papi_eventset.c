@@ -51,11 +51,10 @@ int PAPI_add_event(int EventSet, int EventCode)
 }
 
 /*
- * PAPI_add_events / PAPI_remove_events: on failure, the return value is the
- * PAPI error, and events before the failing one stay added (as documented:
- * "the number of events successfully added" is reported by PAPI 3.5 as a
- * positive return; we follow PAPI 7: the index of the failing event is not
- * returned, the error code is).
+ * PAPI_add_events / PAPI_remove_events: when an event fails, the events
+ * before it stay added (removed) and the return value is how many those
+ * were, as the reference documents; a failure on the first event returns
+ * its error code.
  */
 int PAPI_add_events(int EventSet, int *Events, int number)
 {
@@ -69,7 +68,7 @@ int PAPI_add_events(int EventSet, int *Events, int number)
 	for (int i = 0; i < number; i++) {
 		rc = tly_evset_add(es, Events[i]);
 		if (rc != PAPI_OK)
-			return TLY_RET(rc);
+			return i ? i : TLY_RET(rc);
 	}
 	return PAPI_OK;
 }
@@ -108,7 +107,7 @@ int PAPI_remove_events(int EventSet, int *Events, int number)
 	for (int i = 0; i < number; i++) {
 		rc = tly_evset_remove(es, Events[i]);
 		if (rc != PAPI_OK)
-			return TLY_RET(rc);
+			return i ? i : TLY_RET(rc);
 	}
 	return PAPI_OK;
 }

@@ -14,6 +14,17 @@
 #define PROFIL_FLAGS (PAPI_PROFIL_POSIX | PAPI_PROFIL_RANDOM | PAPI_PROFIL_WEIGHTED | PAPI_PROFIL_COMPRESS | \
 		      PAPI_PROFIL_BUCKETS | PAPI_PROFIL_FORCE_SW | PAPI_PROFIL_DATA_EAR | PAPI_PROFIL_INST_EAR)
 
+static int check_profil_flags(int flags)
+{
+	int buckets = flags & PAPI_PROFIL_BUCKETS;
+
+	if (flags & ~PROFIL_FLAGS)
+		return tly_err_set(PAPI_EINVAL, "profil flags 0x%x are not valid", (unsigned)flags);
+	if (buckets && (buckets & (buckets - 1)))
+		return tly_err_set(PAPI_EINVAL, "choose one of PAPI_PROFIL_BUCKET_16/32/64");
+	return PAPI_OK;
+}
+
 /* Common checks: initialised, set exists and is stopped, event in set,
  * threshold sane.  Returns the event's index in the set. */
 static int check_target(int EventSet, int EventCode, int threshold, struct tly_evset **es)
@@ -74,8 +85,8 @@ int PAPI_profil(void *buf, unsigned bufsiz, vptr_t offset, unsigned scale, int E
 	(void)offset;
 	if (i < 0)
 		return TLY_RET(i);
-	if (flags & ~PROFIL_FLAGS)
-		return TLY_RET(tly_err_set(PAPI_EINVAL, "profil flags 0x%x are not valid", (unsigned)flags));
+	if (check_profil_flags(flags) != PAPI_OK)
+		return TLY_RET(PAPI_EINVAL);
 	if (threshold > 0 && (!buf || bufsiz == 0))
 		return TLY_RET(tly_err_set(PAPI_EINVAL, "a profile buffer is required"));
 	if (threshold > 0 && (scale == 0 || scale > 0x10000 || scale < 2))
@@ -90,8 +101,8 @@ int PAPI_sprofil(PAPI_sprofil_t *prof, int profcnt, int EventSet, int EventCode,
 
 	if (i < 0)
 		return TLY_RET(i);
-	if (flags & ~PROFIL_FLAGS)
-		return TLY_RET(tly_err_set(PAPI_EINVAL, "profil flags 0x%x are not valid", (unsigned)flags));
+	if (check_profil_flags(flags) != PAPI_OK)
+		return TLY_RET(PAPI_EINVAL);
 	if (threshold > 0 && (!prof || profcnt <= 0))
 		return TLY_RET(tly_err_set(PAPI_EINVAL, "sprofil needs at least one profile buffer"));
 	for (int k = 0; threshold > 0 && k < profcnt; k++)

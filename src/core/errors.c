@@ -14,6 +14,7 @@
 /* Why the calling thread's last call failed; per thread so concurrent
  * failures never overwrite each other. */
 static _Thread_local char detail[TLY_ERR_DETAIL_LEN];
+static _Thread_local int last_code;
 
 static const char *const texts[PAPI_NUM_ERRORS] = {
 	"No error",
@@ -57,6 +58,7 @@ int tly_err_set(int code, const char *fmt, ...)
 {
 	va_list ap;
 
+	last_code = code;
 	va_start(ap, fmt);
 	vsnprintf(detail, sizeof detail, fmt, ap);
 	va_end(ap);
@@ -68,9 +70,15 @@ const char *tly_err_detail(void)
 	return detail;
 }
 
+int tly_err_last_code(void)
+{
+	return last_code;
+}
+
 void tly_err_clear(void)
 {
 	detail[0] = '\0';
+	last_code = PAPI_OK;
 }
 
 int tly_err_from_errno(int err)
@@ -106,13 +114,12 @@ int tly_api_ret(int code, const char *func)
 	if (level == PAPI_QUIET)
 		return code;
 	handler = tly_debug_handler();
-	if (handler) {
+	if (handler)
 		handler(code);
-		return code;
-	}
-	fprintf(stderr, "PAPI Error: %s: %s%s%s\n", func,
-		tly_err_text(code) ? tly_err_text(code) : "Unknown error code",
-		detail[0] ? ": " : "", detail);
+	else
+		fprintf(stderr, "PAPI Error: %s: %s%s%s\n", func,
+			tly_err_text(code) ? tly_err_text(code) : "Unknown error code",
+			detail[0] ? ": " : "", detail);
 	/* PAPI_VERB_ESTOP is the user asking to stop at the first error. */
 	if (level == PAPI_VERB_ESTOP)
 		exit(EXIT_FAILURE);

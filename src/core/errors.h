@@ -17,6 +17,8 @@ int tly_err_set(int code, const char *fmt, ...) __attribute__((format(printf, 2,
 /* This thread's detail string ("" when none). */
 const char *tly_err_detail(void);
 void tly_err_clear(void);
+/* Code passed with the thread's last tly_err_set (PAPI_OK when none). */
+int tly_err_last_code(void);
 /* Map errno (positive) from a system call to a PAPI_E* code. */
 int tly_err_from_errno(int err);
 /* Fixed English text of a PAPI_E* code, NULL when the code is unknown. */

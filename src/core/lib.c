@@ -109,6 +109,34 @@ int tly_lib_disable_component(int cidx)
 	return rc;
 }
 
+/* Natives a component offers (PAPI_component_info_t.num_native_events). */
+static int count_natives(const struct tly_component *c)
+{
+	uint64_t tok = 0;
+	int n = 0;
+
+	if (!c->ntv_enum || c->ntv_enum(&tok, PAPI_ENUM_FIRST) != PAPI_OK)
+		return 0;
+	do
+		n++;
+	while (c->ntv_enum(&tok, PAPI_ENUM_EVENTS) == PAPI_OK);
+	return n;
+}
+
+static void count_presets(void)
+{
+	int n = 0;
+
+	for (int i = 0; i < PAPI_END_idx; i++) {
+		const struct tly_preset *p = tly_preset_get(i);
+
+		n += p && p->avail == PAPI_OK;
+	}
+	/* Presets map to CPU counters: they are component 0's. */
+	if (tly_num_components > 0)
+		lib.info[0].num_preset_events = n;
+}
+
 static void init_component(int cidx)
 {
 	const struct tly_component *c = tly_components[cidx];
@@ -128,6 +156,8 @@ static void init_component(int cidx)
 		return;
 	}
 	rc = c->init(info);
+	if (rc == PAPI_OK && !info->disabled)
+		info->num_native_events = count_natives(c);
 	if (rc != PAPI_OK && info->disabled == PAPI_OK) {
 		info->disabled = rc;
 		if (!info->disabled_reason[0])
@@ -150,6 +180,8 @@ static int lib_init_locked(void)
 	rc = tly_presets_init();
 	if (rc != PAPI_OK)
 		atomic_store(&lib.state, PAPI_NOT_INITED);
+	else
+		count_presets();
 	return rc;
 }
 

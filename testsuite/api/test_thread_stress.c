@@ -17,6 +17,20 @@
 #define BUSY_NS 15000000LL
 #define PAGES 500
 
+/*
+ * With 36 threads on 2 cores, perf's task-clock and CLOCK_THREAD_CPUTIME_ID
+ * are sampled at different points of a context switch and were seen to
+ * differ by whole scheduler ticks (1-2 ms seen) on 16 ms windows, while
+ * the single-thread ground-truth tests hold 5%.  Allow 5% or 3 ms: a set
+ * counting the wrong thread or the whole process is still off by far more.
+ */
+static double clock_tolerance(long long window_ns)
+{
+	double rel = 0.05 * (double)window_ns;
+
+	return rel > 3e6 ? rel : 3e6;
+}
+
 static int fails;
 static atomic_ulong next_id = 5000;
 static _Thread_local unsigned long my_id;
@@ -66,8 +80,8 @@ static void count_loop(int k, int mid_read)
 		t1 = thread_cpu_ns();
 		T_RC(PAPI_stop(es, v), PAPI_OK, k);
 		s1 = thread_cpu_ns();
-		T_EXPECT(fabs((double)(v[0] - (t1 - t0))) <= 0.05 * (double)(t1 - t0), k);
-		if (fabs((double)(v[0] - (t1 - t0))) > 0.05 * (double)(t1 - t0))
+		T_EXPECT(fabs((double)(v[0] - (t1 - t0))) <= clock_tolerance(t1 - t0), k);
+		if (fabs((double)(v[0] - (t1 - t0))) > clock_tolerance(t1 - t0))
 			fprintf(stderr, "  thread %d: task-clock %lld vs thread cpu %lld "
 				"(CPU spent inside PAPI_start: %lld ns, PAPI_stop: %lld ns)\n",
 				k, v[0], t1 - t0, t0 - s0, s1 - t1);
