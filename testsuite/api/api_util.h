@@ -41,7 +41,7 @@ static inline void busy_cpu_ns(long long ns)
 }
 
 /* Touch n fresh pages; returns n, or -1 when the mapping failed. */
-static inline long touch_fresh_pages(long n)
+TH_UNINSTRUMENTED static inline long touch_fresh_pages(long n)
 {
 	long pg = sysconf(_SC_PAGESIZE);
 	char *p = mmap(NULL, (size_t)(n * pg), PROT_READ | PROT_WRITE,

@@ -16,6 +16,17 @@
 #include <stdlib.h>
 #include <math.h>
 
+/*
+ * Functions whose memory accesses are ground truth (touching N pages must
+ * cause exactly N faults) are built without sanitizer instrumentation:
+ * ASan/TSan shadow accesses would add faults of their own.
+ */
+#if defined(__GNUC__)
+#define TH_UNINSTRUMENTED __attribute__((no_sanitize("address", "thread", "undefined")))
+#else
+#define TH_UNINSTRUMENTED
+#endif
+
 static int th_failures;
 static int th_checks;
 static int th_row_line;

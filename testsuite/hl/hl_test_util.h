@@ -15,11 +15,12 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "tharness.h"
 
 /* Touch n fresh anonymous pages (one minor fault each; huge pages off so
  * one fault cannot map many pages).  The mapping is left in place so the
  * pages are not reused by a later call. */
-static inline void hlt_touch_pages(long n)
+TH_UNINSTRUMENTED static inline void hlt_touch_pages(long n)
 {
 	long psz = sysconf(_SC_PAGESIZE);
 	char *p = mmap(NULL, (size_t)(n * psz), PROT_READ | PROT_WRITE,

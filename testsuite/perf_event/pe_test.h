@@ -91,7 +91,7 @@ static inline char *fresh_pages(long n)
 	return p;
 }
 
-static inline void touch_pages(char *p, long n)
+TH_UNINSTRUMENTED static inline void touch_pages(char *p, long n)
 {
 	long psz = sysconf(_SC_PAGESIZE);
 

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Build the arm64 guest used by the PMU test bed (see docs/pmuvm.md).
+#
+# Installs the host packages it needs (apt-get, sudo when not root), then
+# unpacks an arm64 Debian root file system with mmdebstrap from the mirror
+# this machine's apt is configured with, and packs it as an initramfs next
+# to the guest kernel.  Everything goes to a cache directory keyed by a
+# hash of the package list and this script, so later runs reuse it.
+#
+# Prints the guest directory on its last line of stdout.  Exit status 77:
+# the host packages cannot be installed (the caller reports a skip).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+
+host_pkgs=(qemu-system-arm mmdebstrap cpio gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
+guest_pkgs=(busybox-static libc6 libpfm4 libpfm4-dev libpapi-dev papi-tools linux-image-arm64)
+
+log() { echo "pmuvm-setup: $*" >&2; }
+
+install_host_pkgs() {
+  local missing=() p SUDO=""
+  for p in "${host_pkgs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  log "installing host packages: ${missing[*]}"
+  if ! { $SUDO dpkg --add-architecture arm64 && $SUDO apt-get update -qq &&
+         DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null; }; then
+    log "SKIP: cannot install ${missing[*]} (no apt access?); the PMU test bed cannot run here"
+    exit 77
+  fi
+}
+
+# The first deb URI apt is configured with (deb822 or one-line format).
+debian_mirror() {
+  local m
+  m=$(grep -hsE '^URIs:' /etc/apt/sources.list.d/*.sources | awk '{print $2}' |
+      grep -v security | head -n1 || true)
+  [ -z "$m" ] && m=$(grep -hsE '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list |
+      awk '{print $2}' | grep -v security | head -n1 || true)
+  echo "${m:-http://deb.debian.org/debian}"
+}
+
+cache_root() {
+  echo "${TALLY_PMUVM_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/tally-pmuvm}"
+}
+
+# Files of the rootfs the guest never needs: kept out of the initramfs.
+pack_initramfs() { # rootfs out
+  (cd "$1" && find . \( -path ./boot -o -path ./lib/modules -o -path ./usr/lib/modules \
+      -o -path ./usr/share/doc -o -path ./usr/share/man -o -path ./usr/share/locale \
+      -o -path ./usr/share/info -o -path ./var/cache/apt -o -path ./usr/include \) -prune \
+      -o -print | cpio -o -H newc --quiet) | gzip -1 > "$2"
+}
+
+# Symlink farm for cross builds: only libpfm and PAPI, so the cross
+# compiler's own glibc is never shadowed by the rootfs copy.
+make_cross_dirs() { # guest
+  local g=$1 ml=usr/lib/aarch64-linux-gnu
+  mkdir -p "$g/cross/pfm/include" "$g/cross/pfm/lib" "$g/cross/papi/include" "$g/cross/papi/lib"
+  ln -sfn "$g/rootfs/usr/include/perfmon" "$g/cross/pfm/include/perfmon"
+  ln -sfn "$(readlink -f "$g/rootfs/$ml/libpfm.so")" "$g/cross/pfm/lib/libpfm.so"
+  local h
+  for h in papi.h papiStdEventDefs.h; do
+    ln -sfn "$g/rootfs/usr/include/$h" "$g/cross/papi/include/$h"
+  done
+  ln -sfn "$(readlink -f "$g/rootfs/$ml/libpapi.so")" "$g/cross/papi/lib/libpapi.so"
+}
+
+build_guest() { # dir
+  local g=$1 tmp
+  tmp="$g.tmp.$$"
+  rm -rf "$tmp"; mkdir -p "$tmp"
+  log "unpacking arm64 rootfs from $(debian_mirror) (${guest_pkgs[*]})"
+  mmdebstrap --quiet --variant=extract --arch=arm64 --include="$(IFS=,; echo "${guest_pkgs[*]}")" \
+    bookworm "$tmp/rootfs" "$(debian_mirror)" >&2
+  ln -sf busybox "$tmp/rootfs/bin/sh"
+  local k
+  k=$(ls "$tmp"/rootfs/boot/vmlinuz-* | sort -V | tail -n1)
+  cp "$k" "$tmp/vmlinuz"
+  pack_initramfs "$tmp/rootfs" "$tmp/base.cpio.gz"
+  rm -rf "$g"; mv "$tmp" "$g"
+  make_cross_dirs "$g"
+}
+
+main() {
+  install_host_pkgs
+  local key g
+  key=$(printf '%s\n' "${guest_pkgs[@]}" "$(debian_mirror)" | cat - "$0" | sha256sum | cut -c1-16)
+  g="$(cache_root)/guest-$key"
+  if [ -f "$g/base.cpio.gz" ] && [ -f "$g/vmlinuz" ]; then
+    log "reusing guest $g"
+  else
+    mkdir -p "$(cache_root)"
+    build_guest "$g"
+    log "guest ready in $g"
+  fi
+  echo "$g"
+}
+main "$@"
