@@ -27,7 +27,18 @@ struct tly_ctl_opts {
 	long attach_tid;  /* thread/process to measure; 0 = calling thread */
 	int cpu;          /* CPU to measure (PAPI_CPU_ATTACH); -1 = any */
 	int multiplex;    /* nonzero when the set is multiplexed */
+	int mpx_sw;       /* PAPI_MULTIPLEX_FORCE_SW: the component rotates */
+	long mpx_ns;      /* rotation period for component-driven rotation */
 };
+
+/*
+ * Overflow callback a component calls from its signal handler, in the
+ * thread that owns the counters: `tag` is what the core passed to
+ * ctl_set_overflow, `pc` the interrupted program counter (from the sample
+ * or the signal context), `uctx` the ucontext_t of the signal.  Must be
+ * async-signal-safe.
+ */
+typedef void (*tly_ovf_cb)(void *arg, int tag, void *pc, void *uctx);
 
 struct tly_component {
 	const char *name;        /* "perf_event" */
@@ -71,6 +82,15 @@ struct tly_component {
 	int (*ctl_read)(void *ctl, long long *vals);
 	int (*ctl_reset)(void *ctl);
 	void (*ctl_cleanup)(void *ctl);
+
+	/* Optional (NULL = unsupported, the core answers PAPI_ECMP). */
+	/* Sample native k every `threshold` events and call cb(arg, tag...)
+	 * on each overflow while running; threshold 0 turns it off.  Takes
+	 * effect at once (the set is stopped). */
+	int (*ctl_set_overflow)(void *ctl, int k, long long threshold, int tag, tly_ovf_cb cb, void *arg);
+	/* Fraction (0..1) of the enabled time each native was counted since
+	 * the last start/reset; 1 for every native of a set not multiplexed. */
+	int (*ctl_mpx_coverage)(void *ctl, double *fractions);
 };
 
 /* The generated list of enabled components (components_list.c). */

@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "papi.h"
+#include <sys/syscall.h>
+#include <unistd.h>
 #include "tharness.h"
 
 #define API_TASK_CLOCK "perf::TASK-CLOCK"
@@ -44,16 +46,19 @@ static inline void busy_cpu_ns(long long ns)
 TH_UNINSTRUMENTED static inline long touch_fresh_pages(long n)
 {
 	long pg = sysconf(_SC_PAGESIZE);
-	char *p = mmap(NULL, (size_t)(n * pg), PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t len = (size_t)(n * pg);
+	/* Raw syscalls: sanitizer interceptors of mmap/munmap clear shadow
+	 * memory, which adds faults of their own to the count. */
+	char *p = (char *)syscall(SYS_mmap, NULL, len, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0L);
 
 	if (p == MAP_FAILED)
 		return -1;
 	/* Huge pages would turn 512 faults into one. */
-	madvise(p, (size_t)(n * pg), MADV_NOHUGEPAGE);
+	syscall(SYS_madvise, p, len, MADV_NOHUGEPAGE);
 	for (long i = 0; i < n; i++)
 		((volatile char *)p)[i * pg] = (char)i;
-	munmap(p, (size_t)(n * pg));
+	syscall(SYS_munmap, p, len);
 	return n;
 }
 

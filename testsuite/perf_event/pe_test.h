@@ -76,6 +76,7 @@ static inline void burn_cpu_ns(long long ns)
 	while (thread_cpu_ns() < end)
 		for (int i = 0; i < 1000; i++)
 			x += (unsigned long)i;
+	(void)x;
 }
 
 /* A fresh anonymous mapping of n pages, no transparent huge pages (one

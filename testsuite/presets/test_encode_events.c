@@ -52,6 +52,7 @@ static void workload(void)
 	while (thread_ns() < end)
 		for (int i = 0; i < 1000; i++)
 			x += (unsigned long)i;
+	(void)x;
 	mem = mmap(NULL, NPAGES * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (mem == MAP_FAILED)
 		TH_SKIP("mmap failed");

@@ -10,6 +10,10 @@
  *   pe_ctl.c      control state of one event set: one perf group
  *   pe_rdpmc.c    user-space counter reads (perf_event_mmap_page)
  *   pe_errno.c    errno -> PAPI code and message, in one place
+ *   pe_budget.c   TALLY_PERF_MAX_COUNTERS, the testing counter budget
+ *   pe_mpx.c      multiplexed reads (scaling, coverage) and the rotation
+ *                 the component drives itself (FORCE_SW or over budget)
+ *   pe_overflow.c sampling: ring buffers, signal set-up and dispatch
  *
  * Native event tokens (uint64_t):
  *   bits  0..31  libpfm4 event index (pfm_get_event_next() space)
@@ -100,9 +104,37 @@ struct tly_pe_group {
 	int pos[TLY_PE_MAX_EVENTS];        /* name index, by sub-group */
 };
 
+/* Multiplexing state: counters are opened one per perf group; slots of
+ * up to `cap` counters are enabled in turn when the component rotates. */
+struct tly_pe_mpx {
+	int on;               /* opts.multiplex */
+	int rotate;           /* the component rotates slots (timer) */
+	int cap;              /* counters per slot */
+	int nslot;
+	int cur;              /* slot enabled now */
+	int timer_on;
+	void *timer;          /* timer_t of the rotation timer */
+	volatile int busy;    /* a read is in progress in the owning thread */
+	volatile int pending; /* rotation deferred by `busy` */
+	uint64_t base_en[TLY_PE_MAX_EVENTS];  /* times at start/reset */
+	uint64_t base_run[TLY_PE_MAX_EVENTS];
+};
+
+/* Overflow (sampling) state of the counters of one set. */
+struct tly_pe_ovf {
+	int any;              /* some counter samples */
+	long long threshold[TLY_PE_MAX_EVENTS];
+	int tag[TLY_PE_MAX_EVENTS];
+	tly_ovf_cb cb;
+	void *arg;
+	void *ring[TLY_PE_MAX_EVENTS];        /* mmap'd sample buffers */
+};
+
 struct tly_pe_ctl {
 	struct tly_ctl_opts opts;
 	struct tly_pe_group g;
+	struct tly_pe_mpx mpx;
+	struct tly_pe_ovf ovf;
 	/* one group read: nr, time_enabled, time_running, values[n] */
 	uint64_t buf[3 + TLY_PE_MAX_EVENTS];
 	char names[TLY_PE_MAX_EVENTS][TLY_PE_NAME_LEN];
@@ -121,6 +153,45 @@ int tly_pe_ctl_fds(void *ctl, int *fds, int max);
 /* Leader fd and read() size of each sub-group; returns how many (for the
  * benchmark's bare-syscall floor). */
 int tly_pe_ctl_groups(void *ctl, int *fds, size_t *bytes, int max);
+
+/* Open the group for `names` with `o` (and the overflow settings of c);
+ * replaces c->g on success. */
+int tly_pe_ctl_reopen(struct tly_pe_ctl *c, const struct tly_ctl_opts *o, const char *const *names, int n);
+
+/* ---- pe_budget.c --------------------------------------------------- */
+/* TALLY_PERF_MAX_COUNTERS (a testing knob): counters the component
+ * believes it has, for every event kind; 0 when unset (no budget). */
+int tly_pe_budget(void);
+/* PAPI_ECNFLCT (detail set) when n counters exceed the budget. */
+int tly_pe_budget_check(int n);
+
+/* ---- pe_mpx.c ------------------------------------------------------ */
+/* Plan slots after the group is open (opts.multiplex). */
+void tly_pe_mpx_plan(struct tly_pe_ctl *c);
+int tly_pe_mpx_start(struct tly_pe_ctl *c);
+int tly_pe_mpx_stop(struct tly_pe_ctl *c);
+int tly_pe_mpx_reset(struct tly_pe_ctl *c);
+int tly_pe_mpx_read(struct tly_pe_ctl *c, long long *vals);
+int tly_pe_ctl_mpx_coverage(void *ctl, double *fractions);
+/* Scaled estimate count * total / running, never negative or wrapped. */
+long long tly_pe_mpx_scale(uint64_t count, uint64_t total, uint64_t running);
+
+/* ---- pe_overflow.c ------------------------------------------------- */
+int tly_pe_ctl_set_overflow(void *ctl, int k, long long threshold, int tag, tly_ovf_cb cb, void *arg);
+/* Sampling fields of counter i's attr (called while opening). */
+void tly_pe_ovf_attr(const struct tly_pe_ctl *c, int i, struct perf_event_attr *a);
+/* Map rings after open; unmap before close. */
+int tly_pe_ovf_map(struct tly_pe_ctl *c);
+void tly_pe_ovf_unmap(struct tly_pe_ctl *c);
+/* Route signals to the calling thread (start) and stop routing (stop). */
+int tly_pe_ovf_start(struct tly_pe_ctl *c);
+void tly_pe_ovf_stop(struct tly_pe_ctl *c);
+/* CLOCK_MONOTONIC time (ns) of the sample being dispatched in this thread
+ * (for the latency benchmark); 0 outside a dispatch. */
+uint64_t tly_pe_ovf_sample_ns(void);
+/* The running set of the calling thread that signal handlers act on. */
+void tly_pe_thread_set(struct tly_pe_ctl *c);
+struct tly_pe_ctl *tly_pe_thread_get(void);
 
 /* ---- pe_rdpmc.c ---------------------------------------------------- */
 /* Map the user page of fd when it advertises cap_user_rdpmc; NULL when

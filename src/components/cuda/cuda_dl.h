@@ -1,0 +1,100 @@
+/*
+ * cuda_dl.h - the CUDA driver and CUPTI entry points the cuda component
+ * uses, loaded at run time (cuda_dl.c is the only file that dlopens), and
+ * the one place where CUDA/CUPTI status codes become PAPI codes.
+ */
+#ifndef TALLY_CUDA_DL_H
+#define TALLY_CUDA_DL_H
+
+#include <cuda.h>
+#include <cupti.h>
+#include <cupti_target.h>
+#include <cupti_profiler_target.h>
+#include <cupti_profiler_host.h>
+#include <cupti_range_profiler.h>
+
+#define TLY_CU_FN(n) __typeof__(&n) n
+
+/* Driver entry points (NULL members when libcuda is absent). */
+struct tly_cu_drv {
+	TLY_CU_FN(cuInit);
+	TLY_CU_FN(cuDriverGetVersion);
+	TLY_CU_FN(cuDeviceGetCount);
+	TLY_CU_FN(cuDeviceGet);
+	TLY_CU_FN(cuDeviceGetName);
+	TLY_CU_FN(cuDeviceGetAttribute);
+	TLY_CU_FN(cuDevicePrimaryCtxRetain);
+	TLY_CU_FN(cuDevicePrimaryCtxRelease);
+	TLY_CU_FN(cuCtxGetCurrent);
+	TLY_CU_FN(cuCtxPushCurrent);
+	TLY_CU_FN(cuCtxPopCurrent);
+	TLY_CU_FN(cuCtxGetDevice);
+	TLY_CU_FN(cuCtxSynchronize);
+	TLY_CU_FN(cuGetErrorName);
+};
+
+/* CUPTI entry points. */
+struct tly_cu_pti {
+	TLY_CU_FN(cuptiGetVersion);
+	TLY_CU_FN(cuptiGetResultString);
+	TLY_CU_FN(cuptiSubscribe_v2);
+	TLY_CU_FN(cuptiUnsubscribe);
+	TLY_CU_FN(cuptiEnableCallback);
+	TLY_CU_FN(cuptiProfilerInitialize);
+	TLY_CU_FN(cuptiProfilerDeInitialize);
+	TLY_CU_FN(cuptiDeviceGetChipName);
+	TLY_CU_FN(cuptiProfilerDeviceSupported);
+	TLY_CU_FN(cuptiProfilerGetCounterAvailability);
+	TLY_CU_FN(cuptiProfilerHostInitialize);
+	TLY_CU_FN(cuptiProfilerHostDeinitialize);
+	TLY_CU_FN(cuptiProfilerHostGetBaseMetrics);
+	TLY_CU_FN(cuptiProfilerHostGetSubMetrics);
+	TLY_CU_FN(cuptiProfilerHostGetMetricProperties);
+	TLY_CU_FN(cuptiProfilerHostConfigAddMetrics);
+	TLY_CU_FN(cuptiProfilerHostGetConfigImageSize);
+	TLY_CU_FN(cuptiProfilerHostGetConfigImage);
+	TLY_CU_FN(cuptiProfilerHostGetNumOfPasses);
+	TLY_CU_FN(cuptiProfilerHostEvaluateToGpuValues);
+	TLY_CU_FN(cuptiProfilerHostGetMaxNumHardwareMetricsPerPass);
+	TLY_CU_FN(cuptiRangeProfilerEnable);
+	TLY_CU_FN(cuptiRangeProfilerDisable);
+	TLY_CU_FN(cuptiRangeProfilerSetConfig);
+	TLY_CU_FN(cuptiRangeProfilerStart);
+	TLY_CU_FN(cuptiRangeProfilerStop);
+	TLY_CU_FN(cuptiRangeProfilerPushRange);
+	TLY_CU_FN(cuptiRangeProfilerPopRange);
+	TLY_CU_FN(cuptiRangeProfilerDecodeData);
+	TLY_CU_FN(cuptiRangeProfilerGetCounterDataSize);
+	TLY_CU_FN(cuptiRangeProfilerCounterDataImageInitialize);
+	TLY_CU_FN(cuptiRangeProfilerGetCounterDataInfo);
+	TLY_CU_FN(cuptiRangeProfilerCounterDataGetRangeInfo);
+};
+
+/* What loading found. */
+struct tly_cu_libs {
+	const struct tly_cu_drv *drv; /* NULL: no driver (no libcuda.so.1) */
+	const struct tly_cu_pti *pti; /* NULL: no libcupti */
+	char drv_error[256];          /* why drv is NULL */
+	char pti_error[256];          /* why pti is NULL */
+};
+
+/* Load both libraries once (thread-safe); later calls return the same. */
+const struct tly_cu_libs *tly_cu_load(void);
+/* Unload (at PAPI_shutdown); a later tly_cu_load loads again. */
+void tly_cu_unload(void);
+
+/*
+ * Status conversion: record "<what>: <CUPTI name>: <text>" as the thread's
+ * error detail and return the PAPI code for it (PAPI_OK on success).
+ */
+int tly_cu_pti_err(CUptiResult r, const char *what);
+int tly_cu_drv_err(CUresult r, const char *what);
+/* The PAPI code for a CUPTI status, without recording a detail. */
+int tly_cu_pti_code(CUptiResult r);
+/* "CUPTI_ERROR_...: text" for a status (static storage). */
+const char *tly_cu_pti_str(CUptiResult r);
+
+/* Demangle a C++ symbol into buf (copied as-is when no demangler). */
+void tly_cu_demangle(const char *sym, char *buf, size_t len);
+
+#endif /* TALLY_CUDA_DL_H */

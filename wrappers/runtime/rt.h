@@ -1,0 +1,150 @@
+/*
+ * rt.h - internal interface of the measurement runtime (libtally-preload.so).
+ *
+ * The runtime owns a private copy of the core library (linked from
+ * libtally_internal.a and hidden by the preload's version script), so its
+ * per-thread event sets never meet the application's own PAPI sets: an
+ * application calling PAPI_start under tally-run talks to libtally.so and
+ * keeps its PAPI semantics (one running set per thread and component in
+ * *its* instance), while the runtime's sets live in the other instance.
+ */
+#ifndef TALLY_RT_H
+#define TALLY_RT_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <time.h>
+
+#define TLY_RT_MAX_EVENTS 16
+#define TLY_RT_HIST 32        /* log2 message-size buckets */
+#define TLY_RT_NAME 256
+
+/* ---- settings (rt_config.c) ------------------------------------------ */
+struct tly_rt_cfg {
+#define TLY_SETTING(field, env, kind, def, help) char field[512];
+#include "settings.def"
+#undef TLY_SETTING
+};
+/* Parsed values (after validation, defaults applied for malformed ones). */
+struct tly_rt_opts {
+	struct tly_rt_cfg raw;
+	int mpi, mpi_regions, mpi_counters, ompt, regions, serial, signals, disable;
+	int max_depth, exit_timeout, verbose;
+};
+void tly_rt_config_load(struct tly_rt_opts *o);
+int tly_rt_name_in_list(const char *list, const char *name);
+
+/* ---- logging (rt_log.c) ---------------------------------------------- */
+void tly_rt_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- regions (regions/region.c) -------------------------------------- */
+enum tly_rt_kind { TLY_RK_ROOT, TLY_RK_USER, TLY_RK_MPI, TLY_RK_OMP_PARALLEL,
+	TLY_RK_OMP_LOOP, TLY_RK_OMP_BARRIER, TLY_RK_OMP_TASK };
+
+struct tly_rt_node {
+	const char *name;     /* owned copy */
+	int32_t parent, first_child, next_sibling;
+	int32_t kind;
+	int64_t visits, incl_ns;
+	int64_t cnt[TLY_RT_MAX_EVENTS];
+};
+
+struct tly_rt_frame {
+	int32_t node;
+	int counters;         /* values read at entry */
+	int64_t t0;
+	int64_t v0[TLY_RT_MAX_EVENTS];
+};
+
+struct tly_rt_mpi_stat {
+	int64_t calls, time_ns, sent, recv;
+	int64_t hist[TLY_RT_HIST];
+};
+
+/* One measured thread.  Owned by its thread while it runs; read by the
+ * writer at finalize/exit.  Never freed before the process ends. */
+struct tly_rt_thread {
+	int index;            /* 0 = first (main) thread, in order of creation */
+	int kind;             /* 0 main, 1 OpenMP, 2 other */
+	long ktid;
+	int evset;            /* runtime's own set; -1 when counters are off */
+	int nev;
+	int stopped;
+	int64_t final_ns;     /* root inclusive time once stopped */
+	int64_t final_v[TLY_RT_MAX_EVENTS];
+	struct tly_rt_node *nodes;
+	int32_t nnodes, cap;
+	struct tly_rt_frame *stack;
+	int depth, truncated_depth;
+	int64_t truncated;    /* enters beyond max depth */
+	int in_mpi;           /* wrapper nesting guard */
+	struct tly_rt_mpi_stat *mpi;  /* [tly_mpi_nfuncs] */
+	int64_t overhead_ns;
+	struct tly_rt_thread *next;
+};
+
+static inline int64_t tly_rt_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Calling thread's record, created (and its event set started) on first
+ * use; NULL when the runtime is off or out of memory. */
+struct tly_rt_thread *tly_rt_self(void);
+struct tly_rt_thread *tly_rt_self_kind(int kind);
+/* Region enter/exit by name in the calling thread.  `name` must stay valid
+ * while the call runs (it is copied when a node is created). */
+int tly_rt_enter(struct tly_rt_thread *t, const char *name, int kind, int counters);
+int tly_rt_exit(struct tly_rt_thread *t);
+/* Exit the innermost open region called `name` (closing those inside). */
+int tly_rt_exit_named(struct tly_rt_thread *t, const char *name);
+/* Stop the thread's counters and close its open regions (thread end). */
+void tly_rt_thread_stop(struct tly_rt_thread *t);
+void tly_rt_node_path(const struct tly_rt_thread *t, int32_t n, char *buf, size_t len);
+
+/* ---- process state (runtime/rt_state.c) ------------------------------- */
+struct tly_rt_event_desc {
+	char name[128], component[32], units[32], descr[256];
+};
+struct tly_rt_proc {
+	struct tly_rt_opts opt;
+	int active;           /* measuring */
+	int in_mpi_job;       /* MPI_Init seen */
+	int finished;         /* file (or partial) written */
+	int rank, nranks;
+	int nev;
+	struct tly_rt_event_desc ev[TLY_RT_MAX_EVENTS];
+	int codes[TLY_RT_MAX_EVENTS];
+	int64_t start_ns, end_ns;
+	int64_t start_wall, end_wall;  /* UNIX seconds */
+	char cmdline[2048];
+	char exe[256];
+	char outname[1024];   /* agreed file path, set at MPI_Init or first write */
+	struct tly_rt_thread *threads;  /* list, guarded by lock */
+	int nthreads;
+	pthread_mutex_t lock;
+};
+struct tly_rt_proc *tly_rt_proc(void);
+void tly_rt_start(void);          /* process start (constructor) */
+void tly_rt_stop_all(void);       /* freeze every thread's root values */
+int tly_rt_enabled(void);
+/* Agree on the output path (rank 0's choice when comm is non-NULL). */
+void tly_rt_choose_outname(char *buf, size_t len, const char *suffix);
+
+/* ---- output (output/) --------------------------------------------------- */
+/* Write the job file.  comm_ptr: pointer to the tool's MPI_Comm, or NULL
+ * for a serial (or per-rank partial) file.  0 or -1. */
+int tly_out_write(void *comm_ptr, const char *path, int partial);
+
+/* ---- exit paths (runtime/rt_exit.c) ----------------------------------- */
+void tly_rt_exit_install(void);
+void tly_rt_write_partial(const char *why);
+
+/* ---- MPI (mpi/) -------------------------------------------------------- */
+extern const int tly_mpi_nfuncs;
+extern const char *const tly_mpi_names[];
+
+#endif /* TALLY_RT_H */
