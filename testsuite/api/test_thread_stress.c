@@ -18,42 +18,6 @@
 #define BUSY_NS 15000000LL
 #define PAGES 500
 
-/*
- * With 36 threads on 2 cores, perf's task-clock and CLOCK_THREAD_CPUTIME_ID
- * are sampled at different points of a context switch and were seen to
- * differ by whole scheduler ticks (1-2 ms seen) on 16 ms windows, while
- * the single-thread ground-truth tests hold 5%.  Allow 5% or 3 ms: a set
- * counting the wrong thread or the whole process is still off by far more.
- */
-/* The thread's own minor faults so far, as the kernel accounts them. */
-static long long thread_minflt(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_THREAD, &ru);
-	return ru.ru_minflt;
-}
-
-/*
- * Faults counted between start and stop against the kernel's per-thread
- * account over (nearly) the same window: at least the touched pages, and
- * within 2% of RUSAGE_THREAD (which also sees a sanitizer runtime's own
- * shadow faults, real faults of this thread).  A few faults of slack cover
- * the calls between the rusage reads and PAPI_start/PAPI_stop.
- */
-static int faults_match(long long counted, long long f0, long long f1)
-{
-	long long truth = f1 - f0;
-
-	return counted >= PAGES && llabs(counted - truth) <= truth / 50 + 4;
-}
-
-static double clock_tolerance(long long window_ns)
-{
-	double rel = 0.05 * (double)window_ns;
-
-	return rel > 3e6 ? rel : 3e6;
-}
 
 static int fails;
 static atomic_ulong next_id = 5000;
@@ -106,8 +70,8 @@ static void count_loop(int k, int mid_read)
 		t1 = thread_cpu_ns();
 		T_RC(PAPI_stop(es, v), PAPI_OK, k);
 		s1 = thread_cpu_ns();
-		T_EXPECT(fabs((double)(v[0] - (t1 - t0))) <= clock_tolerance(t1 - t0), k);
-		if (fabs((double)(v[0] - (t1 - t0))) > clock_tolerance(t1 - t0))
+		T_EXPECT(fabs((double)(v[0] - (t1 - t0))) <= th_clock_tolerance((double)(t1 - t0)), k);
+		if (fabs((double)(v[0] - (t1 - t0))) > th_clock_tolerance((double)(t1 - t0)))
 			fprintf(stderr, "  thread %d: task-clock %lld vs thread cpu %lld "
 				"(CPU spent inside PAPI_start: %lld ns, PAPI_stop: %lld ns)\n",
 				k, v[0], t1 - t0, t0 - s0, s1 - t1);

@@ -84,7 +84,7 @@ static void check_thread(const char *doc, const struct worker *w)
 	r = hlt_region(s, e, name);
 	TH_EQ(hlt_field(r, "visits", &ok), 1);
 	TH_NEAR(hlt_event(r, "perf::PAGE-FAULTS", &ok), (w->idx + 1) * PAGES_UNIT, 0.02);
-	TH_NEAR(hlt_event(r, "perf::TASK-CLOCK", &ok), w->cpu, 0.05);
+	TH_NEAR_CLOCK(hlt_event(r, "perf::TASK-CLOCK", &ok), w->cpu);
 	r = hlt_region(s, e, "common");
 	TH_CHECK(r != NULL);
 	if (r) {
