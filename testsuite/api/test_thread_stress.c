@@ -39,6 +39,29 @@ static unsigned long custom_id(void)
 	fprintf(stderr, "%s:%d: thread %d: %s = %d, want %d\n", __FILE__, __LINE__, (k), #call, rc_, (want)); \
 	__atomic_add_fetch(&fails, 1, __ATOMIC_RELAXED); } } while (0)
 
+/* The thread's own minor faults so far, as the kernel accounts them. */
+static long long thread_minflt(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	return ru.ru_minflt;
+}
+
+/*
+ * Faults counted between start and stop against the kernel's per-thread
+ * account over (nearly) the same window: at least the touched pages, and
+ * within 2% of RUSAGE_THREAD (which also sees a sanitizer runtime's own
+ * shadow faults, real faults of this thread).  A few faults of slack cover
+ * the calls between the rusage reads and PAPI_start/PAPI_stop.
+ */
+static int faults_match(long long counted, long long f0, long long f1)
+{
+	long long truth = f1 - f0;
+
+	return counted >= PAGES && llabs(counted - truth) <= truth / 50 + 4;
+}
+
 static void count_loop(int k, int mid_read)
 {
 	static const char *const names[2] = { API_TASK_CLOCK, API_PAGE_FAULTS };
