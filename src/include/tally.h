@@ -20,13 +20,22 @@ extern "C" {
 PAPI_EXPORT int tally_region_begin(const char *name);
 PAPI_EXPORT int tally_region_end(const char *name);
 
+/* ---- Multiplexing ---------------------------------------------------
+ * tally_multiplex_coverage fills fractions[i] (one per event of the set,
+ * in the order they were added) with the fraction, 0..1, of the time the
+ * set ran during which event i was really counted since the last
+ * PAPI_start/PAPI_reset.  Multiplexed values are estimates scaled by
+ * 1/fraction; 1.0 for every event of a set that is not multiplexed; 0
+ * for an event never counted (its value is then 0).  Running or stopped
+ * sets.  PAPI_OK, PAPI_ENOEVST, PAPI_EINVAL (fractions NULL),
+ * PAPI_ENOINIT. */
+PAPI_EXPORT int tally_multiplex_coverage(int EventSet, double *fractions);
+
 #ifdef __cplusplus
 }
 #endif
 
 /* GPU event groups (CUPTI event-group model on modern GPUs). */
-#if __has_include("tally_gpu.h")
 #include "tally_gpu.h"
-#endif
 
 #endif /* TALLY_H */

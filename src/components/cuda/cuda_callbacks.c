@@ -1,0 +1,200 @@
+/*
+ * cuda_callbacks.c - Tally's CUPTI subscriber: kernel launches (driver API
+ * only, so a runtime launch is seen once), attribution hook, replay-update
+ * notifications.  CUPTI allows one subscriber per process; when another
+ * tool holds it, Tally records its name and carries on without GPU data.
+ */
+#include "cuda_internal.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "papi.h"
+#include "core/errors.h"
+
+static struct {
+	pthread_mutex_t lock;
+	int tried;
+	int rc;
+	CUpti_SubscriberHandle sub;
+	char status[512];
+	tally_gpu_launch_hook_fn hook;
+	void *hook_ud;
+	tally_gpu_replay_update_fn replay_fn;
+	void *replay_ud;
+} cb = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static const CUpti_driver_api_trace_cbid launch_cbids[] = {
+	CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+	CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+	CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+};
+
+static int device_of(CUcontext ctx)
+{
+	CUdevice d;
+	int dev = -1;
+	const struct tly_cu_drv *drv = tly_cu_libs()->drv;
+
+	if (drv->cuCtxPushCurrent(ctx) != CUDA_SUCCESS)
+		return -1;
+	if (drv->cuCtxGetDevice(&d) == CUDA_SUCCESS)
+		for (int i = 0; i < tly_cu_ndevices(); i++)
+			if (tly_cu_device(i)->dev == d)
+				dev = i;
+	drv->cuCtxPopCurrent(&ctx);
+	return dev;
+}
+
+static void on_launch(const CUpti_CallbackData *cd)
+{
+	char name[TALLY_GPU_NAME_LEN];
+	tally_gpu_launch_t l = { .size = sizeof l };
+	tally_gpu_launch_hook_fn hook;
+	tally_gpu_replay_update_fn rfn;
+	void *hud, *rud;
+	int passes = 0;
+
+	pthread_mutex_lock(&cb.lock);
+	hook = cb.hook;
+	hud = cb.hook_ud;
+	rfn = cb.replay_fn;
+	rud = cb.replay_ud;
+	pthread_mutex_unlock(&cb.lock);
+	tly_cu_demangle(cd->symbolName, name, sizeof name);
+	l.phase = cd->callbackSite == CUPTI_API_EXIT;
+	l.name = name;
+	l.mangled = cd->symbolName;
+	l.correlation_id = cd->correlationId;
+	l.context_uid = cd->contextUid;
+	l.thread = (unsigned long)pthread_self();
+	l.tag = l.phase && cd->correlationData ? *cd->correlationData : 0;
+	if (hook) {
+		l.device = device_of(cd->context);
+		uint64_t tag = hook(&l, hud);
+
+		if (!l.phase && cd->correlationData)
+			*cd->correlationData = tag;
+	}
+	if (!l.phase)
+		return;
+	tly_cu_ctx_note_launch(cd->context, name, &passes);
+	/* Under KernelReplay CUPTI has replayed the kernel once per pass by
+	 * the time the launch call returns. */
+	if (passes > 0 && rfn)
+		rfn(name, passes, rud);
+}
+
+static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackId id, const void *data)
+{
+	(void)ud;
+	if (dom != CUPTI_CB_DOMAIN_DRIVER_API)
+		return;
+	for (size_t i = 0; i < sizeof launch_cbids / sizeof launch_cbids[0]; i++)
+		if (id == (CUpti_CallbackId)launch_cbids[i])
+			on_launch(data);
+}
+
+static int subscribe_locked(void)
+{
+	const struct tly_cu_pti *pti = tly_cu_libs()->pti;
+	char other[256] = "";
+	CUpti_SubscriberParams sp = { .structSize = CUpti_SubscriberParams_STRUCT_SIZE };
+	CUptiResult r;
+
+	sp.subscriberName = "Tally";
+	sp.oldSubscriberName = other;
+	sp.oldSubscriberSize = sizeof other;
+	r = pti->cuptiSubscribe_v2(&cb.sub, callback, NULL, &sp);
+	if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
+		snprintf(cb.status, sizeof cb.status, "another CUPTI subscriber is attached (%s): %s; "
+			 "Tally carries on without GPU data", other[0] ? other : "unnamed", tly_cu_pti_str(r));
+		return tly_err_set(PAPI_ECNFLCT, "%s", cb.status);
+	}
+	if (r != CUPTI_SUCCESS) {
+		snprintf(cb.status, sizeof cb.status, "cuptiSubscribe_v2: %s", tly_cu_pti_str(r));
+		return tly_cu_pti_err(r, "cuptiSubscribe_v2");
+	}
+	for (size_t i = 0; i < sizeof launch_cbids / sizeof launch_cbids[0]; i++)
+		pti->cuptiEnableCallback(1, cb.sub, CUPTI_CB_DOMAIN_DRIVER_API, (CUpti_CallbackId)launch_cbids[i]);
+	return PAPI_OK;
+}
+
+int tly_cu_cb_init(void)
+{
+	pthread_mutex_lock(&cb.lock);
+	if (!cb.tried) {
+		cb.tried = 1;
+		cb.status[0] = '\0';
+		cb.rc = subscribe_locked();
+	}
+	pthread_mutex_unlock(&cb.lock);
+	if (cb.rc != PAPI_OK)
+		tly_err_set(cb.rc, "%s", cb.status);
+	return cb.rc;
+}
+
+void tly_cu_cb_shutdown(void)
+{
+	pthread_mutex_lock(&cb.lock);
+	if (cb.tried && cb.rc == PAPI_OK)
+		tly_cu_libs()->pti->cuptiUnsubscribe(cb.sub);
+	cb.tried = 0;
+	cb.hook = NULL;
+	cb.replay_fn = NULL;
+	pthread_mutex_unlock(&cb.lock);
+}
+
+const char *tly_cu_cb_status(void)
+{
+	return cb.status;
+}
+
+const char *tally_gpu_subscriber_status(void)
+{
+	return cb.status;
+}
+
+int tally_gpu_set_launch_hook(tally_gpu_launch_hook_fn fn, void *userdata)
+{
+	int rc = tly_cu_api_ready();
+
+	if (rc == PAPI_OK)
+		rc = tly_cu_cb_init();
+	if (rc != PAPI_OK)
+		return rc;
+	pthread_mutex_lock(&cb.lock);
+	cb.hook = fn;
+	cb.hook_ud = userdata;
+	pthread_mutex_unlock(&cb.lock);
+	return PAPI_OK;
+}
+
+int tally_gpu_kernel_replay_subscribe_update(tally_gpu_replay_update_fn fn, void *userdata)
+{
+	int rc = tly_cu_api_ready();
+
+	if (rc == PAPI_OK)
+		rc = tly_cu_cb_init();
+	if (rc != PAPI_OK)
+		return rc;
+	pthread_mutex_lock(&cb.lock);
+	cb.replay_fn = fn;
+	cb.replay_ud = userdata;
+	pthread_mutex_unlock(&cb.lock);
+	return PAPI_OK;
+}
+
+void tly_cu_cb_replay_notify(const char *kernel, int passes)
+{
+	tally_gpu_replay_update_fn fn;
+	void *ud;
+
+	pthread_mutex_lock(&cb.lock);
+	fn = cb.replay_fn;
+	ud = cb.replay_ud;
+	pthread_mutex_unlock(&cb.lock);
+	if (fn)
+		fn(kernel, passes, ud);
+}

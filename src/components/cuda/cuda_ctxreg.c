@@ -1,0 +1,255 @@
+/*
+ * cuda_ctxreg.c - what Tally knows per CUDA context: kernel replay on or
+ * off, the collection mode, who profiles it (the range profiler allows one
+ * session per context), and the kernels launched since the owner's last
+ * harvest (to name AutoRange ranges).
+ */
+#include "cuda_internal.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "papi.h"
+#include "core/errors.h"
+
+#define MAX_CTX 64
+#define MAX_LAUNCH_NAMES 4096
+
+struct ctx_rec {
+	CUcontext ctx;
+	int replay;
+	int mode;
+	int passes;           /* passes of the owner's config (replay updates) */
+	const void *owner;
+	size_t nlaunch;
+	char **launch;        /* names, MAX_LAUNCH_NAMES at most */
+};
+
+static struct {
+	pthread_mutex_t lock;
+	int n;
+	struct ctx_rec rec[MAX_CTX];
+	CUcontext primary[TLY_CU_MAX_DEV];
+} cr = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* Record of ctx, created when `create`; call with the lock held. */
+static struct ctx_rec *find(CUcontext ctx, int create)
+{
+	for (int i = 0; i < cr.n; i++)
+		if (cr.rec[i].ctx == ctx)
+			return &cr.rec[i];
+	if (!create || cr.n == MAX_CTX)
+		return NULL;
+	memset(&cr.rec[cr.n], 0, sizeof cr.rec[cr.n]);
+	cr.rec[cr.n].ctx = ctx;
+	return &cr.rec[cr.n++];
+}
+
+int tly_cu_ctx_for_device(int dev, CUcontext *ctx)
+{
+	const struct tly_cu_drv *drv = tly_cu_libs() ? tly_cu_libs()->drv : NULL;
+	CUcontext cur = NULL;
+	CUdevice d;
+	int rc = PAPI_OK;
+
+	if (!drv || !tly_cu_device(dev) || tly_cu_device(dev)->host_only)
+		return tly_err_set(PAPI_ENOSUPP, "GPU %d cannot be profiled (no driver or host-only)", dev);
+	if (drv->cuCtxGetCurrent(&cur) == CUDA_SUCCESS && cur && drv->cuCtxGetDevice(&d) == CUDA_SUCCESS &&
+	    d == tly_cu_device(dev)->dev) {
+		*ctx = cur;
+		return PAPI_OK;
+	}
+	pthread_mutex_lock(&cr.lock);
+	if (!cr.primary[dev])
+		rc = tly_cu_drv_err(drv->cuDevicePrimaryCtxRetain(&cr.primary[dev], tly_cu_device(dev)->dev),
+				    "cuDevicePrimaryCtxRetain");
+	*ctx = cr.primary[dev];
+	pthread_mutex_unlock(&cr.lock);
+	return rc;
+}
+
+int tly_cu_ctx_resolve(void *in, CUcontext *ctx, int *device)
+{
+	const struct tly_cu_drv *drv;
+	CUdevice d;
+	int rc = tly_cu_api_ready();
+
+	if (rc != PAPI_OK)
+		return rc;
+	drv = tly_cu_libs()->drv;
+	*ctx = (CUcontext)in;
+	if (!*ctx && (drv->cuCtxGetCurrent(ctx) != CUDA_SUCCESS || !*ctx))
+		rc = tly_cu_ctx_for_device(0, ctx);
+	if (rc != PAPI_OK)
+		return rc;
+	rc = tly_cu_drv_err(drv->cuCtxPushCurrent(*ctx), "cuCtxPushCurrent");
+	if (rc != PAPI_OK)
+		return rc;
+	rc = tly_cu_drv_err(drv->cuCtxGetDevice(&d), "cuCtxGetDevice");
+	drv->cuCtxPopCurrent(&(CUcontext){ 0 });
+	*device = -1;
+	for (int i = 0; i < tly_cu_ndevices(); i++)
+		if (tly_cu_device(i)->dev == d)
+			*device = i;
+	if (rc == PAPI_OK && *device < 0)
+		rc = tly_err_set(PAPI_EINVAL, "context's device is not visible to Tally");
+	return rc;
+}
+
+int tly_cu_ctx_claim(CUcontext ctx, const void *owner)
+{
+	int rc = PAPI_OK;
+	struct ctx_rec *r;
+
+	pthread_mutex_lock(&cr.lock);
+	r = find(ctx, 1);
+	if (!r)
+		rc = tly_err_set(PAPI_ENOMEM, "too many CUDA contexts");
+	else if (r->owner && r->owner != owner)
+		rc = tly_err_set(PAPI_ECNFLCT, "a profiler is already attached to this CUDA context "
+				 "(another group, group set or PAPI event set is enabled on it)");
+	else {
+		r->owner = owner;
+		r->nlaunch = 0;
+	}
+	pthread_mutex_unlock(&cr.lock);
+	return rc;
+}
+
+void tly_cu_ctx_release(CUcontext ctx, const void *owner)
+{
+	struct ctx_rec *r;
+
+	pthread_mutex_lock(&cr.lock);
+	r = find(ctx, 0);
+	if (r && r->owner == owner) {
+		r->owner = NULL;
+		r->passes = 0;
+	}
+	pthread_mutex_unlock(&cr.lock);
+}
+
+static int set_field(CUcontext ctx, int which, int v)
+{
+	struct ctx_rec *r;
+
+	pthread_mutex_lock(&cr.lock);
+	r = find(ctx, 1);
+	if (r && which == 0)
+		r->replay = v;
+	else if (r && which == 1)
+		r->mode = v;
+	else if (r)
+		r->passes = v;
+	pthread_mutex_unlock(&cr.lock);
+	return r ? PAPI_OK : tly_err_set(PAPI_ENOMEM, "too many CUDA contexts");
+}
+
+static int get_field(CUcontext ctx, int which)
+{
+	struct ctx_rec *r;
+	int v = 0;
+
+	pthread_mutex_lock(&cr.lock);
+	r = find(ctx, 0);
+	if (r)
+		v = which == 0 ? r->replay : r->mode;
+	pthread_mutex_unlock(&cr.lock);
+	return v;
+}
+
+int tly_cu_ctx_set_replay(CUcontext ctx, int on) { return set_field(ctx, 0, on); }
+int tly_cu_ctx_replay(CUcontext ctx) { return get_field(ctx, 0); }
+int tly_cu_ctx_set_mode(CUcontext ctx, int mode) { return set_field(ctx, 1, mode); }
+int tly_cu_ctx_mode(CUcontext ctx) { return get_field(ctx, 1); }
+void tly_cu_ctx_set_passes(CUcontext ctx, int passes) { set_field(ctx, 2, passes); }
+
+int tly_cu_any_replay(void)
+{
+	int any = 0;
+
+	pthread_mutex_lock(&cr.lock);
+	for (int i = 0; i < cr.n; i++)
+		any |= cr.rec[i].replay;
+	pthread_mutex_unlock(&cr.lock);
+	return any;
+}
+
+void tly_cu_ctx_note_launch(CUcontext ctx, const char *name, int *replay_passes)
+{
+	struct ctx_rec *r;
+
+	*replay_passes = 0;
+	pthread_mutex_lock(&cr.lock);
+	r = find(ctx, 0);
+	if (r && r->owner) {
+		if (!r->launch)
+			r->launch = calloc(MAX_LAUNCH_NAMES, sizeof *r->launch);
+		if (r->launch && r->nlaunch < MAX_LAUNCH_NAMES) {
+			free(r->launch[r->nlaunch]);
+			r->launch[r->nlaunch] = strdup(name);
+		}
+		r->nlaunch++;
+		*replay_passes = r->passes;
+	}
+	pthread_mutex_unlock(&cr.lock);
+}
+
+int tly_cu_ctx_launch_name(CUcontext ctx, size_t i, char *buf, size_t len)
+{
+	struct ctx_rec *r;
+	int ok = 0;
+
+	pthread_mutex_lock(&cr.lock);
+	r = find(ctx, 0);
+	if (r && r->launch && i < r->nlaunch && i < MAX_LAUNCH_NAMES && r->launch[i]) {
+		snprintf(buf, len, "%s", r->launch[i]);
+		ok = 1;
+	}
+	pthread_mutex_unlock(&cr.lock);
+	return ok;
+}
+
+void tly_cu_ctx_clear_launches(CUcontext ctx)
+{
+	struct ctx_rec *r;
+
+	pthread_mutex_lock(&cr.lock);
+	r = find(ctx, 0);
+	if (r)
+		r->nlaunch = 0;
+	pthread_mutex_unlock(&cr.lock);
+}
+
+void tly_cu_ctxreg_shutdown(void)
+{
+	const struct tly_cu_drv *drv = tly_cu_libs() ? tly_cu_libs()->drv : NULL;
+
+	pthread_mutex_lock(&cr.lock);
+	for (int i = 0; i < cr.n; i++) {
+		for (size_t k = 0; cr.rec[i].launch && k < MAX_LAUNCH_NAMES; k++)
+			free(cr.rec[i].launch[k]);
+		free(cr.rec[i].launch);
+	}
+	cr.n = 0;
+	for (int d = 0; d < TLY_CU_MAX_DEV; d++) {
+		if (cr.primary[d] && drv && tly_cu_device(d))
+			drv->cuDevicePrimaryCtxRelease(tly_cu_device(d)->dev);
+		cr.primary[d] = NULL;
+	}
+	pthread_mutex_unlock(&cr.lock);
+}
+
+const uint8_t *tly_cu_device_avail_any(int index)
+{
+	struct tly_cu_device *d = tly_cu_device(index);
+	CUcontext ctx;
+
+	if (!d || d->host_only || !d->profiling_ok)
+		return NULL;
+	if (!d->avail && tly_cu_ctx_for_device(index, &ctx) == PAPI_OK)
+		tly_cu_device_avail(index, ctx);
+	return d->avail;
+}

@@ -1,0 +1,236 @@
+/*
+ * cuda_dl.c - loading libcuda and libcupti, and converting their status
+ * codes.  The only file of the component that calls dlopen: everything
+ * else goes through the function tables.
+ */
+#include "cuda_dl.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "papi.h"
+#include "core/errors.h"
+
+/* Expand first, so macro-renamed entry points (cuCtxPushCurrent ->
+ * cuCtxPushCurrent_v2) are looked up under their real names. */
+#define SYM_STR(x) #x
+#define SYM_XSTR(x) SYM_STR(x)
+#define DRV(n) { SYM_XSTR(n), offsetof(struct tly_cu_drv, n) }
+#define PTI(n) { SYM_XSTR(n), offsetof(struct tly_cu_pti, n) }
+
+struct sym {
+	const char *name;
+	size_t off;
+};
+
+static const struct sym drv_syms[] = {
+	DRV(cuInit), DRV(cuDriverGetVersion), DRV(cuDeviceGetCount), DRV(cuDeviceGet),
+	DRV(cuDeviceGetName), DRV(cuDeviceGetAttribute), DRV(cuDevicePrimaryCtxRetain),
+	DRV(cuDevicePrimaryCtxRelease), DRV(cuCtxGetCurrent), DRV(cuCtxPushCurrent),
+	DRV(cuCtxPopCurrent), DRV(cuCtxGetDevice), DRV(cuCtxSynchronize), DRV(cuGetErrorName),
+};
+
+static const struct sym pti_syms[] = {
+	PTI(cuptiGetVersion), PTI(cuptiGetResultString), PTI(cuptiSubscribe_v2),
+	PTI(cuptiUnsubscribe), PTI(cuptiEnableCallback), PTI(cuptiProfilerInitialize),
+	PTI(cuptiProfilerDeInitialize), PTI(cuptiDeviceGetChipName),
+	PTI(cuptiProfilerDeviceSupported), PTI(cuptiProfilerGetCounterAvailability),
+	PTI(cuptiProfilerHostInitialize), PTI(cuptiProfilerHostDeinitialize),
+	PTI(cuptiProfilerHostGetBaseMetrics), PTI(cuptiProfilerHostGetSubMetrics),
+	PTI(cuptiProfilerHostGetMetricProperties), PTI(cuptiProfilerHostConfigAddMetrics),
+	PTI(cuptiProfilerHostGetConfigImageSize), PTI(cuptiProfilerHostGetConfigImage),
+	PTI(cuptiProfilerHostGetNumOfPasses), PTI(cuptiProfilerHostEvaluateToGpuValues),
+	PTI(cuptiProfilerHostGetMaxNumHardwareMetricsPerPass), PTI(cuptiRangeProfilerEnable),
+	PTI(cuptiRangeProfilerDisable), PTI(cuptiRangeProfilerSetConfig),
+	PTI(cuptiRangeProfilerStart), PTI(cuptiRangeProfilerStop),
+	PTI(cuptiRangeProfilerPushRange), PTI(cuptiRangeProfilerPopRange),
+	PTI(cuptiRangeProfilerDecodeData), PTI(cuptiRangeProfilerGetCounterDataSize),
+	PTI(cuptiRangeProfilerCounterDataImageInitialize),
+	PTI(cuptiRangeProfilerGetCounterDataInfo),
+	PTI(cuptiRangeProfilerCounterDataGetRangeInfo),
+};
+
+typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
+
+/* The subsystem's state: handles, tables, and what went wrong. */
+static struct {
+	pthread_mutex_t lock;
+	int loaded;
+	void *h_drv, *h_pti, *h_cxx;
+	struct tly_cu_drv drv;
+	struct tly_cu_pti pti;
+	struct tly_cu_libs libs;
+	demangle_fn demangle;
+} dl = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* Resolve every symbol of a table; on a miss, say which. */
+static int resolve(void *h, const struct sym *t, size_t n, void *table, char *err, size_t len)
+{
+	for (size_t i = 0; i < n; i++) {
+		void *p = dlsym(h, t[i].name);
+
+		if (!p) {
+			snprintf(err, len, "symbol %s missing (library too old?)", t[i].name);
+			return -1;
+		}
+		memcpy((char *)table + t[i].off, &p, sizeof p);
+	}
+	return 0;
+}
+
+static void *open_first(const char *const *names, char *err, size_t len)
+{
+	void *h = NULL;
+
+	for (int i = 0; names[i] && !h; i++)
+		h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		snprintf(err, len, "%s", dlerror());
+	return h;
+}
+
+static void load_driver(void)
+{
+	static const char *const names[] = { "libcuda.so.1", "libcuda.so", NULL };
+
+	dl.h_drv = open_first(names, dl.libs.drv_error, sizeof dl.libs.drv_error);
+	if (!dl.h_drv)
+		return;
+	if (resolve(dl.h_drv, drv_syms, sizeof drv_syms / sizeof drv_syms[0], &dl.drv,
+		    dl.libs.drv_error, sizeof dl.libs.drv_error) == 0)
+		dl.libs.drv = &dl.drv;
+}
+
+static void load_cupti(void)
+{
+	const char *env = getenv("TALLY_CUPTI_LIB");
+	const char *const names[] = {
+		env && *env ? env : "libcupti.so.13", "libcupti.so.13", "libcupti.so",
+		"/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13",
+		"/usr/local/cuda/lib64/libcupti.so.13", NULL
+	};
+
+	dl.h_pti = open_first(names, dl.libs.pti_error, sizeof dl.libs.pti_error);
+	if (!dl.h_pti)
+		return;
+	if (resolve(dl.h_pti, pti_syms, sizeof pti_syms / sizeof pti_syms[0], &dl.pti,
+		    dl.libs.pti_error, sizeof dl.libs.pti_error) == 0)
+		dl.libs.pti = &dl.pti;
+}
+
+/* C++ demangler: from the program when it links libstdc++ (CUDA programs
+ * do), else from libstdc++.so.6 if present. */
+static void load_demangler(void)
+{
+	void *p = dlsym(RTLD_DEFAULT, "__cxa_demangle");
+
+	if (!p) {
+		dl.h_cxx = dlopen("libstdc++.so.6", RTLD_NOW | RTLD_LOCAL);
+		if (dl.h_cxx)
+			p = dlsym(dl.h_cxx, "__cxa_demangle");
+	}
+	memcpy(&dl.demangle, &p, sizeof p);
+}
+
+const struct tly_cu_libs *tly_cu_load(void)
+{
+	pthread_mutex_lock(&dl.lock);
+	if (!dl.loaded) {
+		memset(&dl.libs, 0, sizeof dl.libs);
+		load_driver();
+		load_cupti();
+		load_demangler();
+		dl.loaded = 1;
+	}
+	pthread_mutex_unlock(&dl.lock);
+	return &dl.libs;
+}
+
+void tly_cu_unload(void)
+{
+	pthread_mutex_lock(&dl.lock);
+	/* libcupti and libcuda keep threads and atexit handlers: unloading
+	 * them is unsafe, so the handles stay open and only the table state
+	 * is kept for the next load. */
+	pthread_mutex_unlock(&dl.lock);
+}
+
+static const struct {
+	CUptiResult r;
+	int code;
+} pti_codes[] = {
+	{ CUPTI_SUCCESS, PAPI_OK },
+	{ CUPTI_ERROR_INVALID_PARAMETER, PAPI_EINVAL },
+	{ CUPTI_ERROR_INVALID_DEVICE, PAPI_ENOSUPP },
+	{ CUPTI_ERROR_INVALID_CONTEXT, PAPI_EINVAL },
+	{ CUPTI_ERROR_INVALID_OPERATION, PAPI_ECNFLCT },
+	{ CUPTI_ERROR_OUT_OF_MEMORY, PAPI_ENOMEM },
+	{ CUPTI_ERROR_NOT_READY, PAPI_ENOTRUN },
+	{ CUPTI_ERROR_NOT_COMPATIBLE, PAPI_ECNFLCT },
+	{ CUPTI_ERROR_NOT_INITIALIZED, PAPI_ENOINIT },
+	{ CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, PAPI_EPERM },
+	{ CUPTI_ERROR_NOT_SUPPORTED, PAPI_ENOSUPP },
+	{ CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED, PAPI_ENOSUPP },
+	{ CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED, PAPI_ECNFLCT },
+	{ CUPTI_ERROR_MAX_LIMIT_REACHED, PAPI_ECOUNT },
+};
+
+int tly_cu_pti_code(CUptiResult r)
+{
+	for (size_t i = 0; i < sizeof pti_codes / sizeof pti_codes[0]; i++)
+		if (pti_codes[i].r == r)
+			return pti_codes[i].code;
+	return PAPI_ECMP;
+}
+
+const char *tly_cu_pti_str(CUptiResult r)
+{
+	static _Thread_local char buf[256];
+	const char *s = NULL;
+
+	if (dl.libs.pti)
+		dl.pti.cuptiGetResultString(r, &s);
+	snprintf(buf, sizeof buf, "%s (%d)", s ? s : "CUPTI error", (int)r);
+	return buf;
+}
+
+int tly_cu_pti_err(CUptiResult r, const char *what)
+{
+	int code = tly_cu_pti_code(r);
+
+	if (r == CUPTI_SUCCESS)
+		return PAPI_OK;
+	return tly_err_set(code, "%s: %s", what, tly_cu_pti_str(r));
+}
+
+int tly_cu_drv_err(CUresult r, const char *what)
+{
+	const char *s = NULL;
+
+	if (r == CUDA_SUCCESS)
+		return PAPI_OK;
+	if (dl.libs.drv)
+		dl.drv.cuGetErrorName(r, &s);
+	if (r == CUDA_ERROR_NO_DEVICE || r == CUDA_ERROR_NOT_INITIALIZED)
+		return tly_err_set(PAPI_ENOSUPP, "%s: %s (%d)", what, s ? s : "CUDA error", (int)r);
+	return tly_err_set(PAPI_ECMP, "%s: %s (%d)", what, s ? s : "CUDA error", (int)r);
+}
+
+void tly_cu_demangle(const char *sym, char *buf, size_t len)
+{
+	char *out = NULL;
+	int status = -1;
+
+	if (!sym) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	if (dl.demangle)
+		out = dl.demangle(sym, NULL, NULL, &status);
+	snprintf(buf, len, "%s", out && status == 0 ? out : sym);
+	free(out);
+}

@@ -1,0 +1,190 @@
+/*
+ * cuda_internal.h - interfaces between the files of the cuda component.
+ *
+ *   cuda_dl.c        loading libcuda/libcupti, status conversion
+ *   cuda_discover.c  devices, chips, profiling support, component state
+ *   cuda_metrics.c   per-chip metric catalog and its on-disk cache
+ *   cuda_config.c    config images, pass counting, one-pass packing
+ *   cuda_range.c     range profiler sessions (collectors)
+ *   cuda_ctxreg.c    per-context settings (replay, mode, owner, launches)
+ *   cuda_callbacks.c CUPTI subscriber: attribution, replay updates
+ *   cuda_component.c the PAPI component (cuda::: events)
+ *   cuda_groups.c    tally_gpu_* domains, events, groups
+ *   cuda_groupsets.c tally_gpu_* group sets and modes
+ */
+#ifndef TALLY_CUDA_INTERNAL_H
+#define TALLY_CUDA_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuda_dl.h"
+#include "tally_gpu.h"
+
+#define TLY_CU_MAX_DEV 32
+#define TLY_CU_MAX_EV 64
+
+/* ---- metric catalog (cuda_metrics.c) ---------------------------------- */
+struct tly_cu_metric {
+	char *name;      /* base metric */
+	char *desc;
+	char *hw;        /* hardware unit = domain */
+	char *unit;
+	int type;        /* CUpti_MetricType */
+	int dom;         /* index into catalog dom[] */
+	int nsub;
+	char **sub;      /* ".sum", ".avg", ... */
+};
+
+struct tly_cu_catalog {
+	char chip[64];
+	int n;
+	struct tly_cu_metric *m;   /* sorted by name */
+	int ndom;
+	char **dom;                /* sorted hardware unit names */
+	int *dom_count;
+	double seconds;
+	int from_cache;
+};
+
+/* The catalog of a chip (loaded once, then shared; NULL on failure). */
+const struct tly_cu_catalog *tly_cu_catalog_get(const char *chip);
+void tly_cu_catalog_free_all(void);
+/* Full name -> (metric, variant); -1 when unknown. */
+int tly_cu_catalog_find(const struct tly_cu_catalog *c, const char *full, int *metric, int *variant);
+/* Default variant of a metric (.sum / .ratio / .avg.pct_of_peak_sustained_elapsed). */
+int tly_cu_default_variant(const struct tly_cu_metric *m);
+void tly_cu_full_name(const struct tly_cu_catalog *c, int metric, int variant, char *buf, size_t len);
+/* Where the cache lives (no trailing slash). */
+void tly_cu_cache_dir(char *buf, size_t len);
+
+/* Event ids: (metric << 8) | variant. */
+static inline tally_gpu_event_t tly_cu_evid(int metric, int variant)
+{
+	return ((tally_gpu_event_t)metric << 8) | (tally_gpu_event_t)variant;
+}
+
+/* ---- config images (cuda_config.c) -------------------------------------- */
+struct tly_cu_config {
+	CUpti_Profiler_Host_Object *host;  /* kept for evaluation */
+	uint8_t *image;
+	size_t size;
+	size_t passes;
+};
+
+int tly_cu_config_build(const char *chip, const uint8_t *avail, const char *const *names, int n,
+			struct tly_cu_config *out);
+void tly_cu_config_free(struct tly_cu_config *cfg);
+/* Pack names into one-pass groups in order: group_of[i] = group of name i. */
+int tly_cu_config_pack(const char *chip, const uint8_t *avail, const char *const *names, int n,
+		       int *group_of, int *ngroups, size_t *passes);
+
+/* ---- devices (cuda_discover.c) ---------------------------------------------- */
+struct tly_cu_device {
+	CUdevice dev;
+	int host_only;
+	char name[TALLY_GPU_NAME_LEN];
+	char chip[64];
+	int cc_major, cc_minor, num_sms;
+	int profiling_ok;
+	char reason[TALLY_GPU_NAME_LEN];
+	uint8_t *avail;            /* counter availability image (after first use) */
+	const struct tly_cu_catalog *cat;
+};
+
+/* Discover once (thread-safe).  Returns PAPI_OK when at least the host
+ * API works; *why explains a missing driver/GPU. */
+int tly_cu_discover(const char **why);
+int tly_cu_ndevices(void);          /* real devices */
+int tly_cu_ndevices_all(void);      /* real + host-only */
+/* Device record (NULL with a detail when out of range). */
+struct tly_cu_device *tly_cu_device(int index);
+int tly_cu_add_chip(const char *chip, int *index);
+/* The catalog of a device, loaded on first use. */
+const struct tly_cu_catalog *tly_cu_device_catalog(int index);
+/* Counter availability for a device, fetched once with ctx. */
+const uint8_t *tly_cu_device_avail(int index, CUcontext ctx);
+/* Same, through the device's context (current or primary); NULL for
+ * host-only devices.  Pass counts depend on it. */
+const uint8_t *tly_cu_device_avail_any(int index);
+void tly_cu_discover_shutdown(void);
+const struct tly_cu_libs *tly_cu_libs(void);
+
+/* ---- contexts (cuda_ctxreg.c) ------------------------------------------------ */
+/* Resolve NULL to the current context, else device 0's primary one. */
+int tly_cu_ctx_resolve(void *in, CUcontext *ctx, int *device);
+/* The context to use for device `dev` (current one if on dev, else the
+ * retained primary context). */
+int tly_cu_ctx_for_device(int dev, CUcontext *ctx);
+int tly_cu_ctx_claim(CUcontext ctx, const void *owner);   /* PAPI_ECNFLCT if taken */
+void tly_cu_ctx_release(CUcontext ctx, const void *owner);
+int tly_cu_ctx_set_replay(CUcontext ctx, int on);
+int tly_cu_ctx_replay(CUcontext ctx);
+int tly_cu_ctx_set_mode(CUcontext ctx, int mode);
+int tly_cu_ctx_mode(CUcontext ctx);
+int tly_cu_any_replay(void);
+/* Kernel launches on a context since the owner's last harvest (names). */
+void tly_cu_ctx_note_launch(CUcontext ctx, const char *name, int *replay_passes);
+int tly_cu_ctx_launch_name(CUcontext ctx, size_t i, char *buf, size_t len);
+void tly_cu_ctx_clear_launches(CUcontext ctx);
+void tly_cu_ctx_set_passes(CUcontext ctx, int passes);
+void tly_cu_ctxreg_shutdown(void);
+
+/* ---- range profiler sessions (cuda_range.c) ------------------------------- */
+struct tly_cu_coll {
+	CUcontext ctx;
+	int dev;
+	int n;
+	const char **names;
+	int *is_counter;
+	struct tly_cu_config cfg;
+	CUpti_RangeProfiler_Object *obj;
+	uint8_t *cdata;
+	size_t cdata_size;
+	size_t max_ranges;
+	int kernel_mode;      /* AutoRange (else one UserRange) */
+	int kernel_replay;    /* KernelReplay (else UserReplay) */
+	int running;
+	size_t dropped;
+	double *vals;         /* scratch: n values of one range */
+};
+
+/* Called for each range harvested: its index, name and n values. */
+typedef void (*tly_cu_range_fn)(void *ud, size_t idx, const char *name, const double *vals);
+
+int tly_cu_coll_open(struct tly_cu_coll *c, CUcontext ctx, int dev, const char *const *names, int n,
+		     int kernel_mode, int kernel_replay);
+/* Stop, decode, evaluate every range; restart when `restart`. */
+int tly_cu_coll_harvest(struct tly_cu_coll *c, int restart, tly_cu_range_fn fn, void *ud);
+/* Harvest (without restart) and release everything. */
+int tly_cu_coll_close(struct tly_cu_coll *c, tly_cu_range_fn fn, void *ud);
+
+/* ---- callbacks (cuda_callbacks.c) ---------------------------------------- */
+/* Subscribe (once); PAPI_ECNFLCT with the other subscriber's name. */
+int tly_cu_cb_init(void);
+void tly_cu_cb_shutdown(void);
+const char *tly_cu_cb_status(void);
+/* Replay-update subscription target. */
+void tly_cu_cb_replay_notify(const char *kernel, int passes);
+
+/* ---- groups (cuda_groups.c) and shared collections (cuda_groupsets.c) ---- */
+struct tly_cu_shared;   /* one collection feeding several groups */
+
+int tly_cu_group_nevents(tally_gpu_group_t g);
+const char *tly_cu_group_event_name(tally_gpu_group_t g, int i);
+CUcontext tly_cu_group_ctx(tally_gpu_group_t g);
+int tly_cu_group_device(tally_gpu_group_t g);
+int tly_cu_group_enabled(tally_gpu_group_t g);
+struct tly_cu_shared *tly_cu_group_shared(tally_gpu_group_t g);
+/* Mark a group as fed by a shared collection (NULL: detach). */
+void tly_cu_group_set_shared(tally_gpu_group_t g, struct tly_cu_shared *sh, int kernel_mode);
+/* One range's values of the group's events. */
+void tly_cu_group_add_range(tally_gpu_group_t g, const char *name, const double *vals);
+/* Harvest a shared collection into all its groups (restarting it). */
+int tly_cu_shared_harvest(struct tly_cu_shared *sh);
+int tly_cu_group_new(CUcontext ctx, int dev, tally_gpu_group_t *out);
+
+/* Internal errors for the public API (component not usable). */
+int tly_cu_api_ready(void);
+
+#endif /* TALLY_CUDA_INTERNAL_H */

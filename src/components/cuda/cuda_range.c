@@ -1,0 +1,306 @@
+/*
+ * cuda_range.c - range profiler sessions ("collectors").
+ *
+ * A collector profiles one context with one config image:
+ *   continuous mode: UserRange + UserReplay, one range pushed at start and
+ *     popped at each harvest (one pass only: the application would have to
+ *     replay its work otherwise);
+ *   kernel mode: AutoRange, one range per kernel, with KernelReplay when
+ *     the config needs several passes or kernel replay was asked for
+ *     (CUPTI rejects UserRange + KernelReplay).
+ * A harvest stops the profiler, decodes, evaluates each range and, when
+ * asked, re-initialises the counter data image and starts again, so the
+ * next window starts from zero.
+ */
+#include "cuda_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "papi.h"
+#include "core/errors.h"
+
+#define KERNEL_MODE_RANGES 1024
+
+static const struct tly_cu_pti *P(void)
+{
+	return tly_cu_libs()->pti;
+}
+
+static int push_ctx(CUcontext ctx)
+{
+	return tly_cu_drv_err(tly_cu_libs()->drv->cuCtxPushCurrent(ctx), "cuCtxPushCurrent");
+}
+
+static void pop_ctx(void)
+{
+	CUcontext dummy;
+
+	tly_cu_libs()->drv->cuCtxPopCurrent(&dummy);
+}
+
+static int alloc_cdata(struct tly_cu_coll *c)
+{
+	CUpti_RangeProfiler_GetCounterDataSize_Params sp = {
+		.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE };
+	int rc;
+
+	sp.pRangeProfilerObject = c->obj;
+	sp.pMetricNames = c->names;
+	sp.numMetrics = (size_t)c->n;
+	sp.maxNumOfRanges = c->max_ranges;
+	sp.maxNumRangeTreeNodes = (uint32_t)c->max_ranges;
+	rc = tly_cu_pti_err(P()->cuptiRangeProfilerGetCounterDataSize(&sp), "cuptiRangeProfilerGetCounterDataSize");
+	if (rc != PAPI_OK)
+		return rc;
+	c->cdata = calloc(1, sp.counterDataSize);
+	c->cdata_size = sp.counterDataSize;
+	return c->cdata ? PAPI_OK : tly_err_set(PAPI_ENOMEM, "counter data image of %zu bytes", sp.counterDataSize);
+}
+
+/* Initialise the image, set the config and start (and push the window's
+ * range in continuous mode). */
+static int arm(struct tly_cu_coll *c)
+{
+	CUpti_RangeProfiler_CounterDataImage_Initialize_Params ip = {
+		.structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE };
+	CUpti_RangeProfiler_SetConfig_Params sc = { .structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE };
+	CUpti_RangeProfiler_Start_Params st = { .structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE };
+	CUpti_RangeProfiler_PushRange_Params pr = { .structSize = CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE };
+	int rc;
+
+	ip.pRangeProfilerObject = c->obj;
+	ip.counterDataSize = c->cdata_size;
+	ip.pCounterData = c->cdata;
+	rc = tly_cu_pti_err(P()->cuptiRangeProfilerCounterDataImageInitialize(&ip),
+			    "cuptiRangeProfilerCounterDataImageInitialize");
+	sc.pRangeProfilerObject = c->obj;
+	sc.configSize = c->cfg.size;
+	sc.pConfig = c->cfg.image;
+	sc.counterDataImageSize = c->cdata_size;
+	sc.pCounterDataImage = c->cdata;
+	sc.range = c->kernel_mode ? CUPTI_AutoRange : CUPTI_UserRange;
+	sc.replayMode = c->kernel_replay ? CUPTI_KernelReplay : CUPTI_UserReplay;
+	sc.maxRangesPerPass = c->max_ranges;
+	sc.numNestingLevels = 1;
+	sc.minNestingLevel = 1;
+	sc.targetNestingLevel = 1;
+	if (rc == PAPI_OK)
+		rc = tly_cu_pti_err(P()->cuptiRangeProfilerSetConfig(&sc), "cuptiRangeProfilerSetConfig");
+	st.pRangeProfilerObject = c->obj;
+	if (rc == PAPI_OK)
+		rc = tly_cu_pti_err(P()->cuptiRangeProfilerStart(&st), "cuptiRangeProfilerStart");
+	pr.pRangeProfilerObject = c->obj;
+	pr.pRangeName = "tally";
+	if (rc == PAPI_OK && !c->kernel_mode)
+		rc = tly_cu_pti_err(P()->cuptiRangeProfilerPushRange(&pr), "cuptiRangeProfilerPushRange");
+	c->running = rc == PAPI_OK;
+	return rc;
+}
+
+static int enable(struct tly_cu_coll *c)
+{
+	CUpti_RangeProfiler_Enable_Params ep = { .structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE };
+	CUptiResult r;
+
+	ep.ctx = c->ctx;
+	r = P()->cuptiRangeProfilerEnable(&ep);
+	if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES)
+		return tly_err_set(PAPI_EPERM, "cuptiRangeProfilerEnable: %s: GPU profiling is restricted to "
+				   "admin users (NVreg_RestrictProfilingToAdminUsers=0 or CAP_PERFMON needed)",
+				   tly_cu_pti_str(r));
+	c->obj = ep.pRangeProfilerObject;
+	return tly_cu_pti_err(r, "cuptiRangeProfilerEnable");
+}
+
+static void disable(struct tly_cu_coll *c)
+{
+	CUpti_RangeProfiler_Disable_Params dp = { .structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE };
+
+	if (!c->obj)
+		return;
+	dp.pRangeProfilerObject = c->obj;
+	P()->cuptiRangeProfilerDisable(&dp);
+	c->obj = NULL;
+}
+
+static void free_coll(struct tly_cu_coll *c)
+{
+	for (int i = 0; i < c->n && c->names; i++)
+		free((char *)c->names[i]);
+	free(c->names);
+	free(c->is_counter);
+	free(c->vals);
+	free(c->cdata);
+	tly_cu_config_free(&c->cfg);
+	tly_cu_ctx_release(c->ctx, c);
+	memset(c, 0, sizeof *c);
+}
+
+static int copy_names(struct tly_cu_coll *c, const char *const *names, int n)
+{
+	const struct tly_cu_catalog *cat = tly_cu_device_catalog(c->dev);
+
+	c->names = calloc((size_t)n, sizeof *c->names);
+	c->is_counter = calloc((size_t)n, sizeof *c->is_counter);
+	c->vals = calloc((size_t)n, sizeof *c->vals);
+	if (!c->names || !c->is_counter || !c->vals || !cat)
+		return cat ? PAPI_ENOMEM : tly_err_last_code();
+	for (c->n = 0; c->n < n; c->n++) {
+		int m, v;
+
+		c->names[c->n] = strdup(names[c->n]);
+		if (tly_cu_catalog_find(cat, names[c->n], &m, &v) != 0)
+			return tly_err_set(PAPI_ENOEVNT, "unknown GPU metric '%s' on %s", names[c->n], cat->chip);
+		c->is_counter[c->n] = cat->m[m].type == CUPTI_METRIC_TYPE_COUNTER;
+	}
+	return PAPI_OK;
+}
+
+int tly_cu_coll_open(struct tly_cu_coll *c, CUcontext ctx, int dev, const char *const *names, int n,
+		     int kernel_mode, int kernel_replay)
+{
+	int rc;
+
+	memset(c, 0, sizeof *c);
+	c->ctx = ctx;
+	c->dev = dev;
+	rc = tly_cu_ctx_claim(ctx, c);
+	if (rc != PAPI_OK) {
+		c->ctx = NULL;
+		return rc;
+	}
+	rc = copy_names(c, names, n);
+	if (rc == PAPI_OK)
+		rc = tly_cu_config_build(tly_cu_device(dev)->chip, tly_cu_device_avail_any(dev), names, n, &c->cfg);
+	if (rc == PAPI_OK && c->cfg.passes > 1 && !kernel_replay)
+		rc = tly_err_set(PAPI_EMULPASS, "these GPU metrics need %zu passes; enable kernel replay "
+				 "(tally_gpu_kernel_replay_enable or TALLY_CUDA_REPLAY=kernel) or use group sets",
+				 c->cfg.passes);
+	c->kernel_mode = kernel_mode || kernel_replay;
+	c->kernel_replay = kernel_replay;
+	c->max_ranges = c->kernel_mode ? KERNEL_MODE_RANGES : 1;
+	if (rc == PAPI_OK)
+		rc = push_ctx(ctx);
+	if (rc != PAPI_OK) {
+		free_coll(c);
+		return rc;
+	}
+	rc = enable(c);
+	if (rc == PAPI_OK)
+		rc = alloc_cdata(c);
+	if (rc == PAPI_OK)
+		rc = arm(c);
+	if (rc == PAPI_OK)
+		tly_cu_ctx_set_passes(ctx, c->kernel_replay ? (int)c->cfg.passes : 0);
+	pop_ctx();
+	if (rc != PAPI_OK) {
+		disable(c);
+		free_coll(c);
+	}
+	return rc;
+}
+
+/* Stop the running session and decode what it collected. */
+static int stop_decode(struct tly_cu_coll *c)
+{
+	CUpti_RangeProfiler_PopRange_Params pp = { .structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE };
+	CUpti_RangeProfiler_Stop_Params sp = { .structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE };
+	CUpti_RangeProfiler_DecodeData_Params dp = { .structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE };
+	int rc = PAPI_OK;
+
+	if (!c->running)
+		return PAPI_OK;
+	c->running = 0;
+	tly_cu_libs()->drv->cuCtxSynchronize();
+	pp.pRangeProfilerObject = c->obj;
+	if (!c->kernel_mode)
+		rc = tly_cu_pti_err(P()->cuptiRangeProfilerPopRange(&pp), "cuptiRangeProfilerPopRange");
+	sp.pRangeProfilerObject = c->obj;
+	if (rc == PAPI_OK)
+		rc = tly_cu_pti_err(P()->cuptiRangeProfilerStop(&sp), "cuptiRangeProfilerStop");
+	if (rc == PAPI_OK && !sp.isAllPassSubmitted)
+		rc = tly_err_set(PAPI_EMULPASS, "range profiler: not all %zu passes were submitted", c->cfg.passes);
+	dp.pRangeProfilerObject = c->obj;
+	if (rc == PAPI_OK)
+		rc = tly_cu_pti_err(P()->cuptiRangeProfilerDecodeData(&dp), "cuptiRangeProfilerDecodeData");
+	c->dropped += dp.numOfRangeDropped;
+	return rc;
+}
+
+static int eval_range(struct tly_cu_coll *c, size_t idx, tly_cu_range_fn fn, void *ud)
+{
+	CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
+		.structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE };
+	char name[TALLY_GPU_NAME_LEN];
+	int rc;
+
+	ev.pHostObject = c->cfg.host;
+	ev.pCounterDataImage = c->cdata;
+	ev.counterDataImageSize = c->cdata_size;
+	ev.rangeIndex = idx;
+	ev.ppMetricNames = c->names;
+	ev.numMetrics = (size_t)c->n;
+	ev.pMetricValues = c->vals;
+	rc = tly_cu_pti_err(P()->cuptiProfilerHostEvaluateToGpuValues(&ev), "cuptiProfilerHostEvaluateToGpuValues");
+	if (rc != PAPI_OK)
+		return rc;
+	if (!c->kernel_mode || !tly_cu_ctx_launch_name(c->ctx, idx, name, sizeof name))
+		snprintf(name, sizeof name, "%s", c->kernel_mode ? "kernel" : "tally");
+	if (fn)
+		fn(ud, idx, name, c->vals);
+	return PAPI_OK;
+}
+
+static int evaluate(struct tly_cu_coll *c, tly_cu_range_fn fn, void *ud)
+{
+	CUpti_RangeProfiler_GetCounterDataInfo_Params ip = {
+		.structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE };
+	int rc;
+
+	ip.pCounterDataImage = c->cdata;
+	ip.counterDataImageSize = c->cdata_size;
+	rc = tly_cu_pti_err(P()->cuptiRangeProfilerGetCounterDataInfo(&ip), "cuptiRangeProfilerGetCounterDataInfo");
+	for (size_t i = 0; rc == PAPI_OK && i < ip.numTotalRanges; i++)
+		rc = eval_range(c, i, fn, ud);
+	return rc;
+}
+
+int tly_cu_coll_harvest(struct tly_cu_coll *c, int restart, tly_cu_range_fn fn, void *ud)
+{
+	int rc;
+
+	if (!c->obj)
+		return tly_err_set(PAPI_ENOTRUN, "GPU collection is not running");
+	rc = push_ctx(c->ctx);
+	if (rc != PAPI_OK)
+		return rc;
+	rc = stop_decode(c);
+	if (rc == PAPI_OK)
+		rc = evaluate(c, fn, ud);
+	tly_cu_ctx_clear_launches(c->ctx);
+	if (restart) {
+		int r2 = arm(c);
+
+		rc = rc == PAPI_OK ? r2 : rc;
+	}
+	pop_ctx();
+	return rc;
+}
+
+int tly_cu_coll_close(struct tly_cu_coll *c, tly_cu_range_fn fn, void *ud)
+{
+	int rc = PAPI_OK;
+
+	if (!c->obj)
+		return PAPI_OK;
+	if (c->running)
+		rc = tly_cu_coll_harvest(c, 0, fn, ud);
+	if (push_ctx(c->ctx) == PAPI_OK) {
+		disable(c);
+		pop_ctx();
+	}
+	free_coll(c);
+	return rc;
+}

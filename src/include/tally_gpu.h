@@ -1,0 +1,246 @@
+/*
+ * tally_gpu.h - GPU counters: the CUPTI event-group model on modern GPUs.
+ *
+ * CUPTI's legacy Event API (event domains, event groups, group sets,
+ * kernel replay, collection modes) returns
+ * CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED on compute capability 7.5 and
+ * later.  These functions offer the same model, built on CUPTI's Profiler
+ * Host API (metric enumeration, config images, pass counting) and Range
+ * Profiler.  The mapping:
+ *
+ *   legacy CUPTI                      Tally
+ *   event domain                      hardware unit of a metric (sm, smsp,
+ *                                     dram, lts, l1tex, ...)
+ *   event                             metric (base metric + rollup/submetric,
+ *                                     e.g. smsp__inst_executed.sum)
+ *   event group                       metrics collected together in ONE pass
+ *   event group set                   one pass of a metric list; the number
+ *                                     of sets is the Profiler Host API's
+ *                                     GetNumOfPasses for the list
+ *   kernel replay mode                Range Profiler AutoRange + KernelReplay
+ *   CUPTI_EVENT_COLLECTION_MODE_KERNEL      per-kernel ranges (AutoRange)
+ *   CUPTI_EVENT_COLLECTION_MODE_CONTINUOUS  one user range over the
+ *                                     enable..read window (UserRange)
+ *
+ * The same metrics are PAPI native events named
+ * "cuda:::<metric>:device=<n>" (see docs/gpu.md).
+ *
+ * Every function returns PAPI_OK or a negative PAPI error code, and
+ * records a detail sentence that PAPI_perror prints.  Legacy CUPTI error
+ * meanings map to PAPI codes as follows:
+ *   CUPTI_ERROR_INVALID_OPERATION (group is enabled)   -> PAPI_EISRUN
+ *   CUPTI_ERROR_NOT_COMPATIBLE (cannot share a pass)   -> PAPI_ECNFLCT
+ *   CUPTI_ERROR_MAX_LIMIT_REACHED (group full)         -> PAPI_ECOUNT
+ *   CUPTI_ERROR_NOT_READY / group not enabled          -> PAPI_ENOTRUN
+ *   CUPTI_ERROR_INVALID_EVENT_NAME / _ID               -> PAPI_ENOEVNT
+ *   more passes than the mode can collect              -> PAPI_EMULPASS
+ *   profiler already attached to the context/another
+ *   CUPTI subscriber                                   -> PAPI_ECNFLCT
+ *   CUPTI_ERROR_INSUFFICIENT_PRIVILEGES                -> PAPI_EPERM
+ *   no GPU / driver / CUPTI                            -> PAPI_ENOSUPP
+ *
+ * All calls may be made before PAPI_library_init; they load libcuda and
+ * libcupti on first use.  Functions are thread-safe; a group must not be
+ * used by two threads at once.
+ */
+#ifndef TALLY_GPU_H
+#define TALLY_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "papi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TALLY_GPU_NAME_LEN 256
+#define TALLY_GPU_DESC_LEN 1024
+#define TALLY_GPU_GROUP_MAX_EVENTS 64
+
+/* ---- Devices ----------------------------------------------------------
+ * Devices are numbered as the CUDA driver numbers them (CUDA_VISIBLE_DEVICES
+ * applies).  tally_gpu_open_chip adds a host-only device for a chip name
+ * ("GH100"): enumeration and group sets work on it without a GPU, but
+ * nothing can be collected. */
+typedef struct tally_gpu_device_info {
+	size_t size;                    /* set to sizeof(tally_gpu_device_info_t) */
+	int device;
+	int host_only;                  /* 1: opened with tally_gpu_open_chip */
+	char name[TALLY_GPU_NAME_LEN];  /* "NVIDIA H100 80GB HBM3" */
+	char chip[64];                  /* "GH100" */
+	int cc_major, cc_minor;
+	int num_sms;
+	int profiling_ok;               /* counters can be collected */
+	char reason[TALLY_GPU_NAME_LEN];/* why not, when profiling_ok == 0 */
+	int num_metrics;                /* base metrics of the chip */
+	int num_domains;
+	double enum_seconds;            /* time the metric catalog took to load */
+	int enum_from_cache;            /* 1: read from the on-disk cache */
+} tally_gpu_device_info_t;
+
+PAPI_EXPORT int tally_gpu_num_devices(int *count);
+PAPI_EXPORT int tally_gpu_device_info(int device, tally_gpu_device_info_t *info);
+PAPI_EXPORT int tally_gpu_open_chip(const char *chip, int *device);
+
+/* ---- Domains (hardware units) and events (metrics) -------------------- */
+typedef struct tally_gpu_domain_info {
+	size_t size;
+	char name[64];           /* "smsp" */
+	int num_events;          /* base metrics measured by this unit */
+	int instance_count;      /* units on the device; 0 when unknown */
+} tally_gpu_domain_info_t;
+
+PAPI_EXPORT int tally_gpu_domain_info(int device, int domain, tally_gpu_domain_info_t *info);
+/* Event ids of a domain's base metrics (each with its default rollup:
+ * .sum for counters, .ratio for ratios, .avg.pct_of_peak_sustained_elapsed
+ * for throughputs).  *n in: capacity of ids; out: number of events. */
+typedef uint64_t tally_gpu_event_t;
+PAPI_EXPORT int tally_gpu_domain_events(int device, int domain, tally_gpu_event_t *ids, int *n);
+
+enum tally_gpu_category { TALLY_GPU_COUNTER = 0, TALLY_GPU_RATIO = 1, TALLY_GPU_THROUGHPUT = 2 };
+enum tally_gpu_scope { TALLY_GPU_SCOPE_CONTEXT = 0 };
+
+typedef struct tally_gpu_event_info {
+	size_t size;
+	tally_gpu_event_t id;
+	char name[TALLY_GPU_NAME_LEN];        /* full metric name */
+	char short_desc[TALLY_GPU_NAME_LEN];
+	char long_desc[TALLY_GPU_DESC_LEN];   /* description, unit, category, variants */
+	char unit[64];                        /* "byte", "instruction", "percent", "" */
+	char domain[64];                      /* hardware unit */
+	int domain_index;
+	int category;                         /* enum tally_gpu_category */
+	int scope;                            /* enum tally_gpu_scope */
+	int num_variants;                     /* rollups/submetrics of the base metric */
+} tally_gpu_event_info_t;
+
+/* Name -> id; PAPI_ENOEVNT (with the reason) for an unknown name. */
+PAPI_EXPORT int tally_gpu_event_id(int device, const char *name, tally_gpu_event_t *id);
+PAPI_EXPORT int tally_gpu_event_info(int device, tally_gpu_event_t id, tally_gpu_event_info_t *info);
+/* The k-th variant (0 <= k < num_variants) of an event's base metric. */
+PAPI_EXPORT int tally_gpu_event_variant(int device, tally_gpu_event_t id, int k, tally_gpu_event_t *out);
+
+/* ---- Groups ---------------------------------------------------------------
+ * A group belongs to a CUDA context (CUcontext passed as void *; NULL means
+ * the calling thread's current context, else device 0's primary context)
+ * and holds metrics that one pass can collect. */
+typedef struct tally_gpu_group *tally_gpu_group_t;
+
+enum tally_gpu_group_attr {
+	TALLY_GPU_GROUP_ATTR_DOMAIN = 0,      /* int: domain of the first event (-1 if empty) */
+	TALLY_GPU_GROUP_ATTR_NUM_EVENTS,      /* int */
+	TALLY_GPU_GROUP_ATTR_EVENTS,          /* tally_gpu_event_t[num_events] */
+	TALLY_GPU_GROUP_ATTR_INSTANCE_COUNT,  /* int: instance count of the domain */
+	TALLY_GPU_GROUP_ATTR_PASSES,          /* int: passes the group needs (1 once built) */
+	TALLY_GPU_GROUP_ATTR_ENABLED,         /* int */
+};
+
+PAPI_EXPORT int tally_gpu_group_create(void *cu_context, tally_gpu_group_t *group);
+/* PAPI_EISRUN when enabled. */
+PAPI_EXPORT int tally_gpu_group_destroy(tally_gpu_group_t group);
+/* PAPI_EISRUN when enabled, PAPI_ENOEVNT unknown id, PAPI_ECOUNT full,
+ * PAPI_ECNFLCT when the group would need a second pass. */
+PAPI_EXPORT int tally_gpu_group_add_event(tally_gpu_group_t group, tally_gpu_event_t id);
+PAPI_EXPORT int tally_gpu_group_remove_event(tally_gpu_group_t group, tally_gpu_event_t id);
+PAPI_EXPORT int tally_gpu_group_remove_all(tally_gpu_group_t group);
+/* Start collecting on the group's context (PAPI_ECNFLCT when another
+ * group, set or PAPI event set already profiles that context). */
+PAPI_EXPORT int tally_gpu_group_enable(tally_gpu_group_t group);
+PAPI_EXPORT int tally_gpu_group_disable(tally_gpu_group_t group);
+/* Values since the last read/reset; the event read is reset to zero
+ * (legacy semantics).  Counters are summed over kernels (kernel mode) or
+ * cover the window (continuous mode); ratios and throughputs are the
+ * value of the latest window.  PAPI_ENOTRUN when the group is disabled. */
+PAPI_EXPORT int tally_gpu_group_read_event(tally_gpu_group_t group, tally_gpu_event_t id, double *value);
+/* values[num_events] and ids[num_events] (ids may be NULL); *n in:
+ * capacity, out: number of events. */
+PAPI_EXPORT int tally_gpu_group_read_all(tally_gpu_group_t group, double *values,
+					 tally_gpu_event_t *ids, int *n);
+PAPI_EXPORT int tally_gpu_group_reset(tally_gpu_group_t group);
+PAPI_EXPORT int tally_gpu_group_get_attr(tally_gpu_group_t group, int attr, void *value, size_t *size);
+
+/* Kernel collection mode only: values of each kernel since the last
+ * read/reset, in launch order.  *n in: capacity of values rows; out:
+ * kernels seen.  names: n * name_len bytes (demangled names) or NULL;
+ * values: n * num_events doubles. */
+PAPI_EXPORT int tally_gpu_group_read_kernels(tally_gpu_group_t group, char *names, size_t name_len,
+					     double *values, int *n);
+
+/* ---- Group sets ------------------------------------------------------------
+ * For a list of events, the passes needed and the groups of each pass.
+ * num_sets equals the Profiler Host API's GetNumOfPasses for the whole
+ * list (host_passes); the groups are a packing of the events into
+ * one-pass groups. */
+typedef struct tally_gpu_group_set {
+	int num_groups;
+	tally_gpu_group_t *groups;
+} tally_gpu_group_set_t;
+
+typedef struct tally_gpu_group_sets {
+	size_t size;
+	int num_sets;
+	tally_gpu_group_set_t *sets;
+	int host_passes;        /* GetNumOfPasses of the config image of all events */
+} tally_gpu_group_sets_t;
+
+PAPI_EXPORT int tally_gpu_group_sets_create(void *cu_context, const tally_gpu_event_t *ids, int n,
+					    tally_gpu_group_sets_t **sets);
+PAPI_EXPORT int tally_gpu_group_sets_destroy(tally_gpu_group_sets_t *sets);
+/* Enable/disable the groups of one set (one pass; the application repeats
+ * its work once per set). */
+PAPI_EXPORT int tally_gpu_group_set_enable(tally_gpu_group_set_t *set);
+PAPI_EXPORT int tally_gpu_group_set_disable(tally_gpu_group_set_t *set);
+/* Kernel replay mode: enable every set at once; each kernel is replayed
+ * once per pass and all groups fill in one run.  PAPI_EMULPASS when the
+ * context is not in kernel replay mode and more than one pass is needed. */
+PAPI_EXPORT int tally_gpu_group_sets_enable_all(tally_gpu_group_sets_t *sets);
+PAPI_EXPORT int tally_gpu_group_sets_disable_all(tally_gpu_group_sets_t *sets);
+
+/* ---- Replay and collection modes -------------------------------------- */
+PAPI_EXPORT int tally_gpu_kernel_replay_enable(void *cu_context);
+PAPI_EXPORT int tally_gpu_kernel_replay_disable(void *cu_context);
+/* Called after each kernel launched under kernel replay with the kernel's
+ * demangled name and the replays done (the passes of the config). */
+typedef void (*tally_gpu_replay_update_fn)(const char *kernel_name, int replays_done, void *userdata);
+PAPI_EXPORT int tally_gpu_kernel_replay_subscribe_update(tally_gpu_replay_update_fn fn, void *userdata);
+
+enum tally_gpu_collection_mode {
+	TALLY_GPU_COLLECTION_CONTINUOUS = 0,  /* default for groups, as in the legacy API */
+	TALLY_GPU_COLLECTION_KERNEL = 1,
+};
+/* Mode for groups enabled later on the context (kernel replay implies
+ * kernel mode). */
+PAPI_EXPORT int tally_gpu_set_collection_mode(void *cu_context, int mode);
+
+/* ---- Kernel attribution ------------------------------------------------------
+ * Tally subscribes to CUPTI's callback API for kernel launches (driver API
+ * cuLaunchKernel, cuLaunchKernelEx, cuLaunchCooperativeKernel, so runtime
+ * launches are seen once).  A hook installed here is called at launch
+ * enter and exit.  At enter its return value is stored in CUPTI's
+ * correlationData and handed back at exit as `tag` (the measurement
+ * runtime stores its region and rank there). */
+typedef struct tally_gpu_launch {
+	size_t size;
+	int phase;                  /* 0 enter, 1 exit */
+	const char *name;           /* demangled kernel name */
+	const char *mangled;        /* CUPTI symbolName */
+	uint32_t correlation_id;    /* same for cudaLaunchKernel and its cuLaunchKernel */
+	uint32_t context_uid;
+	int device;
+	unsigned long thread;       /* pthread id of the launching thread */
+	uint64_t tag;               /* exit: what the hook returned at enter */
+} tally_gpu_launch_t;
+
+typedef uint64_t (*tally_gpu_launch_hook_fn)(const tally_gpu_launch_t *launch, void *userdata);
+/* Install (fn != NULL) or remove the hook.  PAPI_ECNFLCT with the other
+ * subscriber's name when another CUPTI tool holds the subscription. */
+PAPI_EXPORT int tally_gpu_set_launch_hook(tally_gpu_launch_hook_fn fn, void *userdata);
+/* Why GPU attribution is off ("" when on). */
+PAPI_EXPORT const char *tally_gpu_subscriber_status(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TALLY_GPU_H */

@@ -1,0 +1,60 @@
+// gpu_kernels.cu - test kernels with known work, and C launchers.
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include "gpu_kernels.h"
+
+// Each thread runs `iters` dependent FMAs: iters FFMA thread instructions.
+__global__ void work(float *out, int iters, float b, float c)
+{
+	float a = (float)threadIdx.x;
+#pragma unroll 1
+	for (int i = 0; i < iters; i++)
+		a = fmaf(a, b, c);
+	out[blockIdx.x * blockDim.x + threadIdx.x] = a;
+}
+
+// Streams n floats from in to out.
+__global__ void copy(const float *in, float *out, size_t n)
+{
+	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	size_t stride = (size_t)gridDim.x * blockDim.x;
+
+	for (; i < n; i += stride)
+		out[i] = in[i];
+}
+
+static float *g_out, *g_in, *g_cpy;
+static size_t g_n;
+
+extern "C" int tg_init(size_t work_threads, size_t copy_floats)
+{
+	int n = 0;
+
+	if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0)
+		return -1;
+	g_n = copy_floats;
+	if (cudaMalloc(&g_out, work_threads * sizeof(float)) != cudaSuccess ||
+	    cudaMalloc(&g_in, g_n * sizeof(float)) != cudaSuccess ||
+	    cudaMalloc(&g_cpy, g_n * sizeof(float)) != cudaSuccess)
+		return -2;
+	cudaMemset(g_in, 0, g_n * sizeof(float));
+	return cudaDeviceSynchronize() == cudaSuccess ? 0 : -3;
+}
+
+extern "C" int tg_work(int blocks, int threads, int iters)
+{
+	work<<<blocks, threads>>>(g_out, iters, 1.0001f, 0.5f);
+	return cudaGetLastError() == cudaSuccess ? 0 : -1;
+}
+
+extern "C" int tg_copy(void)
+{
+	copy<<<1320, 256>>>(g_in, g_cpy, g_n);
+	return cudaGetLastError() == cudaSuccess ? 0 : -1;
+}
+
+extern "C" int tg_sync(void)
+{
+	return cudaDeviceSynchronize() == cudaSuccess ? 0 : -1;
+}
+

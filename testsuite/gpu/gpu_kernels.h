@@ -1,0 +1,23 @@
+/* gpu_kernels.h - launchers of the test kernels (gpu_kernels.cu). */
+#ifndef TALLY_TEST_GPU_KERNELS_H
+#define TALLY_TEST_GPU_KERNELS_H
+#include <stddef.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* Allocate buffers; <0 when there is no usable GPU. */
+int tg_init(size_t work_threads, size_t copy_floats);
+/* work<<<blocks, threads>>>: each thread does `iters` FFMAs. */
+int tg_work(int blocks, int threads, int iters);
+/* copy<<<1320, 256>>> over copy_floats floats. */
+int tg_copy(void);
+int tg_sync(void);
+#ifdef __cplusplus
+}
+#endif
+/* The workload of the issue: 4,194,304 threads x 100 FMA iterations. */
+#define TG_BLOCKS 16384
+#define TG_THREADS 256
+#define TG_ITERS 100
+#define TG_COPY_FLOATS ((size_t)64 << 20)  /* 256 MiB, 5x the L2 */
+#endif

@@ -1,0 +1,50 @@
+/*
+ * test_gpu_subscriber.c - another CUPTI subscriber attached first: the
+ * cuda component reports itself disabled and names the conflict; the
+ * program carries on.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tharness.h"
+#include "papi.h"
+
+typedef int (*subscribe_fn)(void **sub, void *cb, void *ud);
+
+static void noop(void *ud, int dom, unsigned id, const void *data)
+{
+	(void)ud; (void)dom; (void)id; (void)data;
+}
+
+int main(void)
+{
+	void *h = dlopen("libcupti.so.13", RTLD_NOW);
+	void *drv = dlopen("libcuda.so.1", RTLD_NOW);
+	subscribe_fn sub_fn;
+	void *sub = NULL;
+	const PAPI_component_info_t *ci;
+	int cidx;
+
+	if (!h || !drv) {
+		printf("SKIP: %s\n", !h ? "libcupti not found" : "no NVIDIA driver (libcuda.so.1)");
+		return 77;
+	}
+	*(void **)&sub_fn = dlsym(h, "cuptiSubscribe");
+	TH_CHECK(sub_fn != NULL);
+	TH_EQ(sub_fn(&sub, (void *)noop, NULL), 0);
+	TH_EQ(PAPI_library_init(PAPI_VER_CURRENT), PAPI_VER_CURRENT);
+	cidx = PAPI_get_component_index("cuda");
+	TH_CHECK(cidx >= 0);
+	ci = PAPI_get_component_info(cidx);
+	printf("cuda component: disabled=%d reason: %s\n", ci->disabled, ci->disabled_reason);
+	if (strstr(ci->disabled_reason, "no usable GPU")) {
+		printf("SKIP: no GPU\n");
+		return 77;
+	}
+	TH_CHECK(ci->disabled != 0);
+	TH_CHECK(strstr(ci->disabled_reason, "subscriber") != NULL);
+	PAPI_shutdown();
+	return th_done();
+}
