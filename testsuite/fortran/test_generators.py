@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Tests of fortran/gen_fheaders.py and fortran/gen_papif.py on small
+inputs whose right output is known (table rows carry their line).
+usage: test_generators.py FORTRAN_SOURCE_DIR"""
+import os
+import subprocess
+import sys
+import tempfile
+
+FAILS = []
+
+
+def check(cond, what, line):
+    if not cond:
+        FAILS.append(f"line {line}: {what}")
+
+
+HEADER = """
+#define PAPI_A 0x80000000
+#define PAPI_B ((int)0xC0000000)
+#define PAPI_MK(a, b) (((a) << 8) | (b))
+#define PAPI_C PAPI_MK(1, 2)
+#define PAPI_D (PAPI_C & 0xff00) /* comment */
+#define PAPI_NEG -21
+#define PAPI_LONG_EXPR \\
+	(PAPI_NEG + 1)
+#define PAPI_STR "text"
+#define PAPI_X_idx 3
+#define OTHER_NAME 4
+#define PAPI_IS(x) ((x) && 1)
+enum { PAPI_E0, PAPI_E1 = 5, PAPI_E2 };
+"""
+# name, fortran value text, source line of the row
+EXPECT = [
+    ("PAPI_A", "(-2147483647-1)", __import__("inspect").currentframe().f_lineno),
+    ("PAPI_B", "(-1073741824)", __import__("inspect").currentframe().f_lineno),
+    ("PAPI_C", "258", __import__("inspect").currentframe().f_lineno),
+    ("PAPI_D", "256", __import__("inspect").currentframe().f_lineno),
+    ("PAPI_NEG", "(-21)", __import__("inspect").currentframe().f_lineno),
+    ("PAPI_LONG_EXPR", "(-20)", __import__("inspect").currentframe().f_lineno),
+    ("PAPI_E0", "0", __import__("inspect").currentframe().f_lineno),
+    ("PAPI_E1", "5", __import__("inspect").currentframe().f_lineno),
+    ("PAPI_E2", "6", __import__("inspect").currentframe().f_lineno),
+]
+ABSENT = ["PAPI_STR", "PAPI_X_idx", "OTHER_NAME", "PAPI_MK", "PAPI_IS"]
+
+SPEC = """
+# comment
+PAPIF_demo | int EventSet, str_in name, str_out out, ll[] values, int check | *check = demo(*EventSet, name_c, out_c, values);
+TALLYF_other | float x | custom
+"""
+
+
+def gen(cmd):
+    return subprocess.run([sys.executable] + cmd, capture_output=True, text=True)
+
+
+def test_fheaders(src, tmp):
+    h = os.path.join(tmp, "h.h")
+    open(h, "w").write(HEADER)
+    r = gen([os.path.join(src, "gen_fheaders.py"), tmp, h])
+    check(r.returncode == 0, f"gen_fheaders failed: {r.stderr}", 0)
+    f90 = open(os.path.join(tmp, "f90papi.h")).read()
+    f77 = open(os.path.join(tmp, "f77papi.h")).read()
+    cpp = open(os.path.join(tmp, "fpapi.h")).read()
+    for name, val, line in EXPECT:
+        check(f"      INTEGER, PARAMETER :: {name} = {val}\n" in f90, f"f90papi.h {name} = {val}", line)
+        check(f"      PARAMETER ({name}={val})\n" in f77, f"f77papi.h {name}={val}", line)
+        check(f"#define {name} {val}\n" in cpp, f"fpapi.h {name} {val}", line)
+    for name in ABSENT:
+        check(f" {name} " not in f90 and f"({name}=" not in f77, f"{name} must not be written", 0)
+    check("do not edit" in f90 and "do not edit" in f77 and "do not edit" in cpp, "banner", 0)
+    big = os.path.join(tmp, "big.h")
+    open(big, "w").write("#define PAPI_BIG 0x100000000\n")
+    check(gen([os.path.join(src, "gen_fheaders.py"), tmp, big]).returncode != 0,
+          "a value beyond 32 bits is an error", 0)
+
+
+def test_papif(src, tmp):
+    spec = os.path.join(tmp, "spec.txt")
+    open(spec, "w").write(SPEC)
+    outs = [os.path.join(tmp, n) for n in ("w.c", "custom.h", "i.inc")]
+    r = gen([os.path.join(src, "gen_papif.py"), spec] + outs)
+    check(r.returncode == 0, f"gen_papif failed: {r.stderr}", 0)
+    c, h, inc = (open(p).read() for p in outs)
+    params = ("int *EventSet, const char *name, char *out, long long *values, int *check, "
+              "size_t name_len, size_t out_len")
+    check(f"static void tly_fw_papif_demo({params})" in c, "implementation prototype", 0)
+    for s in ("papif_demo", "papif_demo_", "papif_demo__", "PAPIF_DEMO"):
+        check(f'PAPI_EXPORT void {s}({params}) __attribute__((alias("tly_fw_papif_demo")));' in c,
+              f"alias {s}", 0)
+    check("tly_fstr_in(name_c, sizeof name_c, name, name_len)" in c, "input string converted", 0)
+    check("tly_fstr_out(out, out_len, out_c);" in c, "output string copied out", 0)
+    check("tly_fc_tallyf_other(x);" in c and "void tly_fc_tallyf_other(float *x);" in h, "custom routine", 0)
+    check("TALLYF_OTHER(float *x)" in c, "TALLYF upper-case name", 0)
+    check("subroutine PAPIF_demo(EventSet, name, out, values, check)" in inc
+          and "character(len=*), intent(out) :: out" in inc
+          and "integer(c_long_long) :: values(*)" in inc, "module interface", 0)
+    for bad in ("PAPIF_x | double y | *y = 0;", "PAPIF_x | int a, int a | ;",
+                "PAPIF_x | int a", "papif_lower | int a | ;"):
+        open(spec, "w").write(bad + "\n")
+        check(gen([os.path.join(src, "gen_papif.py"), spec] + outs).returncode != 0,
+              f"bad spec rejected: {bad}", 0)
+
+
+def main(src):
+    with tempfile.TemporaryDirectory() as tmp:
+        test_fheaders(src, tmp)
+        test_papif(src, tmp)
+    for f in FAILS:
+        print("FAILED:", f)
+    print(f"{len(FAILS)} failed")
+    return 1 if FAILS else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
