@@ -3,9 +3,11 @@
  * multiplexing switches.
  *
  * Attach is real: perf_event counts another thread when opened with its
- * tid.  Multiplexing is recorded on the set; the perf_event component
- * schedules what the hardware can hold (full multiplexing support, with
- * scaling and software rotation, is the multiplexing issue's work).
+ * tid (or a CPU with PAPI_CPU_ATTACH).  Multiplexing is an option of the
+ * set's control state: the component scales the counts and, with
+ * PAPI_MULTIPLEX_FORCE_SW or over its counter budget, rotates them itself
+ * (docs/multiplex-overflow.md).  tally_multiplex_coverage reports how
+ * much of the time each event was really counted.
  */
 #include "papi.h"
 
@@ -14,6 +16,8 @@
 
 #include "api/api_common.h"
 #include "api/options_state.h"
+#include "core/part.h"
+#include "tally.h"
 
 static atomic_int mpx_inited;
 
@@ -88,10 +92,18 @@ int tly_set_multiplex_opt(const PAPI_multiplex_option_t *mpx)
 		return tly_err_set(PAPI_EISRUN, "event set %d is running; stop it first", mpx->eventset);
 	if (es->state & PAPI_MULTIPLEXING)
 		return tly_err_set(PAPI_EINVAL, "event set %d is already multiplexed", mpx->eventset);
+	if (es->state & (PAPI_OVERFLOWING | PAPI_PROFILING))
+		return tly_err_set(PAPI_ECNFLCT, "event set %d has overflow or profiling set; "
+				   "an overflowing set cannot be multiplexed", mpx->eventset);
+	if (mpx->ns < 0)
+		return tly_err_set(PAPI_EINVAL, "multiplex period %d ns is negative", mpx->ns);
 	es->opts.multiplex = 1;
+	es->opts.mpx_sw = (mpx->flags & PAPI_MULTIPLEX_FORCE_SW) != 0;
+	es->opts.mpx_ns = mpx->ns > 0 ? mpx->ns : tly_opt_mpx_ns();
 	rc = tly_evset_apply_opts(es);
 	if (rc != PAPI_OK) {
 		es->opts.multiplex = 0;
+		es->opts.mpx_sw = 0;
 		return rc;
 	}
 	es->state |= PAPI_MULTIPLEXING;
@@ -114,4 +126,27 @@ int PAPI_get_multiplex(int EventSet)
 	if (rc != PAPI_OK)
 		return TLY_RET(rc);
 	return (es->state & PAPI_MULTIPLEXING) != 0;
+}
+
+int tally_multiplex_coverage(int EventSet, double *fractions)
+{
+	double nat[TLY_MAX_NATIVES];
+	struct tly_evset *es;
+	int rc = tly_api_set(EventSet, &es);
+
+	if (rc != PAPI_OK)
+		return TLY_RET(rc);
+	if (!fractions)
+		return TLY_RET(tly_err_set(PAPI_EINVAL, "fractions must not be NULL"));
+	rc = tly_parts_coverage(es, nat);
+	if (rc != PAPI_OK)
+		return TLY_RET(rc);
+	/* a derived event is only as well covered as its worst term */
+	for (int i = 0; i < es->nevents; i++) {
+		fractions[i] = 1.0;
+		for (int t = 0; t < es->ev[i].nterms; t++)
+			if (nat[es->ev[i].pos[t]] < fractions[i])
+				fractions[i] = nat[es->ev[i].pos[t]];
+	}
+	return PAPI_OK;
 }

@@ -32,8 +32,8 @@ static int evset_opt(int option, PAPI_option_t *ptr)
 		ptr->inherit.inherit = es->opts.inherit;
 		return PAPI_OK;
 	case PAPI_MULTIPLEX:
-		ptr->multiplex.ns = tly_opt_mpx_ns();
-		ptr->multiplex.flags = PAPI_MULTIPLEX_DEFAULT;
+		ptr->multiplex.ns = es->opts.mpx_ns > 0 ? (int)es->opts.mpx_ns : tly_opt_mpx_ns();
+		ptr->multiplex.flags = es->opts.mpx_sw ? PAPI_MULTIPLEX_FORCE_SW : PAPI_MULTIPLEX_DEFAULT;
 		return (es->state & PAPI_MULTIPLEXING) != 0;
 	case PAPI_CPU_ATTACH:
 		ptr->cpu.cpu_num = (unsigned)es->opts.cpu;

@@ -1,15 +1,16 @@
 /*
  * papi_overflow.c - PAPI_overflow, PAPI_profil, PAPI_sprofil and
- * PAPI_get_overflow_event_index: argument checking and bookkeeping.
- *
- * Delivering overflow signals and filling profile buffers is the work of
- * the multiplexing/overflow issue; until then a valid request to arm an
- * overflow or profile returns PAPI_ECMP with a detail saying so, and
- * turning one off (threshold 0) works.
+ * PAPI_get_overflow_event_index: argument checks, then core/overflow.c
+ * arms the counters (perf sampling, or the software timer with
+ * PAPI_OVERFLOW_FORCE_SW / PAPI_PROFIL_FORCE_SW) and core/profil.c fills
+ * the buckets.  Semantics: docs/multiplex-overflow.md.
  */
 #include "papi.h"
 
 #include "api/api_common.h"
+#include "api/options_state.h"
+#include "core/overflow.h"
+#include "core/profil.h"
 
 #define PROFIL_FLAGS (PAPI_PROFIL_POSIX | PAPI_PROFIL_RANDOM | PAPI_PROFIL_WEIGHTED | PAPI_PROFIL_COMPRESS | \
 		      PAPI_PROFIL_BUCKETS | PAPI_PROFIL_FORCE_SW | PAPI_PROFIL_DATA_EAR | PAPI_PROFIL_INST_EAR)
@@ -43,55 +44,91 @@ static int check_target(int EventSet, int EventCode, int threshold, struct tly_e
 	return i;
 }
 
-static int arm(struct tly_evset *es, int i, int threshold, int flag)
+/* Period of the software-overflow timer (PAPI_DEF_ITIMER_NS). */
+static long sw_period(void)
 {
-	if (threshold == 0) {
-		if (!es->ev[i].overflow_threshold)
-			return tly_err_set(PAPI_EINVAL, "no overflow is set on this event");
-		es->ev[i].overflow_threshold = 0;
-		int any = 0;
+	PAPI_itimer_option_t it;
 
-		for (int k = 0; k < es->nevents; k++)
-			any |= es->ev[k].overflow_threshold != 0;
-		if (!any)
-			es->state &= ~flag;
-		return PAPI_OK;
-	}
-	if (es->ev[i].preset && es->ev[i].derived != TLY_NOT_DERIVED)
-		return tly_err_set(PAPI_EINVAL, "overflow cannot be set on a derived event");
-	return tly_err_set(PAPI_ECMP, "overflow sampling is not available in this build of Tally yet");
+	tly_opt_itimer(&it);
+	return it.ns > 0 ? it.ns : 10000000L;
 }
 
 int PAPI_overflow(int EventSet, int EventCode, int threshold, int flags, PAPI_overflow_handler_t handler)
 {
 	struct tly_evset *es;
-	int i = check_target(EventSet, EventCode, threshold, &es);
+	int i = check_target(EventSet, EventCode, threshold, &es), rc;
 
 	if (i < 0)
 		return TLY_RET(i);
 	if (flags & ~(PAPI_OVERFLOW_FORCE_SW | PAPI_OVERFLOW_HARDWARE))
 		return TLY_RET(tly_err_set(PAPI_EINVAL, "overflow flags 0x%x are not valid", (unsigned)flags));
+	if ((flags & PAPI_OVERFLOW_FORCE_SW) && (flags & PAPI_OVERFLOW_HARDWARE))
+		return TLY_RET(tly_err_set(PAPI_EINVAL, "PAPI_OVERFLOW_FORCE_SW and PAPI_OVERFLOW_HARDWARE exclude each other"));
 	if (threshold > 0 && !handler)
 		return TLY_RET(tly_err_set(PAPI_EINVAL, "an overflow handler is required"));
-	return TLY_RET(arm(es, i, threshold, PAPI_OVERFLOWING));
+	if (threshold > 0 && es->ev[i].prof)
+		return TLY_RET(tly_err_set(PAPI_EINVAL, "event 0x%x is being profiled; turn PAPI_profil off first",
+					   (unsigned)EventCode));
+	if (threshold == 0 && es->ev[i].prof)
+		return TLY_RET(tly_err_set(PAPI_EINVAL, "event 0x%x has a profile, not an overflow handler",
+					   (unsigned)EventCode));
+	rc = tly_ovf_arm(es, i, threshold, flags, NULL, sw_period());
+	if (rc == PAPI_OK && threshold > 0)
+		es->overflow_handler = handler;
+	return TLY_RET(rc);
+}
+
+static int check_region(const PAPI_sprofil_t *r, int flags, int k)
+{
+	unsigned bucket = (flags & PAPI_PROFIL_BUCKET_64) ? 8 : (flags & PAPI_PROFIL_BUCKET_32) ? 4 : 2;
+
+	if (!r->pr_base)
+		return tly_err_set(PAPI_EINVAL, "profile buffer %d is NULL", k);
+	if (r->pr_size < bucket)
+		return tly_err_set(PAPI_EINVAL, "profile buffer %d holds %u bytes, less than one %u-byte bucket", k,
+				   r->pr_size, bucket);
+	if (r->pr_scale < TLY_PROF_SCALE_MIN || r->pr_scale > TLY_PROF_SCALE_MAX)
+		return tly_err_set(PAPI_EINVAL, "profile scale 0x%x of buffer %d is outside 0x2..0x20000 "
+				   "(0x10000: one bucket per 2 bytes of text)", r->pr_scale, k);
+	return PAPI_OK;
+}
+
+/* Shared by PAPI_profil and PAPI_sprofil once the target is checked. */
+static int profile(struct tly_evset *es, int i, const PAPI_sprofil_t *r, int n, int threshold, int flags)
+{
+	struct tly_prof *p;
+	int rc = check_profil_flags(flags);
+
+	if (rc != PAPI_OK)
+		return rc;
+	if (threshold == 0) {
+		if (es->ev[i].overflow_threshold && !es->ev[i].prof)
+			return tly_err_set(PAPI_EINVAL, "this event has an overflow handler, not a profile");
+		return tly_ovf_arm(es, i, 0, 0, NULL, 0);
+	}
+	if (!r || n <= 0)
+		return tly_err_set(PAPI_EINVAL, "a profile needs at least one buffer");
+	for (int k = 0; k < n; k++)
+		if ((rc = check_region(&r[k], flags, k)) != PAPI_OK)
+			return rc;
+	if (es->ev[i].overflow_threshold && !es->ev[i].prof)
+		return tly_err_set(PAPI_EINVAL, "this event has an overflow handler; turn it off first");
+	if (!(p = tly_prof_new(r, n, flags)))
+		return PAPI_ENOMEM;
+	return tly_ovf_arm(es, i, threshold, (flags & PAPI_PROFIL_FORCE_SW) ? PAPI_OVERFLOW_FORCE_SW : 0, p,
+			   sw_period());
 }
 
 int PAPI_profil(void *buf, unsigned bufsiz, vptr_t offset, unsigned scale, int EventSet, int EventCode,
 		int threshold, int flags)
 {
+	PAPI_sprofil_t r = { buf, bufsiz, offset, scale };
 	struct tly_evset *es;
 	int i = check_target(EventSet, EventCode, threshold, &es);
 
-	(void)offset;
 	if (i < 0)
 		return TLY_RET(i);
-	if (check_profil_flags(flags) != PAPI_OK)
-		return TLY_RET(PAPI_EINVAL);
-	if (threshold > 0 && (!buf || bufsiz == 0))
-		return TLY_RET(tly_err_set(PAPI_EINVAL, "a profile buffer is required"));
-	if (threshold > 0 && (scale == 0 || scale > 0x10000 || scale < 2))
-		return TLY_RET(tly_err_set(PAPI_EINVAL, "scale must be in 2..65536 (0x10000 maps 1:1)"));
-	return TLY_RET(arm(es, i, threshold, PAPI_PROFILING));
+	return TLY_RET(profile(es, i, &r, 1, threshold, flags));
 }
 
 int PAPI_sprofil(PAPI_sprofil_t *prof, int profcnt, int EventSet, int EventCode, int threshold, int flags)
@@ -101,14 +138,7 @@ int PAPI_sprofil(PAPI_sprofil_t *prof, int profcnt, int EventSet, int EventCode,
 
 	if (i < 0)
 		return TLY_RET(i);
-	if (check_profil_flags(flags) != PAPI_OK)
-		return TLY_RET(PAPI_EINVAL);
-	if (threshold > 0 && (!prof || profcnt <= 0))
-		return TLY_RET(tly_err_set(PAPI_EINVAL, "sprofil needs at least one profile buffer"));
-	for (int k = 0; threshold > 0 && k < profcnt; k++)
-		if (!prof[k].pr_base || !prof[k].pr_size || prof[k].pr_scale < 2 || prof[k].pr_scale > 0x10000)
-			return TLY_RET(tly_err_set(PAPI_EINVAL, "profile buffer %d is not valid", k));
-	return TLY_RET(arm(es, i, threshold, PAPI_PROFILING));
+	return TLY_RET(profile(es, i, prof, profcnt, threshold, flags));
 }
 
 int PAPI_get_overflow_event_index(int EventSet, long long overflow_vector, int *array, int *number)

@@ -15,6 +15,7 @@
 #include "core/errors.h"
 #include "core/lib.h"
 #include "core/native.h"
+#include "core/overflow.h"
 #include "core/part.h"
 #include "core/threads.h"
 
@@ -115,6 +116,10 @@ int tly_evset_cleanup(struct tly_evset *es)
 		return tly_err_set(PAPI_EISRUN, "event set %d is running; stop it first", es->id);
 	for (int p = 0; p < es->nparts; p++)
 		tly_part_free(&es->part[p]);
+	for (int i = 0; i < es->nevents; i++) {
+		free(es->ev[i].prof);
+		es->ev[i].prof = NULL;
+	}
 	es->nparts = 0;
 	es->nevents = 0;
 	es->nnative = 0;
@@ -302,6 +307,8 @@ int tly_evset_remove(struct tly_evset *es, int code)
 	i = tly_evset_find(es, code);
 	if (i < 0)
 		return tly_err_set(PAPI_EINVAL, "event 0x%x is not in event set %d", (unsigned)code, es->id);
+	if (es->ev[i].overflow_threshold)
+		tly_ovf_arm(es, i, 0, 0, NULL, 0);
 	memmove(&es->ev[i], &es->ev[i + 1], (size_t)(es->nevents - i - 1) * sizeof es->ev[0]);
 	memmove(&es->stopvals[i], &es->stopvals[i + 1], (size_t)(es->nevents - i - 1) * sizeof(long long));
 	es->nevents--;
@@ -317,8 +324,10 @@ int tly_evset_shutdown_all(void)
 
 		if (!es)
 			continue;
-		if (es->state & PAPI_RUNNING)
+		if (es->state & PAPI_RUNNING) {
+			tly_ovf_sw_stop(es);
 			tly_parts_stop(es);
+		}
 		es->state = PAPI_STOPPED;
 		tly_evset_cleanup(es);
 		free(es);

@@ -7,6 +7,7 @@
 
 #include <pthread.h>
 #include <stdint.h>
+#include <time.h>
 #include "papi.h"
 #include "core/component.h"
 #include "core/presets.h"
@@ -15,6 +16,7 @@
 #define TLY_MAX_NATIVES 64  /* distinct natives per set */
 
 struct tly_thread;
+struct tly_prof;
 
 /* One event as the user added it. */
 struct tly_ev {
@@ -23,7 +25,9 @@ struct tly_ev {
 	const struct tly_preset *preset; /* NULL for natives */
 	int nterms;
 	int pos[TLY_MAX_TERMS];   /* index of each term in natives[] */
-	int overflow_threshold;   /* PAPI_overflow bookkeeping (issue 4) */
+	int overflow_threshold;   /* PAPI_overflow threshold, 0 when off */
+	int overflow_sw;          /* PAPI_OVERFLOW_FORCE_SW: timer-driven */
+	struct tly_prof *prof;    /* PAPI_profil/sprofil buffers, or NULL */
 };
 
 /* The natives of one component inside a set, and its control state. */
@@ -56,6 +60,12 @@ struct tly_evset {
 	int nparts;
 	struct tly_part part[TLY_MAX_PARTS];
 	PAPI_overflow_handler_t overflow_handler;
+	/* software overflow (overflow.c): timer and counts at the last
+	 * threshold crossing, per event */
+	long ovf_sw_ns;
+	int ovf_timer_on;
+	timer_t ovf_timer;
+	long long ovf_last[TLY_MAX_EVENTS];
 };
 
 /* Look up a set by id: PAPI_ENOEVST when there is none. */

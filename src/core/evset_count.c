@@ -12,6 +12,7 @@
 #include "core/errors.h"
 #include "core/lib.h"
 #include "core/native.h"
+#include "core/overflow.h"
 #include "core/part.h"
 #include "core/presets.h"
 #include "core/sysinfo.h"
@@ -115,6 +116,11 @@ int tly_evset_start(struct tly_evset *es)
 	memset(es->offset, 0, sizeof es->offset);
 	memset(es->raw, 0, sizeof es->raw);
 	rc = tly_parts_start(es);
+	if (rc == PAPI_OK && (es->state & (PAPI_OVERFLOWING | PAPI_PROFILING))) {
+		rc = tly_ovf_sw_start(es);
+		if (rc != PAPI_OK)
+			tly_parts_stop(es);
+	}
 	if (rc != PAPI_OK) {
 		release_thread(es);
 		return rc;
@@ -133,6 +139,7 @@ int tly_evset_stop(struct tly_evset *es, long long *values)
 
 	if (!(es->state & PAPI_RUNNING))
 		return tly_err_set(PAPI_ENOTRUN, "event set %d is not running", es->id);
+	tly_ovf_sw_stop(es);
 	rc = tly_parts_read(es);
 	if (rc == PAPI_OK)
 		event_values(es, es->stopvals);
@@ -147,6 +154,7 @@ int tly_evset_stop(struct tly_evset *es, long long *values)
 int tly_evset_reset(struct tly_evset *es)
 {
 	memset(es->stopvals, 0, sizeof es->stopvals);
+	memset(es->ovf_last, 0, sizeof es->ovf_last);
 	es->has_pending = 0;
 	if (!(es->state & PAPI_RUNNING))
 		return PAPI_OK;

@@ -9,6 +9,7 @@
 #include "core/errors.h"
 #include "core/lib.h"
 #include "core/native.h"
+#include "core/overflow.h"
 
 void tly_part_free(struct tly_part *p)
 {
@@ -94,6 +95,9 @@ int tly_parts_update(struct tly_evset *es)
 			return rc;
 		i++;
 	}
+	/* re-programming drops the components' overflow settings */
+	if (es->state & (PAPI_OVERFLOWING | PAPI_PROFILING))
+		rc = tly_ovf_reapply(es);
 	return rc;
 }
 
@@ -124,7 +128,7 @@ int tly_parts_stop(struct tly_evset *es)
 	return rc;
 }
 
-int tly_parts_read(struct tly_evset *es)
+static inline int read_parts(struct tly_evset *es, long long *raw)
 {
 	long long buf[TLY_MAX_NATIVES];
 
@@ -135,7 +139,38 @@ int tly_parts_read(struct tly_evset *es)
 		if (rc != PAPI_OK)
 			return rc;
 		for (int k = 0; k < p->n; k++)
-			es->raw[p->idx[k]] = buf[k] + es->offset[p->idx[k]];
+			raw[p->idx[k]] = buf[k] + es->offset[p->idx[k]];
+	}
+	return PAPI_OK;
+}
+
+int tly_parts_read(struct tly_evset *es)
+{
+	return read_parts(es, es->raw);
+}
+
+int tly_parts_read_into(struct tly_evset *es, long long *raw)
+{
+	return read_parts(es, raw);
+}
+
+int tly_parts_coverage(struct tly_evset *es, double *fractions)
+{
+	double buf[TLY_MAX_NATIVES];
+
+	for (int i = 0; i < es->nparts; i++) {
+		const struct tly_part *p = &es->part[i];
+		const struct tly_component *c = tly_cmp(p->cidx);
+		int rc = PAPI_OK;
+
+		for (int k = 0; k < p->n; k++)
+			buf[k] = 1.0;
+		if (c->ctl_mpx_coverage && (es->state & PAPI_MULTIPLEXING))
+			rc = c->ctl_mpx_coverage(p->ctl, buf);
+		if (rc != PAPI_OK)
+			return rc;
+		for (int k = 0; k < p->n; k++)
+			fractions[p->idx[k]] = buf[k];
 	}
 	return PAPI_OK;
 }

@@ -17,6 +17,10 @@ int tly_parts_start(struct tly_evset *es);
 int tly_parts_stop(struct tly_evset *es);
 /* Raw counts of every native into es->raw (offsets applied). */
 int tly_parts_read(struct tly_evset *es);
+/* The same into `raw` (for signal handlers of the owning thread). */
+int tly_parts_read_into(struct tly_evset *es, long long *raw);
+/* Coverage fraction of every native (1 when not multiplexed). */
+int tly_parts_coverage(struct tly_evset *es, double *fractions);
 int tly_parts_reset(struct tly_evset *es);
 int tly_parts_set_opts(struct tly_evset *es, const struct tly_ctl_opts *opts);
 

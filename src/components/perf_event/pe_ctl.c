@@ -7,7 +7,8 @@
  * the leader returns every count.  Leaders are enabled and disabled
  * without PERF_IOC_FLAG_GROUP: that flag flips each member's own state,
  * which Linux 6.x mishandles for some siblings.  Multiplexed sets give
- * each counter its own group so the kernel can rotate them.
+ * each counter its own group so the kernel can rotate them (pe_mpx.c);
+ * counters that overflow get sampling fields (pe_overflow.c).
  */
 #include "pe_internal.h"
 
@@ -83,7 +84,9 @@ static void plan(struct tly_pe_group *g, const struct perf_event_attr *attrs, in
 
 		while (!alone && s < g->nsub && kind[s] != want)
 			s++;
-		if (alone || s == g->nsub) {
+		if (alone)
+			s = g->nsub;
+		if (s == g->nsub) {
 			kind[s] = want;
 			g->sub_cnt[g->nsub++] = 0;
 		}
@@ -168,15 +171,19 @@ static int open_subs(const struct tly_ctl_opts *o, const char *const *names, str
 }
 
 /* PAPI_OK or the error (detail set); *err is the failing errno, if any. */
-static int open_try(const struct tly_ctl_opts *o, const char *const *names, int n, struct tly_pe_group *g,
-                    int *err)
+static int open_try(const struct tly_pe_ctl *c, const struct tly_ctl_opts *o, const char *const *names, int n,
+                    struct tly_pe_group *g, int *err)
 {
 	struct perf_event_attr attrs[TLY_PE_MAX_EVENTS];
 	int rc = PAPI_OK;
 
 	*err = 0;
-	for (int i = 0; i < n && rc == PAPI_OK; i++)
+	for (int i = 0; i < n && rc == PAPI_OK; i++) {
 		rc = tly_pe_encode(names[i], o->domain & DOM_MASK, &attrs[i]);
+		tly_pe_ovf_attr(c, i, &attrs[i]);
+		if (target_pid(o) == 0 && o->cpu < 0 && !o->inherit)
+			tly_pe_rdpmc_attr(&attrs[i]); /* counters map_pages may map */
+	}
 	if (rc != PAPI_OK)
 		return rc;
 	g->n = n;
@@ -187,20 +194,40 @@ static int open_try(const struct tly_ctl_opts *o, const char *const *names, int 
 	return rc;
 }
 
-static int open_group(const struct tly_ctl_opts *o, const char *const *names, int n, struct tly_pe_group *g)
+static int open_group(const struct tly_pe_ctl *c, const struct tly_ctl_opts *o, const char *const *names, int n,
+                      struct tly_pe_group *g)
 {
 	int rc, err;
 
+	if (!o->multiplex && (rc = tly_pe_budget_check(n)) != PAPI_OK)
+		return rc;
 	group_clear(g);
-	rc = open_try(o, names, n, g, &err);
+	rc = open_try(c, o, names, n, g, &err);
 	if (err == EINVAL && o->inherit) {
 		/* some kernels refuse inherit with PERF_FORMAT_GROUP */
 		group_clear(g);
 		g->nogroup = 1;
-		rc = open_try(o, names, n, g, &err);
+		rc = open_try(c, o, names, n, g, &err);
 	}
-	if (rc == PAPI_OK)
+	if (rc == PAPI_OK && !c->ovf.any)
 		map_pages(o, g);
+	return rc;
+}
+
+int tly_pe_ctl_reopen(struct tly_pe_ctl *c, const struct tly_ctl_opts *o, const char *const *names, int n)
+{
+	struct tly_pe_group g;
+	int rc = open_group(c, o, names, n, &g);
+
+	if (rc != PAPI_OK)
+		return rc;
+	tly_pe_ovf_unmap(c);
+	group_close(&c->g);
+	c->g = g;
+	if (&c->opts != o)
+		c->opts = *o;
+	rc = tly_pe_ovf_map(c);
+	tly_pe_mpx_plan(c);
 	return rc;
 }
 
@@ -214,13 +241,13 @@ int tly_pe_ctl_init(void *ctl, const struct tly_ctl_opts *opts)
 	memset(c, 0, sizeof *c);
 	group_clear(&c->g);
 	c->opts = opts ? *opts : dfl;
+	tly_pe_mpx_plan(c);
 	return check_opts(&c->opts);
 }
 
 int tly_pe_ctl_update(void *ctl, const char *const *names, int n)
 {
 	struct tly_pe_ctl *c = ctl;
-	struct tly_pe_group g;
 	int rc;
 
 	if (!c || n < 0 || (n > 0 && !names))
@@ -231,11 +258,18 @@ int tly_pe_ctl_update(void *ctl, const char *const *names, int n)
 	for (int i = 0; i < n; i++)
 		if (!names[i] || strlen(names[i]) >= TLY_PE_NAME_LEN)
 			return tly_err_set(PAPI_EINVAL, "perf_event: event %d has no name or one too long", i);
-	rc = open_group(&c->opts, names, n, &g);
-	if (rc != PAPI_OK)
+	/* new names: overflow settings belong to the old ones (the core
+	 * re-applies its thresholds after an update) */
+	struct tly_pe_ovf keep = c->ovf;
+
+	memset(c->ovf.threshold, 0, sizeof c->ovf.threshold);
+	c->ovf.any = 0;
+	rc = tly_pe_ctl_reopen(c, &c->opts, names, n);
+	if (rc != PAPI_OK) {
+		c->ovf.any = keep.any;
+		memcpy(c->ovf.threshold, keep.threshold, sizeof keep.threshold);
 		return rc;
-	group_close(&c->g);
-	c->g = g;
+	}
 	for (int i = 0; i < n; i++)
 		snprintf(c->names[i], sizeof c->names[i], "%s", names[i]);
 	return PAPI_OK;
@@ -245,7 +279,6 @@ int tly_pe_ctl_set_opts(void *ctl, const struct tly_ctl_opts *opts)
 {
 	struct tly_pe_ctl *c = ctl;
 	const char *names[TLY_PE_MAX_EVENTS];
-	struct tly_pe_group g;
 	int rc;
 
 	if (!c || !opts)
@@ -258,13 +291,14 @@ int tly_pe_ctl_set_opts(void *ctl, const struct tly_ctl_opts *opts)
 	}
 	for (int i = 0; i < c->g.n; i++)
 		names[i] = c->names[i];
-	rc = open_group(opts, names, c->g.n, &g);
-	if (rc != PAPI_OK)
-		return rc;
-	group_close(&c->g);
-	c->g = g;
-	c->opts = *opts;
-	return PAPI_OK;
+	return tly_pe_ctl_reopen(c, opts, names, c->g.n);
+}
+
+int tly_pe_ctl_names(const struct tly_pe_ctl *c, const char **names)
+{
+	for (int i = 0; i < c->g.n; i++)
+		names[i] = c->names[i];
+	return c->g.n;
 }
 
 /* One ioctl per sub-group leader. */
@@ -280,22 +314,43 @@ static int leaders_ioctl(struct tly_pe_ctl *c, unsigned long req, unsigned long 
 
 int tly_pe_ctl_start(void *ctl)
 {
+	struct tly_pe_ctl *c = ctl;
 	int rc;
 
-	if (!ctl)
+	if (!c)
 		return PAPI_EINVAL;
-	rc = leaders_ioctl(ctl, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
-	return rc == PAPI_OK ? leaders_ioctl(ctl, PERF_EVENT_IOC_ENABLE, 0) : rc;
+	rc = tly_pe_ovf_start(c);
+	if (rc == PAPI_OK && c->mpx.on)
+		rc = tly_pe_mpx_start(c);
+	else if (rc == PAPI_OK) {
+		rc = leaders_ioctl(c, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
+		if (rc == PAPI_OK)
+			rc = leaders_ioctl(c, PERF_EVENT_IOC_ENABLE, 0);
+	}
+	if (rc != PAPI_OK)
+		tly_pe_ovf_stop(c);
+	return rc;
 }
 
 int tly_pe_ctl_stop(void *ctl)
 {
-	return ctl ? leaders_ioctl(ctl, PERF_EVENT_IOC_DISABLE, 0) : PAPI_EINVAL;
+	struct tly_pe_ctl *c = ctl;
+	int rc;
+
+	if (!c)
+		return PAPI_EINVAL;
+	rc = c->mpx.on ? tly_pe_mpx_stop(c) : leaders_ioctl(c, PERF_EVENT_IOC_DISABLE, 0);
+	tly_pe_ovf_stop(c);
+	return rc;
 }
 
 int tly_pe_ctl_reset(void *ctl)
 {
-	return ctl ? leaders_ioctl(ctl, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP) : PAPI_EINVAL;
+	struct tly_pe_ctl *c = ctl;
+
+	if (!c)
+		return PAPI_EINVAL;
+	return c->mpx.on ? tly_pe_mpx_reset(c) : leaders_ioctl(c, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
 }
 
 static int read_user(const struct tly_pe_ctl *c, long long *vals)
@@ -306,46 +361,37 @@ static int read_user(const struct tly_pe_ctl *c, long long *vals)
 	return PAPI_OK;
 }
 
-/* Multiplexed counters are scaled by enabled/running time, as PAPI does. */
-static long long scaled(uint64_t v, uint64_t enabled, uint64_t running)
+static void unpack(const struct tly_pe_group *g, const uint64_t *b, int s, long long *vals)
 {
-	if (running && running < enabled)
-		return (long long)((double)v * ((double)enabled / (double)running));
-	return (long long)v;
-}
-
-static void unpack(const struct tly_pe_ctl *c, int s, long long *vals)
-{
-	const struct tly_pe_group *g = &c->g;
-	const uint64_t *b = c->buf;
 	const int *pos = g->pos + g->sub_start[s];
 
 	if (g->nogroup)
-		vals[pos[0]] = c->opts.multiplex ? scaled(b[0], b[1], b[2]) : (long long)b[0];
-	else if (c->opts.multiplex)
-		for (int j = 0; j < g->sub_cnt[s]; j++)
-			vals[pos[j]] = scaled(b[3 + j], b[1], b[2]);
+		vals[pos[0]] = (long long)b[0];
 	else
 		for (int j = 0; j < g->sub_cnt[s]; j++)
 			vals[pos[j]] = (long long)b[3 + j];
 }
 
 /* The hot path: one read() per sub-group (one in all for a set of one
- * kind), nothing else. */
+ * kind), nothing else.  The buffer is on the stack so that a signal
+ * handler of the same thread (software overflow) may read too. */
 int tly_pe_ctl_read(void *ctl, long long *vals)
 {
 	struct tly_pe_ctl *c = ctl;
+	uint64_t buf[3 + TLY_PE_MAX_EVENTS];
 	ssize_t got;
 
 	if (!c || !vals)
 		return PAPI_EINVAL;
+	if (c->mpx.on)
+		return tly_pe_mpx_read(c, vals);
 	if (c->g.rdpmc && read_user(c, vals) == PAPI_OK)
 		return PAPI_OK;
 	for (int s = 0; s < c->g.nsub; s++) {
-		got = read(c->g.sub_fd[s], c->buf, c->g.sub_bytes[s]);
+		got = read(c->g.sub_fd[s], buf, c->g.sub_bytes[s]);
 		if (got != (ssize_t)c->g.sub_bytes[s])
 			return tly_pe_fail(got < 0 ? errno : EIO, TLY_PE_OP_READ, c->names[c->g.pos[c->g.sub_start[s]]]);
-		unpack(c, s, vals);
+		unpack(&c->g, buf, s, vals);
 	}
 	return PAPI_OK;
 }
@@ -354,8 +400,12 @@ void tly_pe_ctl_cleanup(void *ctl)
 {
 	struct tly_pe_ctl *c = ctl;
 
-	if (c)
-		group_close(&c->g);
+	if (!c)
+		return;
+	tly_pe_mpx_stop(c);
+	tly_pe_ovf_stop(c);
+	tly_pe_ovf_unmap(c);
+	group_close(&c->g);
 }
 
 int tly_pe_ctl_fds(void *ctl, int *fds, int max)

@@ -225,6 +225,8 @@ static int encode(const char *name, int domain, struct perf_event_attr *attr, in
 		return tly_err_set(PAPI_ENOEVNT, "perf_event: '%s' needs a hardware PMU (%s) but the kernel "
 		                   "exposes none on this machine (perf_event_open of a hardware event: %s); "
 		                   "only software events can be counted", name, pi.name, strerror(p->hw_errno));
+	if (attr_is_hw(attr) && (rc = tly_pe_pmu_implements(attr, name)) != PAPI_OK)
+		return rc;
 	*idx = arg.idx;
 	return PAPI_OK;
 }

@@ -9,6 +9,7 @@
  *                 name, describe, encode)
  *   pe_ctl.c      control state of one event set: one perf group
  *   pe_rdpmc.c    user-space counter reads (perf_event_mmap_page)
+ *   pe_pmceid.c   Arm common events the CPU PMU implements (PMCEID)
  *   pe_errno.c    errno -> PAPI code and message, in one place
  *   pe_budget.c   TALLY_PERF_MAX_COUNTERS, the testing counter budget
  *   pe_mpx.c      multiplexed reads (scaling, coverage) and the rotation
@@ -30,6 +31,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 #include <linux/perf_event.h>
 #include "papi.h"
 #include "core/component.h"
@@ -113,7 +115,7 @@ struct tly_pe_mpx {
 	int nslot;
 	int cur;              /* slot enabled now */
 	int timer_on;
-	void *timer;          /* timer_t of the rotation timer */
+	timer_t timer;        /* rotation timer (CPU time of the owner) */
 	volatile int busy;    /* a read is in progress in the owning thread */
 	volatile int pending; /* rotation deferred by `busy` */
 	uint64_t base_en[TLY_PE_MAX_EVENTS];  /* times at start/reset */
@@ -158,6 +160,9 @@ int tly_pe_ctl_groups(void *ctl, int *fds, size_t *bytes, int max);
  * replaces c->g on success. */
 int tly_pe_ctl_reopen(struct tly_pe_ctl *c, const struct tly_ctl_opts *o, const char *const *names, int n);
 
+/* Canonical names of the counters (for re-opening); returns how many. */
+int tly_pe_ctl_names(const struct tly_pe_ctl *c, const char **names);
+
 /* ---- pe_budget.c --------------------------------------------------- */
 /* TALLY_PERF_MAX_COUNTERS (a testing knob): counters the component
  * believes it has, for every event kind; 0 when unset (no budget). */
@@ -197,10 +202,19 @@ struct tly_pe_ctl *tly_pe_thread_get(void);
 /* Map the user page of fd when it advertises cap_user_rdpmc; NULL when
  * not (software events, other architectures, disabled). */
 struct perf_event_mmap_page *tly_pe_rdpmc_map(int fd);
+/* Ask the kernel for user-space reads of a per-thread counter where the
+ * architecture needs the event to request them (arm64: config1 bit 1
+ * when kernel.perf_user_access is 1); no-op elsewhere. */
+void tly_pe_rdpmc_attr(struct perf_event_attr *a);
 void tly_pe_rdpmc_unmap(struct perf_event_mmap_page *pg);
 /* Count of one counter from user space: PAPI_OK, or PAPI_ECMP when the
  * page says the counter is not readable now (caller falls back to read). */
 int tly_pe_rdpmc_read(const struct perf_event_mmap_page *pg, long long *val);
+
+/* ---- pe_pmceid.c --------------------------------------------------- */
+/* PAPI_ENOEVNT (detail set) when `a` is an Arm common event the CPU PMU
+ * does not advertise in PMCEID (sysfs events/); PAPI_OK otherwise. */
+int tly_pe_pmu_implements(const struct perf_event_attr *a, const char *name);
 
 /* ---- pe_errno.c ---------------------------------------------------- */
 enum tly_pe_op {

@@ -45,6 +45,8 @@ static int probe_open(__u32 type, __u64 config, int exclude_kernel, int *rdpmc)
 	a.disabled = 1;
 	a.exclude_kernel = exclude_kernel ? 1 : 0;
 	a.exclude_hv = 1;
+	if (rdpmc)
+		tly_pe_rdpmc_attr(&a);
 	fd = tly_pe_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return errno;

@@ -3,10 +3,18 @@
  *
  * The kernel publishes, in the first page mmap()ed from a perf fd, which
  * hardware counter holds the event (index, 0 = none) and the count
- * accumulated so far (offset), guarded by a sequence lock.  Only x86-64
- * is implemented: `rdpmc` there is well defined once the kernel sets
- * cap_user_rdpmc.  arm64 needs PMUSERENR and attr.config1 bits; until the
- * arm64 QEMU test bed exists it always falls back to read().
+ * accumulated so far (offset), guarded by a sequence lock: read lock,
+ * index, offset, the counter itself, and retry if lock moved (the event
+ * was scheduled out, migrated or updated meanwhile).
+ *
+ * x86-64: `rdpmc index-1` once the kernel sets cap_user_rdpmc.
+ * arm64 (Linux 5.17+): the event must ask for it (attr.config1 bit 1,
+ * the armv8_pmuv3 "rdpmc" format bit) and kernel.perf_user_access must
+ * be 1; the kernel then sets PMUSERENR_EL0 while the task runs.  Index
+ * 32 is the cycle counter (PMCCNTR_EL0); index n in 1..31 is event
+ * counter n-1 (PMEVCNTR<n-1>_EL0).  pmc_width says how many bits the
+ * counter has (32 on PMUv3 without long events, 64 for the cycle counter
+ * or long events).
  *
  * Software events have index 0, so on machines without a hardware PMU
  * this path is never taken (the page is not even mapped).  Set
@@ -15,6 +23,7 @@
 #include "pe_internal.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -27,9 +36,63 @@ static inline uint64_t rdpmc(uint32_t counter)
 	__asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(counter));
 	return (uint64_t)lo | ((uint64_t)hi << 32);
 }
+#elif defined(__aarch64__)
+#define HAVE_RDPMC 1
+#define ARM64_CYCLE_COUNTER 31 /* user index 32, minus one */
+/* mrs needs the register name at compile time: one case per counter */
+#define EVCNTR(n) case n: __asm__ __volatile__("mrs %0, pmevcntr" #n "_el0" : "=r"(v)); break
+static inline uint64_t rdpmc(uint32_t counter)
+{
+	uint64_t v = 0;
+
+	switch (counter) {
+	EVCNTR(0); EVCNTR(1); EVCNTR(2); EVCNTR(3); EVCNTR(4); EVCNTR(5); EVCNTR(6); EVCNTR(7);
+	EVCNTR(8); EVCNTR(9); EVCNTR(10); EVCNTR(11); EVCNTR(12); EVCNTR(13); EVCNTR(14);
+	EVCNTR(15); EVCNTR(16); EVCNTR(17); EVCNTR(18); EVCNTR(19); EVCNTR(20); EVCNTR(21);
+	EVCNTR(22); EVCNTR(23); EVCNTR(24); EVCNTR(25); EVCNTR(26); EVCNTR(27); EVCNTR(28);
+	EVCNTR(29); EVCNTR(30);
+	case ARM64_CYCLE_COUNTER:
+		__asm__ __volatile__("mrs %0, pmccntr_el0" : "=r"(v));
+		break;
+	default:
+		break;
+	}
+	return v;
+}
 #else
 #define HAVE_RDPMC 0
 #endif
+
+#if defined(__aarch64__)
+/* 1 when /proc/sys/kernel/perf_user_access allows EL0 counter reads. */
+static int user_access_on(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_user_access", "r");
+	int v = 0;
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%d", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v == 1;
+}
+#endif
+
+void tly_pe_rdpmc_attr(struct perf_event_attr *a)
+{
+#if defined(__aarch64__)
+	/* only the CPU PMU (raw, generic hardware or its dynamic type) knows
+	 * the bit; a per-task counter is the only kind the kernel allows */
+	int cpu_pmu = a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE ||
+	              a->type == PERF_TYPE_RAW || a->type >= PERF_TYPE_MAX;
+
+	if (cpu_pmu && tly_pe_rdpmc_allowed() && user_access_on())
+		a->config1 |= 2;
+#else
+	(void)a;
+#endif
+}
 
 struct perf_event_mmap_page *tly_pe_rdpmc_map(int fd)
 {

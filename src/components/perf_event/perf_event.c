@@ -45,7 +45,8 @@ static void fill_identity(PAPI_component_info_t *info)
 
 static void fill_caps(PAPI_component_info_t *info, const struct tly_pe_probe *p)
 {
-	info->num_cntrs = p->num_cntrs;
+	/* TALLY_PERF_MAX_COUNTERS lowers what we claim (a testing knob). */
+	info->num_cntrs = tly_pe_budget() > 0 ? tly_pe_budget() : p->num_cntrs;
 	info->num_mpx_cntrs = TLY_PE_MAX_EVENTS;
 	info->default_domain = PAPI_DOM_USER;
 	info->available_domains = p->kernel_ok ? (PAPI_DOM_USER | PAPI_DOM_KERNEL | PAPI_DOM_SUPERVISOR)
@@ -209,4 +210,6 @@ const struct tly_component tly_cmp_perf_event = {
 	.ctl_read = tly_pe_ctl_read,
 	.ctl_reset = tly_pe_ctl_reset,
 	.ctl_cleanup = tly_pe_ctl_cleanup,
+	.ctl_set_overflow = tly_pe_ctl_set_overflow,
+	.ctl_mpx_coverage = tly_pe_ctl_mpx_coverage,
 };

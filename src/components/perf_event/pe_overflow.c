@@ -1,0 +1,219 @@
+/*
+ * pe_overflow.c - overflow through perf sampling.
+ *
+ * A counter that overflows is opened with sample_period = threshold and
+ * PERF_SAMPLE_IP | TID | TIME (time on CLOCK_MONOTONIC), and a ring
+ * buffer is mapped on it.  wakeup_events = 1 makes the kernel signal every
+ * sample; fcntl(O_ASYNC, F_SETSIG, F_SETOWN_EX/F_OWNER_TID) routes that
+ * signal, with si_fd naming the counter, to the thread that started the
+ * set.  The handler drains the ring and calls the core once per sample
+ * with the sampled IP.
+ *
+ * Re-arming: none is needed.  Counters are opened without event_limit,
+ * so they keep counting and sampling by themselves; we never call
+ * PERF_EVENT_IOC_REFRESH (which, issued from the handler of an inherited
+ * or grouped event, is a known path to lock-ups under load) nor
+ * disable/enable the group from the handler.  The price is that a burst
+ * of samples while the handler runs queues more signals (real-time
+ * signals queue); each handler call drains everything present, so later
+ * ones find an empty ring and return.
+ */
+#include "pe_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "core/errors.h"
+#include "core/threads.h"
+
+#define OVF_SIG (SIGRTMIN + 2)
+#define RING_PAGES 8 /* data pages, a power of two */
+
+/* The set whose signals this thread handles (one running perf set per
+ * thread), and the time of the sample being dispatched. */
+static _Thread_local struct tly_pe_ctl *running_ctl __attribute__((tls_model("initial-exec")));
+static _Thread_local uint64_t sample_ns __attribute__((tls_model("initial-exec")));
+
+void tly_pe_thread_set(struct tly_pe_ctl *c)
+{
+	running_ctl = c;
+}
+
+struct tly_pe_ctl *tly_pe_thread_get(void)
+{
+	return running_ctl;
+}
+
+uint64_t tly_pe_ovf_sample_ns(void)
+{
+	return sample_ns;
+}
+
+void tly_pe_ovf_attr(const struct tly_pe_ctl *c, int i, struct perf_event_attr *a)
+{
+	if (!c || c->ovf.threshold[i] <= 0)
+		return;
+	a->sample_period = (uint64_t)c->ovf.threshold[i];
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	a->wakeup_events = 1;
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
+}
+
+int tly_pe_ovf_map(struct tly_pe_ctl *c)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+
+	for (int i = 0; c->ovf.any && i < c->g.n; i++) {
+		void *r;
+
+		if (c->ovf.threshold[i] <= 0)
+			continue;
+		r = mmap(NULL, (1 + RING_PAGES) * pg, PROT_READ | PROT_WRITE, MAP_SHARED, c->g.fds[i], 0);
+		if (r == MAP_FAILED)
+			return tly_err_set(PAPI_ESYS, "perf_event: cannot map the sample buffer of %s (%s)",
+			                   c->names[i], strerror(errno));
+		c->ovf.ring[i] = r;
+	}
+	return PAPI_OK;
+}
+
+void tly_pe_ovf_unmap(struct tly_pe_ctl *c)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+
+	for (int i = 0; i < TLY_PE_MAX_EVENTS; i++) {
+		if (c->ovf.ring[i])
+			munmap(c->ovf.ring[i], (1 + RING_PAGES) * pg);
+		c->ovf.ring[i] = NULL;
+	}
+}
+
+/* Copy len bytes at ring offset off (wrapping) into dst. */
+static void ring_copy(const struct perf_event_mmap_page *pg, uint64_t off, void *dst, size_t len)
+{
+	const unsigned char *data = (const unsigned char *)pg + pg->data_offset;
+
+	for (size_t b = 0; b < len; b++)
+		((unsigned char *)dst)[b] = data[(off + b) % pg->data_size];
+}
+
+/* Every sample present in counter i's ring, oldest first. */
+static void drain(struct tly_pe_ctl *c, int i, void *uc)
+{
+	struct perf_event_mmap_page *pg = c->ovf.ring[i];
+	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE), tail = pg->data_tail;
+	struct perf_event_header h;
+	uint64_t rec[4]; /* header, ip, pid|tid, time */
+
+	while (tail + sizeof h <= head) {
+		ring_copy(pg, tail, &h, sizeof h);
+		if (h.size < sizeof h)
+			break;
+		if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof rec) {
+			ring_copy(pg, tail, rec, sizeof rec);
+			sample_ns = rec[3];
+			c->ovf.cb(c->ovf.arg, c->ovf.tag[i], (void *)(uintptr_t)rec[1], uc);
+			sample_ns = 0;
+		}
+		tail += h.size;
+	}
+	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+static void on_overflow(int sig, siginfo_t *si, void *uc)
+{
+	int saved = errno;
+	struct tly_pe_ctl *c = running_ctl;
+
+	(void)sig;
+	if (c && c->ovf.any && c->ovf.cb && si)
+		for (int i = 0; i < c->g.n; i++)
+			if (c->g.fds[i] == si->si_fd && c->ovf.ring[i]) {
+				drain(c, i, uc);
+				break;
+			}
+	errno = saved;
+}
+
+static int route(int fd, const char *name)
+{
+	struct f_owner_ex own = { .type = F_OWNER_TID, .pid = (pid_t)tly_gettid() };
+
+	if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) < 0 || fcntl(fd, F_SETSIG, OVF_SIG) < 0 ||
+	    fcntl(fd, F_SETOWN_EX, &own) < 0)
+		return tly_err_set(PAPI_ESYS, "perf_event: cannot route overflow signals of %s to this thread (%s)",
+		                   name, strerror(errno));
+	return PAPI_OK;
+}
+
+int tly_pe_ovf_start(struct tly_pe_ctl *c)
+{
+	struct sigaction sa;
+
+	if (!c->ovf.any)
+		return PAPI_OK;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_overflow;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(OVF_SIG, &sa, NULL) < 0)
+		return tly_err_set(PAPI_ESYS, "perf_event: cannot install the overflow handler (%s)", strerror(errno));
+	tly_pe_thread_set(c);
+	for (int i = 0; i < c->g.n; i++) {
+		struct perf_event_mmap_page *pg = c->ovf.ring[i];
+
+		if (!pg)
+			continue;
+		pg->data_tail = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+		if (route(c->g.fds[i], c->names[i]) != PAPI_OK)
+			return PAPI_ESYS;
+	}
+	return PAPI_OK;
+}
+
+void tly_pe_ovf_stop(struct tly_pe_ctl *c)
+{
+	for (int i = 0; i < c->g.n; i++)
+		if (c->ovf.ring[i])
+			fcntl(c->g.fds[i], F_SETFL, 0);
+	if (running_ctl == c)
+		running_ctl = NULL;
+}
+
+int tly_pe_ctl_set_overflow(void *ctl, int k, long long threshold, int tag, tly_ovf_cb cb, void *arg)
+{
+	struct tly_pe_ctl *c = ctl;
+	const char *names[TLY_PE_MAX_EVENTS];
+	long long old;
+	int rc, n;
+
+	if (!c || k < 0 || k >= c->g.n || threshold < 0 || (threshold && !cb))
+		return tly_err_set(PAPI_EINVAL, "perf_event: bad overflow request for counter %d", k);
+	if (c->opts.multiplex && threshold)
+		return tly_err_set(PAPI_ECNFLCT, "perf_event: a multiplexed set cannot overflow; "
+		                   "turn multiplexing off or use another event set");
+	old = c->ovf.threshold[k];
+	c->ovf.threshold[k] = threshold;
+	c->ovf.tag[k] = tag;
+	if (threshold) {
+		c->ovf.cb = cb;
+		c->ovf.arg = arg;
+	}
+	c->ovf.any = 0;
+	for (int i = 0; i < c->g.n; i++)
+		c->ovf.any |= c->ovf.threshold[i] > 0;
+	n = tly_pe_ctl_names(c, names);
+	rc = tly_pe_ctl_reopen(c, &c->opts, names, n);
+	if (rc != PAPI_OK) {
+		c->ovf.threshold[k] = old;
+		c->ovf.any = 0;
+		for (int i = 0; i < c->g.n; i++)
+			c->ovf.any |= c->ovf.threshold[i] > 0;
+	}
+	return rc;
+}

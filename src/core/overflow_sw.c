@@ -1,0 +1,110 @@
+/*
+ * overflow_sw.c - software overflow (PAPI_OVERFLOW_FORCE_SW): a timer on
+ * the owning thread's CPU time (timer_create(CLOCK_THREAD_CPUTIME_ID)
+ * with SIGEV_THREAD_ID, so the signal lands in the thread that started
+ * the set, like ITIMER_PROF per thread) reads the counters at each tick.
+ * An event whose count advanced by k thresholds since its last crossing
+ * overflowed k times: the handler is called k times (max k over the
+ * events), call r with the bits of the events that crossed more than r
+ * times, so the number of handler calls matches the hardware path.  The
+ * interrupted PC comes from the signal context.  Timing resolution is
+ * the tick (PAPI_DEF_ITIMER_NS, and at best the kernel's CPU-timer tick).
+ */
+#include "core/overflow.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "core/errors.h"
+#include "core/part.h"
+#include "core/profil.h"
+#include "core/thread_timer.h"
+
+#define SW_SIG (SIGRTMIN + 4)
+
+/* The set whose software overflow this thread's timer drives. */
+static _Thread_local struct tly_evset *sw_set __attribute__((tls_model("initial-exec")));
+
+static long long crossed(struct tly_evset *es, int i, const long long *raw)
+{
+	const struct tly_ev *ev = &es->ev[i];
+	long long d = raw[ev->pos[0]] - es->ovf_last[i], n;
+
+	if (d < ev->overflow_threshold)
+		return 0;
+	n = d / ev->overflow_threshold;
+	es->ovf_last[i] += n * ev->overflow_threshold;
+	return n;
+}
+
+static void on_tick(int sig, siginfo_t *si, void *uc)
+{
+	int saved = errno;
+	struct tly_evset *es = sw_set;
+	long long raw[TLY_MAX_NATIVES], n[TLY_MAX_EVENTS], most = 0;
+	void *pc;
+
+	(void)sig;
+	(void)si;
+	if (!es || !es->ovf_timer_on || tly_parts_read_into(es, raw) != PAPI_OK) {
+		errno = saved;
+		return;
+	}
+	pc = tly_uc_pc(uc);
+	for (int i = 0; i < es->nevents; i++) {
+		struct tly_ev *ev = &es->ev[i];
+
+		n[i] = ev->overflow_threshold && ev->overflow_sw ? crossed(es, i, raw) : 0;
+		if (n[i] && ev->prof)
+			tly_prof_hit(ev->prof, pc, n[i]);
+		else if (n[i] > most)
+			most = n[i];
+	}
+	for (long long r = 0; r < most && es->overflow_handler; r++) {
+		long long vec = 0;
+
+		for (int i = 0; i < es->nevents; i++)
+			if (n[i] > r && !es->ev[i].prof)
+				vec |= (long long)(1ULL << es->ev[i].pos[0]);
+		es->overflow_handler(es->id, pc, vec, uc);
+	}
+	errno = saved;
+}
+
+static int any_sw(const struct tly_evset *es)
+{
+	for (int i = 0; i < es->nevents; i++)
+		if (es->ev[i].overflow_threshold && es->ev[i].overflow_sw)
+			return 1;
+	return 0;
+}
+
+int tly_ovf_sw_start(struct tly_evset *es)
+{
+	int rc;
+
+	if (!any_sw(es))
+		return PAPI_OK;
+	memset(es->ovf_last, 0, sizeof es->ovf_last);
+	sw_set = es;
+	es->ovf_timer_on = 1;
+	rc = tly_thread_timer_start(&es->ovf_timer, SW_SIG, es->ovf_sw_ns, on_tick);
+	if (rc != PAPI_OK) {
+		es->ovf_timer_on = 0;
+		sw_set = NULL;
+	}
+	return rc;
+}
+
+void tly_ovf_sw_stop(struct tly_evset *es)
+{
+	if (!es->ovf_timer_on)
+		return;
+	es->ovf_timer_on = 0;
+	atomic_signal_fence(memory_order_seq_cst);
+	tly_thread_timer_stop(es->ovf_timer);
+	if (sw_set == es)
+		sw_set = NULL;
+}

@@ -1,0 +1,219 @@
+/*
+ * test_profil.c - PAPI_profil and PAPI_sprofil on perf::TASK-CLOCK
+ * overflow (every 200 us of CPU) over a program with a known hot
+ * function, whose address range comes from the ELF symbol table
+ * (sym_util.h) and whose buckets from PAPI_get_executable_info's text
+ * start.
+ *
+ *  - profil rows (16/32/64-bit buckets, scale 0x10000 and 0x8000,
+ *    hardware and PAPI_PROFIL_FORCE_SW): >= 90% of the hits are in the
+ *    hot function's buckets and the hits number about one per 200 us of
+ *    CPU (within 15%); scale 0x2 puts every hit in bucket 0.
+ *  - RANDOM keeps about 3/4 of the hits; WEIGHTED with FORCE_SW weighs
+ *    hits by thresholds crossed so the sum again matches the CPU time.
+ *  - sprofil over two regions (two functions, 200 ms in one, 100 ms in
+ *    the other): hits split 2:1 (within 15%), none outside the regions'
+ *    functions.
+ *  - the reference's errors: scale out of 0x2..0x20000, buffer smaller
+ *    than a bucket, profil on an event with an overflow handler, turning
+ *    off what is not on, running set, event not in set, bad set.
+ */
+#include <stdlib.h>
+
+#include "api_util.h"
+#include "sym_util.h"
+
+#define PERIOD 200000 /* ns of task-clock per hit */
+#define MS 1000000LL
+
+static int es = PAPI_NULL, tc;
+static char *text;
+static uintptr_t hot_lo, hot_hi, warm_lo, warm_hi;
+static volatile long long run_ns;
+
+/* The known hot functions: user-space spinning, checking the clock
+ * every ~1 ms. */
+void hot(void)
+{
+	uint64_t x = 1; /* in a register: no sanitizer calls in the loop */
+	long long end = thread_cpu_ns() + run_ns;
+
+	while (thread_cpu_ns() < end)
+		for (int i = 0; i < 300000; i++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			__asm__ volatile("" : "+r"(x));
+		}
+}
+
+void warm(void)
+{
+	uint64_t x = 3;
+	long long end = thread_cpu_ns() + run_ns;
+
+	while (thread_cpu_ns() < end)
+		for (int i = 0; i < 300000; i++) {
+			x = x * 2862933555777941757ULL + 3037000493ULL;
+			__asm__ volatile("" : "+r"(x));
+		}
+}
+
+static uint64_t bucket(const void *buf, int bytes, long long i)
+{
+	return bytes == 2 ? ((const uint16_t *)buf)[i] : bytes == 4 ? ((const uint32_t *)buf)[i]
+								: ((const uint64_t *)buf)[i];
+}
+
+/* Total hits and hits in [lo, hi) of a buffer starting at `off`. */
+static void sum(const void *buf, unsigned bytes_total, int bytes, char *off, unsigned scale, uintptr_t lo,
+		uintptr_t hi, uint64_t *all, uint64_t *in)
+{
+	*all = *in = 0;
+	for (long long i = 0; i < bytes_total / bytes; i++) {
+		uint64_t v = bucket(buf, bytes, i);
+		/* the bucket covers [off + i*2^17/scale, off + (i+1)*2^17/scale) */
+		uintptr_t a = (uintptr_t)off + (uintptr_t)((unsigned __int128)i * 131072 / scale);
+
+		*all += v;
+		if (a >= lo && a < hi)
+			*in += v;
+	}
+}
+
+static void profile_row(int line, int bytes, unsigned scale, int flags, double want_frac)
+{
+	size_t size = (size_t)(((unsigned __int128)(uintptr_t)(hot_hi + 64 - (uintptr_t)text) * scale) >> 17) *
+		      (size_t)bytes + (size_t)bytes;
+	void *buf = calloc(1, size);
+	int bflag = bytes == 2 ? PAPI_PROFIL_BUCKET_16 : bytes == 4 ? PAPI_PROFIL_BUCKET_32 : PAPI_PROFIL_BUCKET_64;
+	uint64_t all, in;
+	long long v, t0;
+
+	th_at(line);
+	TH_EQ(PAPI_profil(buf, (unsigned)size, (vptr_t)text, scale, es, tc, PERIOD, flags | bflag), PAPI_OK);
+	TH_EQ(PAPI_start(es), PAPI_OK);
+	t0 = thread_cpu_ns();
+	run_ns = 200 * MS;
+	hot();
+	t0 = thread_cpu_ns() - t0;
+	TH_EQ(PAPI_stop(es, &v), PAPI_OK);
+	TH_EQ(PAPI_profil(buf, (unsigned)size, (vptr_t)text, scale, es, tc, 0, flags | bflag), PAPI_OK);
+	sum(buf, (unsigned)size, bytes, text, scale, hot_lo, hot_hi, &all, &in);
+	printf("bytes %d scale 0x%x flags 0x%x: %llu hits, %llu in hot (%.1f%%), expected %.0f\n", bytes, scale,
+	       flags, (unsigned long long)all, (unsigned long long)in, all ? 100.0 * in / all : 0.0,
+	       want_frac * t0 / PERIOD);
+	if (scale == 2) /* one bucket spans 64 KiB: the whole text */
+		TH_EQ(bucket(buf, bytes, 0), all);
+	else
+		TH_CHECK(in >= 0.9 * all);
+	TH_NEAR(all, want_frac * t0 / PERIOD, 0.15);
+	free(buf);
+	th_at(0);
+}
+
+static void test_profil(void)
+{
+	struct { int line; int bytes; unsigned scale; int flags; double frac; } rows[] = {
+		{ __LINE__, 2, 0x10000, PAPI_PROFIL_POSIX, 1.0 },
+		{ __LINE__, 4, 0x10000, PAPI_PROFIL_POSIX, 1.0 },
+		{ __LINE__, 8, 0x10000, PAPI_PROFIL_POSIX, 1.0 },
+		{ __LINE__, 2, 0x8000, PAPI_PROFIL_POSIX, 1.0 },
+		{ __LINE__, 4, 0x20000, PAPI_PROFIL_POSIX, 1.0 },
+		{ __LINE__, 8, 0x2, PAPI_PROFIL_POSIX, 1.0 },
+		{ __LINE__, 4, 0x10000, PAPI_PROFIL_RANDOM, 0.75 },
+		{ __LINE__, 4, 0x10000, PAPI_PROFIL_FORCE_SW | PAPI_PROFIL_WEIGHTED, 1.0 },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+		profile_row(rows[i].line, rows[i].bytes, rows[i].scale, rows[i].flags, rows[i].frac);
+}
+
+static void test_sprofil(void)
+{
+	unsigned na = (unsigned)(hot_hi - hot_lo) + 2, nb = (unsigned)(warm_hi - warm_lo) + 2;
+	uint16_t *a = calloc(1, na), *b = calloc(1, nb);
+	PAPI_sprofil_t r[2] = { { a, na, (vptr_t)hot_lo, 0x10000 }, { b, nb, (vptr_t)warm_lo, 0x10000 } };
+	uint64_t all_a, in_a, all_b, in_b;
+	long long v;
+
+	TH_EQ(PAPI_sprofil(r, 2, es, tc, PERIOD, PAPI_PROFIL_POSIX | PAPI_PROFIL_BUCKET_16), PAPI_OK);
+	TH_EQ(PAPI_start(es), PAPI_OK);
+	run_ns = 200 * MS;
+	hot();
+	run_ns = 100 * MS;
+	warm();
+	TH_EQ(PAPI_stop(es, &v), PAPI_OK);
+	TH_EQ(PAPI_sprofil(r, 2, es, tc, 0, PAPI_PROFIL_POSIX), PAPI_OK);
+	sum(a, na, 2, (char *)hot_lo, 0x10000, hot_lo, hot_hi, &all_a, &in_a);
+	sum(b, nb, 2, (char *)warm_lo, 0x10000, warm_lo, warm_hi, &all_b, &in_b);
+	printf("sprofil: hot %llu hits, warm %llu hits\n", (unsigned long long)all_a, (unsigned long long)all_b);
+	TH_EQ(in_a, all_a);
+	TH_EQ(in_b, all_b);
+	TH_NEAR(all_a, 1000, 0.15);
+	TH_NEAR((double)all_a / (double)(all_b ? all_b : 1), 2.0, 0.15);
+	free(a);
+	free(b);
+}
+
+static void handler(int set, void *pc, long long vec, void *ctx)
+{
+	(void)set; (void)pc; (void)vec; (void)ctx;
+}
+
+static void test_errors(void)
+{
+	static uint16_t buf[64];
+	const int f = PAPI_PROFIL_POSIX;
+	int pf;
+
+	TH_EQ(PAPI_event_name_to_code(API_PAGE_FAULTS, &pf), PAPI_OK);
+	struct { int line; int rc; int want; } rows[] = {
+		{ __LINE__, PAPI_profil(buf, sizeof buf, (vptr_t)text, 1, es, tc, PERIOD, f), PAPI_EINVAL },
+		{ __LINE__, PAPI_profil(buf, sizeof buf, (vptr_t)text, 0, es, tc, PERIOD, f), PAPI_EINVAL },
+		{ __LINE__, PAPI_profil(buf, sizeof buf, (vptr_t)text, 0x20001, es, tc, PERIOD, f), PAPI_EINVAL },
+		{ __LINE__, PAPI_profil(buf, 1, (vptr_t)text, 0x10000, es, tc, PERIOD, f), PAPI_EINVAL },
+		{ __LINE__, PAPI_profil(buf, 4, (vptr_t)text, 0x10000, es, tc, PERIOD, f | PAPI_PROFIL_BUCKET_64),
+		  PAPI_EINVAL },
+		{ __LINE__, PAPI_profil(buf, sizeof buf, (vptr_t)text, 0x10000, es, tc, 0, f), PAPI_EINVAL },
+		{ __LINE__, PAPI_profil(buf, sizeof buf, (vptr_t)text, 0x10000, es, pf, PERIOD, f), PAPI_ENOEVNT },
+		{ __LINE__, PAPI_profil(buf, sizeof buf, (vptr_t)text, 0x10000, 8888, tc, PERIOD, f), PAPI_ENOEVST },
+		{ __LINE__, PAPI_sprofil(NULL, 1, es, tc, PERIOD, f), PAPI_EINVAL },
+		{ __LINE__, PAPI_overflow(es, tc, PERIOD, 0, handler), PAPI_OK },
+		{ __LINE__, PAPI_profil(buf, sizeof buf, (vptr_t)text, 0x10000, es, tc, PERIOD, f), PAPI_EINVAL },
+		{ __LINE__, PAPI_overflow(es, tc, 0, 0, handler), PAPI_OK },
+		{ __LINE__, PAPI_profil(buf, sizeof buf, (vptr_t)text, 0x20000, es, tc, PERIOD, f), PAPI_OK },
+		{ __LINE__, PAPI_overflow(es, tc, PERIOD, 0, handler), PAPI_EINVAL }, /* profiled */
+		{ __LINE__, PAPI_start(es), PAPI_OK },
+		{ __LINE__, PAPI_profil(buf, sizeof buf, (vptr_t)text, 0x10000, es, tc, PERIOD, f), PAPI_EISRUN },
+		{ __LINE__, PAPI_stop(es, NULL), PAPI_OK },
+		{ __LINE__, PAPI_profil(buf, sizeof buf, (vptr_t)text, 0x20000, es, tc, 0, f), PAPI_OK },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		th_at(rows[i].line);
+		TH_EQ(rows[i].rc, rows[i].want);
+	}
+	th_at(0);
+}
+
+int main(void)
+{
+	const PAPI_exe_info_t *exe;
+
+	api_init();
+	TH_EQ(sym_range("hot", &hot_lo, &hot_hi), 0);
+	TH_EQ(sym_range("warm", &warm_lo, &warm_hi), 0);
+	exe = PAPI_get_executable_info();
+	TH_CHECK(exe && exe->address_info.text_start);
+	if (!exe || hot_hi <= hot_lo)
+		return th_done();
+	text = (char *)exe->address_info.text_start;
+	TH_CHECK((uintptr_t)text <= hot_lo && hot_hi <= (uintptr_t)exe->address_info.text_end);
+	TH_EQ(PAPI_event_name_to_code(API_TASK_CLOCK, &tc), PAPI_OK);
+	TH_EQ(PAPI_create_eventset(&es), PAPI_OK);
+	TH_EQ(PAPI_add_event(es, tc), PAPI_OK);
+	test_errors();
+	test_profil();
+	test_sprofil();
+	PAPI_cleanup_eventset(es);
+	PAPI_destroy_eventset(&es);
+	PAPI_shutdown();
+	return th_done();
+}
