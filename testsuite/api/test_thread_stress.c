@@ -189,7 +189,7 @@ int main(void)
 	busy_cpu_ns(BUSY_NS);
 	t1 = thread_cpu_ns();
 	TH_EQ(PAPI_stop(es, &v), PAPI_OK);
-	TH_NEAR(v, t1 - t0, 0.05);
+	TH_NEAR_CLOCK(v, t1 - t0);
 	TH_EQ(PAPI_cleanup_eventset(es), PAPI_OK);
 	TH_EQ(PAPI_destroy_eventset(&es), PAPI_OK);
 	PAPI_shutdown();

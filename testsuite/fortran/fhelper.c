@@ -10,8 +10,10 @@
 #include <unistd.h>
 
 #include "papi.h"
+#include "tharness.h"
 
 long long tft_minflt(void);
+double tft_clock_tol(long long cpu_ns);
 long long tft_thread_cpu_ns(void);
 long long tft_pagesize(void);
 int tft_c_epc(int event);
@@ -33,6 +35,14 @@ long long tft_thread_cpu_ns(void)
 
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Relative tolerance for perf::TASK-CLOCK against thread CPU time over a
+ * window of cpu_ns: the shared rule of testsuite/harness/tharness.h
+ * (5% or 3 ms, plus hypervisor steal time). */
+double tft_clock_tol(long long cpu_ns)
+{
+	return cpu_ns > 0 ? th_clock_tolerance((double)cpu_ns) / (double)cpu_ns : 0.05;
 }
 
 long long tft_pagesize(void)

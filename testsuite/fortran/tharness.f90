@@ -2,7 +2,7 @@
 ! count failures, ground-truth helpers from fhelper.c, page touching and
 ! CPU burning.  `call th_done()` ends a test (exit 1 on any failure).
 module tfharness
-  use, intrinsic :: iso_c_binding, only: c_int, c_long_long, c_float, c_char
+  use, intrinsic :: iso_c_binding, only: c_int, c_long_long, c_float, c_char, c_double
   implicit none
   integer, save :: th_failures = 0, th_checks = 0
 
@@ -15,6 +15,11 @@ module tfharness
       import :: c_long_long
       integer(c_long_long) :: v
     end function tft_thread_cpu_ns
+    function tft_clock_tol(cpu_ns) bind(C, name='tft_clock_tol') result(v)
+      import :: c_long_long, c_double
+      integer(c_long_long), value :: cpu_ns
+      real(c_double) :: v
+    end function tft_clock_tol
     function tft_pagesize() bind(C, name='tft_pagesize') result(v)
       import :: c_long_long
       integer(c_long_long) :: v

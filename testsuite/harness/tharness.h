@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <math.h>
+#include <stdatomic.h>
 
 /*
  * Functions whose memory accesses are ground truth (touching N pages must
@@ -58,18 +59,67 @@ static inline void th_fail(const char *file, int line, const char *what)
 		th_fail(__FILE__, __LINE__, th_m_); } } while (0)
 
 /*
- * perf::TASK-CLOCK against CLOCK_THREAD_CPUTIME_ID when many threads share
- * few cores: the two clocks are sampled at different points of a context
- * switch and were seen to differ by whole scheduler ticks (1-2 ms) on
- * 15-25 ms windows with 9-36 threads on 2 cores, while single-thread tests
- * hold 5%.  Allow 5% or 3 ms: counting the wrong thread or the whole
- * process is still off by far more.
+ * Hypervisor steal time of the whole machine so far, in ns (/proc/stat
+ * "steal", summed over CPUs, in USER_HZ ticks); 0 where not reported.
  */
-static inline double th_clock_tolerance(double window_ns)
+static inline long long th_steal_ns(void)
 {
-	double rel = 0.05 * window_ns;
+	long long v[8] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
 
-	return rel > 3e6 ? rel : 3e6;
+	if (!f)
+		return 0;
+	if (fscanf(f, "cpu %lld %lld %lld %lld %lld %lld %lld %lld", &v[0], &v[1], &v[2], &v[3], &v[4],
+		   &v[5], &v[6], &v[7]) != 8)
+		v[7] = 0;
+	fclose(f);
+	return v[7] * (1000000000LL / 100);
+}
+
+/*
+ * Tolerance for perf::TASK-CLOCK against CLOCK_THREAD_CPUTIME_ID over one
+ * window of cpu_ns.  Two effects are real and not Tally's:
+ * - perf's task clock keeps running while the hypervisor steals the vCPU;
+ *   thread CPU time does not (paravirt steal accounting).  Seen here: +7%
+ *   on 200 ms windows while neighbours loaded the host.  So the allowance
+ *   includes the machine's steal since the test's first check (an upper
+ *   bound for any window after it), plus one 10 ms tick when there was any.
+ * - with 9-36 threads on 2 cores the two clocks were seen to differ by
+ *   1-2 scheduler ticks on 15-25 ms windows.
+ * Allowed: max(5%, 3 ms) + that steal.  Counting the wrong thread or the
+ * whole process is still off by far more.  Thread-safe: the baseline is
+ * set once (th_clock_begin or the first check) and only read after.
+ */
+static _Atomic long long th_steal_base = -1;
+
+static inline void th_clock_begin(void)
+{
+	long long unset = -1;
+
+	atomic_compare_exchange_strong(&th_steal_base, &unset, th_steal_ns());
+}
+
+/* The baseline is taken when the test program starts. */
+__attribute__((constructor)) static void th_clock_at_start(void)
+{
+	th_clock_begin();
+}
+
+/* Steal since the baseline (plus a tick when any), in ns. */
+static inline double th_steal_allowance_ns(void)
+{
+	long long steal;
+
+	th_clock_begin();
+	steal = th_steal_ns() - atomic_load(&th_steal_base);
+	return steal > 0 ? (double)steal + 1e7 : 0;
+}
+
+static inline double th_clock_tolerance(double cpu_ns)
+{
+	double tol = 0.05 * cpu_ns > 3e6 ? 0.05 * cpu_ns : 3e6;
+
+	return tol + th_steal_allowance_ns();
 }
 
 #define TH_NEAR_CLOCK(counted, cpu_ns) \

@@ -125,7 +125,7 @@ static void check_summary(const char *doc, const struct truth *t)
 		return;
 	TH_EQ(hlt_field(r, "visits", &ok), 2);
 	TH_NEAR(hlt_event(r, "perf::PAGE-FAULTS", &ok), 2 * NPAGES, 0.02);
-	TH_NEAR(hlt_event(r, "perf::TASK-CLOCK", &ok), t->cpu, 0.05);
+	TH_NEAR_CLOCK(hlt_event(r, "perf::TASK-CLOCK", &ok), t->cpu);
 	TH_NEAR(hlt_field(r, "real_time_nsec", &ok), t->real, 0.05);
 	TH_CHECK((r = hlt_region(doc, NULL, "outer")) != NULL);
 	if (r) {

@@ -91,8 +91,8 @@ static void check_mode(int line, int force_sw, const long long *ref)
 			TH_NEAR(v[i], ref[i], 0.10);
 		TH_CHECK(cov[i] > 0.3 && cov[i] < 0.7);
 	}
-	TH_NEAR(v[2], cpu, 0.10);
-	TH_NEAR(v[3], cpu, 0.10);
+	TH_NEAR_CLOCK(v[2], cpu);
+	TH_NEAR_CLOCK(v[3], cpu);
 	TH_NEAR(cov[0], cov[1], 0.01);
 	TH_NEAR(cov[2], cov[3], 0.01);
 	TH_NEAR(cov[0] + cov[2], 1.0, 0.02);

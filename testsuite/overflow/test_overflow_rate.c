@@ -112,7 +112,9 @@ static void check_mode(int line, int flags)
 		TH_EQ(w[i].rc, PAPI_OK);
 		printf("flags 0x%x thread %d: %ld handler calls over %.1f ms of CPU\n", flags, i, w[i].calls,
 		       w[i].cpu_ns / 1e6);
-		TH_NEAR((double)w[i].calls, w[i].cpu_ns / (double)THRESHOLD, 0.10);
+		/* Task-clock also runs while the hypervisor steals the vCPU. */
+		TH_NEAR((double)w[i].calls, w[i].cpu_ns / (double)THRESHOLD,
+			0.10 + th_steal_allowance_ns() / w[i].cpu_ns);
 		TH_EQ(w[i].wrong_thread, 0);
 		TH_EQ(w[i].wrong_set, 0);
 		TH_EQ(w[i].wrong_vec, 0);

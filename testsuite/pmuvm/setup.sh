@@ -67,6 +67,7 @@ make_cross_dirs() { # guest
   mkdir -p "$g/cross/pfm/include" "$g/cross/pfm/lib" "$g/cross/papi/include" "$g/cross/papi/lib"
   ln -sfn "$g/rootfs/usr/include/perfmon" "$g/cross/pfm/include/perfmon"
   ln -sfn "$(readlink -f "$g/rootfs/$ml/libpfm.so")" "$g/cross/pfm/lib/libpfm.so"
+  ln -sfn "$(readlink -f "$g/rootfs/$ml/libpfm.so")" "$g/cross/pfm/lib/libpfm.so.4"
   local h
   for h in papi.h papiStdEventDefs.h; do
     ln -sfn "$g/rootfs/usr/include/$h" "$g/cross/papi/include/$h"
@@ -96,6 +97,7 @@ main() {
   key=$(printf '%s\n' "${guest_pkgs[@]}" "$(debian_mirror)" "$layout" | sha256sum | cut -c1-16)
   g="$(cache_root)/guest-$key"
   if [ -f "$g/base.cpio.gz" ] && [ -f "$g/vmlinuz" ]; then
+    make_cross_dirs "$g"
     log "reusing guest $g"
   else
     mkdir -p "$(cache_root)"

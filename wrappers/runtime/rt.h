@@ -95,6 +95,9 @@ static inline int64_t tly_rt_now(void)
  * use; NULL when the runtime is off or out of memory. */
 struct tly_rt_thread *tly_rt_self(void);
 struct tly_rt_thread *tly_rt_self_kind(int kind);
+/* Create the calling thread's record without the start-up check (used
+ * while the runtime starts). */
+struct tly_rt_thread *tly_rt_thread_new_self(int kind);
 /* Region enter/exit by name in the calling thread.  `name` must stay valid
  * while the call runs (it is copied when a node is created). */
 int tly_rt_enter(struct tly_rt_thread *t, const char *name, int kind, int counters);
@@ -120,6 +123,8 @@ struct tly_rt_proc {
 	int codes[TLY_RT_MAX_EVENTS];
 	int64_t start_ns, end_ns;
 	int64_t start_wall, end_wall;  /* UNIX seconds */
+	int64_t overhead_ns;  /* set-up and writing */
+	char why[64];         /* reason of a partial file */
 	char cmdline[2048];
 	char exe[256];
 	char outname[1024];   /* agreed file path, set at MPI_Init or first write */
@@ -138,6 +143,7 @@ void tly_rt_choose_outname(char *buf, size_t len, const char *suffix);
 /* Write the job file.  comm_ptr: pointer to the tool's MPI_Comm, or NULL
  * for a serial (or per-rank partial) file.  0 or -1. */
 int tly_out_write(void *comm_ptr, const char *path, int partial);
+void tly_out_init(void);
 
 /* ---- exit paths (runtime/rt_exit.c) ----------------------------------- */
 void tly_rt_exit_install(void);

@@ -5,6 +5,7 @@
  */
 #include "runtime/rt.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -121,6 +121,7 @@ int tly_pe_rdpmc_read(const struct perf_event_mmap_page *pg, long long *val)
 {
 	const volatile struct perf_event_mmap_page *p = pg;
 	uint32_t seq, idx;
+	unsigned width;
 	int64_t count;
 
 	do {
@@ -128,13 +129,13 @@ int tly_pe_rdpmc_read(const struct perf_event_mmap_page *pg, long long *val)
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		idx = p->index;
 		count = p->offset;
-		if (!HAVE_RDPMC || !p->cap_user_rdpmc || idx == 0 ||
-		    p->pmc_width == 0 || p->pmc_width > 64)
+		width = p->pmc_width; /* once: the page is volatile */
+		if (!HAVE_RDPMC || !p->cap_user_rdpmc || idx == 0 || width == 0 || width > 64)
 			return PAPI_ECMP;
 #if HAVE_RDPMC
 		{
 			/* sign-extend the pmc_width-bit counter before adding it */
-			unsigned shift = 64u - p->pmc_width;
+			unsigned shift = 64u - width;
 			int64_t pmc = (int64_t)(rdpmc(idx - 1) << shift) >> shift;
 
 			count += pmc;

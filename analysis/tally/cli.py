@@ -1,0 +1,65 @@
+"""tally-report: the command line."""
+import argparse
+import sys
+
+from .errors import TallyError
+
+EPILOG = """metrics for --metric: time (inclusive wall time, default), excl, visits,
+any counted event name, or a derived metric name (IPC, GFLOP/s, CPU utilisation,
+page faults/s, ...). Exit status: 0 ok, 2 unreadable input or bad option."""
+
+
+def parser():
+    """The argument parser."""
+    p = argparse.ArgumentParser(prog="tally-report", epilog=EPILOG,
+                                description="Summarise a Tally measurement (a .h5 file or a directory of per-rank partial files).")
+    p.add_argument("path", metavar="FILE|DIR")
+    p.add_argument("--by", choices=["region", "rank", "thread", "kernel"], default="region")
+    p.add_argument("--metric", default="time")
+    p.add_argument("--top", type=int, default=20, metavar="N", help="rows per table (0: all)")
+    p.add_argument("--format", choices=["text", "csv", "json", "markdown"], default="text")
+    p.add_argument("--plot", metavar="DIR", help="write PNG plots to DIR")
+    p.add_argument("--csv-dir", metavar="DIR", help="write every table as CSV to DIR")
+    p.add_argument("--hatchet", metavar="FILE", help="write the region tree as Hatchet literal JSON")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout")
+    return p
+
+
+def run_report(args):
+    """Read, report, export, plot; returns the exit status."""
+    from . import export, render, report
+    from .reader import read
+    run = read(args.path)
+    sections = report.build(run, by=args.by, metric=args.metric, top=args.top)
+    text = render.render(sections, args.format)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    if args.csv_dir:
+        export.csv_dir(run, args.csv_dir)
+    if args.hatchet:
+        export.hatchet_json(run, args.hatchet)
+    if args.plot:
+        from . import plots
+        an = report.Analysis(run)
+        col = an.metric_column(args.metric) if an.per_rank is not None else None
+        for p in plots.all_plots(an, col, args.plot, args.top or 40):
+            print(f"plot: {p}", file=sys.stderr)
+    return 0
+
+
+def main(argv=None):
+    """Entry point: one-sentence errors and exit status 2 for unusable input."""
+    args = parser().parse_args(argv)
+    try:
+        return run_report(args)
+    except TallyError as e:
+        print(f"tally-report: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except OSError as e:
+        print(f"tally-report: {e.filename or args.path}: {e.strerror or e}", file=sys.stderr)
+        return 2

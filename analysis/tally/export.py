@@ -1,0 +1,73 @@
+"""Interchange: CSV of every table, and the region tree as Hatchet's literal JSON.
+
+The literal layout (a list of root nodes) is written here from its
+documented shape; see docs/report.md:
+
+    [{"frame": {"name": "(thread)", "type": "region"},
+      "metrics": {"time (inc)": 1.5, "time": 0.25, ...},
+      "children": [ ... same shape ... ]}]
+"""
+import json
+import os
+import re
+
+from . import tree
+
+KIND_NAMES = {0: "root", 1: "region", 2: "mpi", 3: "omp_parallel", 4: "omp_loop",
+              5: "omp_barrier", 6: "omp_task"}
+
+
+def _safe(name):
+    """A table name usable as a file name ('nvtx/x' -> 'nvtx_x')."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
+
+
+def csv_dir(run, directory):
+    """Write <table>.csv for every table and meta.csv; return the paths."""
+    os.makedirs(directory, exist_ok=True)
+    paths = []
+    for name, t in run.tables.items():
+        p = os.path.join(directory, _safe(name) + ".csv")
+        t.to_csv(p, index=False)
+        paths.append(p)
+    p = os.path.join(directory, "meta.csv")
+    with open(p, "w", encoding="utf-8") as f:
+        f.write("attribute,value\n")
+        for k, v in run.meta.items():
+            f.write(f"{k},\"{str(v).replace(chr(34), chr(34) * 2)}\"\n")
+    return paths + [p]
+
+
+def _node_metrics(sums, rid, events):
+    """Hatchet metrics of one node: times in seconds summed over ranks and threads."""
+    def get(col):
+        return float(sums[col].get(rid, 0)) if col in sums.columns else 0.0
+    m = {"time (inc)": get("incl_ns") / 1e9, "time": get("excl_ns") / 1e9, "visits": int(get("visits"))}
+    for e in events:
+        m[f"{e} (inc)"] = get(e)
+        m[e] = get(f"{e} (excl)")
+    return m
+
+
+def literal(run):
+    """The region tree in Hatchet's literal format (a list of root dicts)."""
+    st = tree.with_exclusive(run)
+    sums = st.groupby("region").sum(numeric_only=True)
+    events = [e for e in run.event_names if e in st.columns]
+    reg = run.regions
+    names = dict(zip(reg["id"].astype(int), reg["name"]))
+    kinds = dict(zip(reg["id"].astype(int), reg["kind"].astype(int)))
+    kids = tree.children(reg)
+
+    def node(rid):
+        return {"frame": {"name": str(names[rid]), "type": KIND_NAMES.get(kinds[rid], "region")},
+                "metrics": _node_metrics(sums, rid, events),
+                "children": [node(c) for c in kids.get(rid, [])]}
+    return [node(r) for r in kids.get(-1, [])]
+
+
+def hatchet_json(run, path):
+    """Write the literal tree to path."""
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(literal(run), f, indent=1)
+    return path

@@ -1,0 +1,69 @@
+"""Reading one Tally HDF5 file into a Run."""
+import os
+
+import h5py
+
+from . import h5table
+from . import schema as schema_mod
+from .errors import TallyError
+from .run import Run
+
+
+def _open(path):
+    """Open path with h5py, turning failures into one-sentence TallyErrors."""
+    if not os.path.exists(path):
+        raise TallyError(f"{path}: no such file or directory")
+    try:
+        return h5py.File(path, "r")
+    except OSError as e:
+        why = "truncated or damaged" if h5py.is_hdf5(path) else "not an HDF5 file"
+        raise TallyError(f"{path}: cannot read it as a Tally file ({why}: {e.__class__.__name__})") from None
+
+
+def _datasets(f):
+    """Paths (without '/') of every dataset in the file, in creation order."""
+    names = []
+    f.visititems(lambda name, obj: names.append(name) if isinstance(obj, h5py.Dataset) else None)
+    return names
+
+
+def _read_tables(f, sch):
+    """All datasets of f as DataFrames; CNT columns named after /events."""
+    tables, docs = {}, {}
+    if "events" in f:
+        events = h5table.dataset_frame(f["events"])
+        tables["events"] = events
+    names = list(events.sort_values("index")["name"]) if "events" in tables and len(events) else []
+    for path in _datasets(f):
+        if path in tables:
+            continue
+        spec = sch.tables.get(path)
+        arrays = {}
+        if spec:
+            arrays = {fl.name: names for fl in spec.fields if fl.type == "CNT"}
+        tables[path] = h5table.dataset_frame(f[path], arrays)
+    for path in tables:
+        spec = sch.tables.get(path)
+        doc = f[path].attrs.get("doc", b"")
+        docs[path] = spec.doc if spec else h5table.attr_value(doc)
+    return tables, docs
+
+
+def read_file(path, sch=None):
+    """Read one Tally file (complete or per-rank partial) into a Run."""
+    sch = sch or schema_mod.load()
+    with _open(path) as f:
+        if "schema_version" not in f.attrs:
+            raise TallyError(f"{path}: an HDF5 file, but not a Tally measurement (no schema_version attribute)")
+        try:
+            meta = {k: h5table.attr_value(v) for k, v in f.attrs.items()}
+            tables, docs = _read_tables(f, sch)
+        except (OSError, KeyError, ValueError, RuntimeError) as e:
+            raise TallyError(f"{path}: the file is truncated or damaged ({e.__class__.__name__} while reading its tables)") from None
+    run = Run(sch, meta, tables, docs, [path])
+    if run.partial:
+        rank = int(meta.get("partial_rank", -1))
+        run.partial_ranks = [rank] if rank >= 0 else []
+        run.partial_reasons = {rank: meta.get("partial_reason", "")}
+        run.missing_ranks = [r for r in range(run.nranks) if r not in run.ranks_present]
+    return run

@@ -1,0 +1,223 @@
+"""The report: a list of sections (title, DataFrame, note) from a Run.
+
+Sections appear only where their tables exist; tables this module does not
+know (e.g. NVTX payload tables, pass schedules) are listed generically.
+"""
+import datetime
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from . import gpu, metrics, mpi, stats, tree
+from .errors import TallyError
+
+KNOWN = {"events", "ranks", "threads", "regions", "region_stats", "mpi"}
+
+
+@dataclass
+class Section:
+    """One part of the report."""
+    title: str
+    frame: pd.DataFrame
+    note: str = ""
+
+
+class Analysis:
+    """Per-(rank, region) values with derived metrics, computed once per Run."""
+
+    def __init__(self, run):
+        self.run = run
+        self.ranks = run.ranks_present or [0]
+        self.per_rank = metrics.compute(tree.per_rank(run)) if run.has("region_stats") else None
+        reg = run.regions
+        self.roots = set(reg.loc[reg["parent"] < 0, "id"].astype(int)) if len(reg) else set()
+
+    def metric_column(self, name):
+        """The per_rank column for a --metric name (time, excl, visits, event, derived)."""
+        cols = list(self.per_rank.columns) if self.per_rank is not None else []
+        alias = {"time": "time_s", "incl": "time_s", "excl": "excl_s", "visits": "visits"}
+        if name.lower() in alias:
+            return alias[name.lower()]
+        for c in cols:
+            if c.lower() == name.lower() or c.lower().startswith(name.lower() + " ["):
+                return c
+        choices = ["time", "excl", "visits"] + [c for c in cols if c not in
+                                                ("rank", "region", "time_s", "excl_s", "visits", "threads")]
+        raise TallyError(f"unknown metric {name!r}; choose one of: {', '.join(choices)}")
+
+    def whole_run(self):
+        """Per rank: the sum over root regions (the whole measured run)."""
+        pr = self.per_rank
+        return pr[pr["region"].isin(self.roots)].groupby("rank").sum(numeric_only=True).drop(columns="region")
+
+
+def _fmt_time(t):
+    """UNIX seconds as an ISO date, or '' when 0."""
+    return datetime.datetime.fromtimestamp(int(t)).isoformat(sep=" ") if t else ""
+
+
+def meta_section(run):
+    """Run metadata: attributes, ranks, hosts, events, partial status."""
+    m = run.meta
+    rows = [("program", m.get("program", "")), ("command", m.get("command", "")),
+            ("Tally version", m.get("tally_version", "")), ("schema version", m.get("schema_version", "")),
+            ("start", _fmt_time(m.get("start_time", 0))), ("end", _fmt_time(m.get("end_time", 0))),
+            ("duration [s]", int(m.get("end_time", 0)) - int(m.get("start_time", 0))),
+            ("ranks", run.nranks)]
+    if run.has("ranks"):
+        rk = run.ranks
+        rows += [("hosts", rk["host"].nunique()), ("threads", int(rk["nthreads"].sum())),
+                 ("elapsed max [s]", rk["elapsed_ns"].max() / 1e9),
+                 ("Tally overhead max [s]", rk["overhead_ns"].max() / 1e9),
+                 ("region enter/exit pairs", int(rk["region_events"].sum())),
+                 ("truncated region entries", int(rk["truncated"].sum()))]
+    rows.append(("write time [s]", int(m.get("write_seconds", 0)) / 1e6))
+    for e in run.table("events").itertuples(index=False):
+        rows.append((f"event {e.index}", f"{e.name} [{e.units}] ({e.component})"))
+    rows += partial_rows(run)
+    rows.append(("files", ", ".join(run.sources)))
+    return Section("Run", pd.DataFrame(rows, columns=["item", "value"]))
+
+
+def partial_rows(run):
+    """Rows saying whether and how the data is partial."""
+    if not run.partial:
+        return [("data", "complete")]
+    reasons = "; ".join(f"rank {r}: {w}" for r, w in sorted(run.partial_reasons.items()))
+    return [("data", "PARTIAL (per-rank partial files, the job did not reach MPI_Finalize)"),
+            ("partial ranks", _ranges(run.partial_ranks)), ("missing ranks", _ranges(run.missing_ranks) or "none"),
+            ("reasons", reasons)]
+
+
+def _ranges(values):
+    """[0,1,2,5] -> '0-2, 5'."""
+    out, vals = [], sorted(values)
+    i = 0
+    while i < len(vals):
+        j = i
+        while j + 1 < len(vals) and vals[j + 1] == vals[j] + 1:
+            j += 1
+        out.append(str(vals[i]) if i == j else f"{vals[i]}-{vals[j]}")
+        i = j + 1
+    return ", ".join(out)
+
+
+def region_tree_section(an, top, metric):
+    """The region tree: inclusive/exclusive time across ranks and counters."""
+    run, pr = an.run, an.per_rank
+    t = stats.summary(pr, "time_s", all_columns=an.ranks)
+    excl = stats.summary(pr, "excl_s", all_columns=an.ranks)
+    keep = set(t["max"].sort_values(ascending=False).head(top).index) if top else None
+    keep = tree.with_ancestors(run.regions, keep) if keep is not None else None
+    sums = pr.groupby("region").sum(numeric_only=True)
+    names = dict(zip(run.regions["id"].astype(int), run.regions["name"]))
+    rows = []
+    for rid, depth in tree.dfs_order(run.regions, keep):
+        row = {"region": "  " * depth + str(names[rid]), "id": rid,
+               "visits": int(sums["visits"].get(rid, 0)), "incl mean [s]": t["mean"].get(rid, np.nan),
+               "incl min [s]": t["min"].get(rid, np.nan), "incl max [s]": t["max"].get(rid, np.nan),
+               "excl mean [s]": excl["mean"].get(rid, np.nan), "imbalance": t["imbalance"].get(rid, np.nan),
+               "cv": t["cv"].get(rid, np.nan)}
+        for e in run.event_names:
+            if e in sums.columns:
+                row[f"{e} incl"] = sums[e].get(rid, 0)
+                row[f"{e} excl"] = sums[f"{e} (excl)"].get(rid, 0)
+        rows.append(row)
+    note = (f"times: region wall time per rank (max over its threads), statistics across {len(an.ranks)} ranks; "
+            "counters: sums over ranks and threads")
+    if keep is not None and len(keep) < len(run.regions):
+        note += f"; showing the {top} regions with the largest max time and their ancestors (--top)"
+    return Section("Region tree", pd.DataFrame(rows), note)
+
+
+def derived_section(an):
+    """Derived metrics over the whole run, across ranks."""
+    whole = an.whole_run()
+    rows = []
+    for m, _ in metrics.available(an.per_rank.columns):
+        col = metrics.label(m)
+        vals = whole[col].reindex(an.ranks).to_numpy()[None, :]
+        s = stats.across(vals)
+        rows.append({"metric": m.name, "unit": m.unit, **{k: v[0] for k, v in s.items()}})
+    rows.append({"metric": "wall time", "unit": "s", **{k: v[0] for k, v in
+                 stats.across(whole["time_s"].reindex(an.ranks).to_numpy()[None, :]).items()}})
+    return Section("Derived metrics (whole run, across ranks)", pd.DataFrame(rows),
+                   "imbalance = max/mean - 1; cv = standard deviation/mean")
+
+
+def metric_by_region_section(an, metric, top):
+    """One metric per region across ranks, most imbalanced (by max) first."""
+    col = an.metric_column(metric)
+    s = stats.summary(an.per_rank, col, all_columns=an.ranks)
+    paths = dict(zip(an.run.regions["id"].astype(int), an.run.regions["path"]))
+    s = s.sort_values("max", ascending=False).head(top or len(s))
+    s.insert(0, "path", [paths.get(int(r), "?") for r in s.index])
+    label = {"time_s": "inclusive time [s]", "excl_s": "exclusive time [s]"}.get(col, col)
+    return Section(f"{label} by region across ranks", s.reset_index(),
+                   "per rank: wall time for times, sums over threads for counts; largest max first")
+
+
+def by_rank_section(an, top):
+    """One row per rank: wall time, whole-run counters, derived metrics, MPI time."""
+    whole = an.whole_run().drop(columns=["threads"], errors="ignore")
+    keep = [c for c in whole.columns if not c.endswith("(excl)") and c != "excl_s"]
+    out = whole[keep]
+    if an.run.has("mpi"):
+        out = out.join(mpi.by_rank(an.run).set_index("rank")[["mpi_time_s"]])
+    return Section("By rank", out.reset_index().head(top or len(out)))
+
+
+def by_thread_section(an, top):
+    """One row per (rank, thread): root inclusive time and counters."""
+    st = tree.with_exclusive(an.run)
+    st = st[st["region"].isin(an.roots)]
+    cols = ["visits", "incl_ns"] + [e for e in an.run.event_names if e in st.columns]
+    out = st.groupby(["rank", "thread"])[cols].sum()
+    out["incl_s"] = out.pop("incl_ns") / 1e9
+    return Section("By thread", out.reset_index().head(top or len(out)))
+
+
+def mpi_sections(an, top):
+    """MPI profile: calls by time, per rank, message sizes."""
+    fn = mpi.by_function(an.run, an.ranks)
+    return [Section("MPI calls by time", fn.head(top or len(fn))),
+            Section("MPI calls by bytes", fn.sort_values(["bytes_sent", "bytes_recv"], ascending=False)
+                    [["function", "calls", "bytes_sent", "bytes_recv", "bytes/call"]].head(top or len(fn))),
+            Section("MPI per rank", mpi.by_rank(an.run).sort_values("mpi_time_s", ascending=False).head(top or 10**9)),
+            Section("MPI message sizes", mpi.histogram(an.run), "calls per log2 bucket of max(sent, received)")]
+
+
+def other_sections(run, top):
+    """Tables the report does not interpret (NVTX payloads, passes...): first rows."""
+    out = []
+    kname, _ = gpu.kernel_table(run)
+    pc = gpu.pc_table(run)
+    for name, t in run.tables.items():
+        if name in KNOWN or name == kname or (pc is not None and t is pc):
+            continue
+        out.append(Section(f"Table {name}", t.head(top or len(t)), run.docs.get(name, "") or ""))
+    return out
+
+
+def build(run, by="region", metric="time", top=20):
+    """All sections of the report for run."""
+    an = Analysis(run)
+    sections = [meta_section(run)]
+    if an.per_rank is not None:
+        main = {"region": lambda: region_tree_section(an, top, metric),
+                "rank": lambda: by_rank_section(an, top), "thread": lambda: by_thread_section(an, top)}
+        if by in main:
+            sections.append(main[by]())
+        sections += [derived_section(an), metric_by_region_section(an, metric, top)]
+    if run.has("mpi"):
+        sections += mpi_sections(an, top)
+    kern = gpu.top_kernels(run, top)
+    if by == "kernel" and kern is None:
+        raise TallyError("--by kernel: this file has no GPU kernel table")
+    if kern is not None:
+        sections.append(Section("GPU kernels by time", kern))
+    hot = gpu.hot_lines(run, top)
+    if hot is not None:
+        sections.append(Section("PC sampling: hot lines and stall reasons", hot, "samples per stall reason"))
+    return sections + other_sections(run, top)

@@ -1,0 +1,96 @@
+#!/usr/bin/python3
+"""check_rt_file.py FILE|PARTIAL-GLOB MODE - assert exact values in files of rt_app."""
+import glob
+import sys
+
+try:
+    import h5py
+except ImportError:
+    print("python3-h5py missing"); sys.exit(77)
+
+fails = 0
+
+
+def check(cond, what):
+    global fails
+    if not cond:
+        fails += 1
+        print("FAILED:", what)
+
+
+def by_path(f):
+    return {int(r["id"]): r["path"].decode() for r in f["regions"][:]}
+
+
+def check_tree(f, steps, complete):
+    paths = by_path(f)
+    parent = {int(r["id"]): int(r["parent"]) for r in f["regions"][:]}
+    st = f["region_stats"][:]
+    ranks = sorted(set(int(x) for x in st["rank"]))
+    for rank in ranks:
+        rows = st[st["rank"] == rank]
+        threads = sorted(set(int(x) for x in rows["thread"]))
+        check(len(threads) >= 2, "rank %d has rows for %d threads, want >= 2" % (rank, len(threads)))
+        for th in threads:
+            tr = rows[rows["thread"] == th]
+            incl = {int(r["region"]): int(r["incl_ns"]) for r in tr}
+            kids = {}
+            for reg in incl:
+                if parent[reg] >= 0:
+                    kids[parent[reg]] = kids.get(parent[reg], 0) + incl[reg]
+            for reg, s in kids.items():
+                check(incl[reg] >= s, "rank %d thread %d %s: inclusive %d < children %d" %
+                      (rank, th, paths[reg], incl[reg], s))
+            names = {paths[int(r["region"])]: int(r["visits"]) for r in tr}
+            kind = {(int(t["rank"]), int(t["thread"])): int(t["kind"]) for t in f["threads"][:]}[(rank, th)]
+            if kind == 0:
+                check(names.get("(thread) / step") == steps, "rank %d step visits %s" % (rank, names.get("(thread) / step")))
+                check(names.get("(thread) / step / comm") == steps, "rank %d comm visits" % rank)
+                check(names.get("(thread) / step / comm / MPI_Sendrecv") == steps, "rank %d MPI_Sendrecv region" % rank)
+            pre = "(thread) / step / omp parallel" if kind == 0 else "(thread) / omp parallel"
+            par = [v for p, v in names.items() if p.startswith(pre) and p.count(" / ") == pre.count(" / ")]
+            check(sum(par) == steps, "rank %d thread %d: omp parallel visits %s, want %d" % (rank, th, par, steps))
+    return ranks
+
+
+def check_mpi(f, size, steps):
+    for r in f["mpi"][:]:
+        rank, fn = int(r["rank"]), r["function"].decode()
+        want = {
+            "MPI_Sendrecv": (800 * (rank + 1) * steps, 800 * ((rank + size - 1) % size + 1) * steps),
+            "MPI_Allreduce": (80 * steps, 80 * steps),
+            "MPI_Bcast": (28 * steps if rank == 0 else 0, 0 if rank == 0 else 28 * steps),
+        }.get(fn)
+        if want is None:
+            continue
+        check(int(r["calls"]) == steps, "rank %d %s calls %d" % (rank, fn, r["calls"]))
+        check((int(r["bytes_sent"]), int(r["bytes_recv"])) == want,
+              "rank %d %s bytes %d/%d, want %s" % (rank, fn, r["bytes_sent"], r["bytes_recv"], want))
+        check(int(sum(r["hist"])) == steps, "rank %d %s histogram total" % (rank, fn))
+
+
+def main():
+    target, mode = sys.argv[1], sys.argv[2]
+    if mode == "ok":
+        f = h5py.File(target, "r")
+        check(f.attrs["schema_version"] == 1, "schema_version")
+        check(f.attrs["nranks"] == 4 and f.attrs["partial"] == 0, "nranks/partial")
+        check(len(f["ranks"]) == 4, "4 rank rows")
+        check(len(f["events"]) >= 1, "events listed")
+        check(len(f["threads"]) == 8, "8 thread rows, got %d" % len(f["threads"]))
+        check(check_tree(f, 5, True) == [0, 1, 2, 3], "ranks 0..3 have region rows")
+        check_mpi(f, 4, 5)
+    else:
+        files = sorted(glob.glob(target))
+        check(len(files) == 4, "4 partial files, got %s" % files)
+        for fn in files:
+            f = h5py.File(fn, "r")
+            check(f.attrs["partial"] == 1, fn + " partial flag")
+            check(len(f["ranks"]) == 1, fn + " one rank")
+            check_tree(f, 3, False)
+            check_mpi(f, 4, 3)
+    print("%s: %d failure(s)" % (target, fails))
+    sys.exit(1 if fails else 0)
+
+
+main()

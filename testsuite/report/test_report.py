@@ -1,0 +1,363 @@
+#!/usr/bin/python3
+"""Tests of the tally package and tally-report (ctest label 'report').
+
+    test_report.py CASE     (CASE: see CASES at the end)
+
+Environment (set by CMakeLists.txt): TALLY_REPORT (the build-tree
+launcher), TALLY_PYTHONPATH (the package), TALLY_SCHEMA_DEF (schema.def),
+TALLY_TEST_DIR (scratch), TALLY_RUN, TALLY_REPORT_PROG, TALLY_MPIRUN.
+Numbers are checked against h5dump's text and statistics recomputed here
+by hand (statistics module of the standard library, no pandas).
+Exit 77 (skip) when /usr/bin/python3 lacks h5py.
+"""
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+try:
+    import h5py  # noqa: F401
+except ImportError:
+    print("SKIP: /usr/bin/python3 has no h5py (testsuite/install-deps.sh installs python3-h5py)")
+    sys.exit(77)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPORT = os.environ.get("TALLY_REPORT", "tally-report")
+SCHEMA = os.environ.get("TALLY_SCHEMA_DEF", os.path.join(HERE, "..", "..", "wrappers", "output", "schema.def"))
+WORK = os.environ.get("TALLY_TEST_DIR", "/tmp/tally-report-test")
+sys.path.insert(0, os.environ.get("TALLY_PYTHONPATH", os.path.join(HERE, "..", "..", "analysis")))
+FAILS = []
+
+
+def check(cond, what):
+    """Record a failed check (with the caller's line) and go on."""
+    if not cond:
+        line = sys._getframe(1).f_lineno
+        FAILS.append(f"line {line}: {what}")
+        print(f"FAIL line {line}: {what}")
+
+
+def close(a, b, rel=1e-9):
+    """a == b within rel (absolute 1e-12 near 0)."""
+    if a is None or b is None:
+        return a is b
+    return abs(a - b) <= rel * max(abs(a), abs(b)) + 1e-12
+
+
+def scratch(name):
+    """A fresh directory under WORK."""
+    d = os.path.join(WORK, name)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    return d
+
+
+def generate(path, *args):
+    """Write a synthetic file (or partial files) with gen_tally_file.py."""
+    subprocess.run([sys.executable, os.path.join(HERE, "gen_tally_file.py"), SCHEMA, path, *args], check=True)
+    return path
+
+
+def report(*args):
+    """Run tally-report; (returncode, stdout, stderr)."""
+    p = subprocess.run([REPORT, *args], capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def report_json(*args):
+    """tally-report --format json: title -> rows."""
+    rc, out, err = report(*args, "--format", "json", "--top", "0")
+    check(rc == 0, f"tally-report {args} exit {rc}: {err}")
+    return {s["title"]: s["rows"] for s in json.loads(out)["sections"]}
+
+
+def h5dump_rows(path, table):
+    """Rows of a table as h5dump prints them: lists of ints and strings.
+
+    Arrays (counters, histogram) are flattened into the row, as in h5dump.
+    """
+    out = subprocess.run(["h5dump", "-d", "/" + table, "-w", "0", path], capture_output=True, text=True, check=True).stdout
+    data = out[out.index("DATA {") + len("DATA {"):]
+    data = data.split("ATTRIBUTE")[0]   # the dataset's 'doc' attribute follows its data
+    rows = []
+    for rec in re.findall(r"\{([^{}]*)\}", data):
+        toks = re.findall(r'"((?:[^"\\]|\\.)*)"|(-?\d+)', rec)
+        rows.append([s.replace("\\000", "") if s or not n else int(n) for s, n in toks])
+    return rows
+
+
+def field_names():
+    """table -> [(field, type)] parsed from schema.def here (independently)."""
+    out = {}
+    for line in open(SCHEMA, encoding="utf-8"):
+        m = re.match(r"\s*TLY_FIELD\((\w+),\s*(\w+),\s*(\w+),", line)
+        if m:
+            out.setdefault(m.group(1), []).append((m.group(2), m.group(3)))
+    return out
+
+
+def dump_table(path, table, nev):
+    """h5dump rows of table as dicts (CNT -> list 'counters', HIST -> list 'hist')."""
+    fields = field_names()[table]
+    out = []
+    for toks in h5dump_rows(path, table):
+        row, i = {}, 0
+        for f, ty in fields:
+            n = nev if ty == "CNT" else 32 if ty == "HIST" else 1
+            row[f] = toks[i:i + n] if ty in ("CNT", "HIST") else toks[i]
+            i += n
+        out.append(row)
+    return out
+
+
+def by_hand(path, nev):
+    """Per region: visits, per-rank wall incl/excl (s), counter sums; from h5dump."""
+    regions = {r["id"]: r for r in dump_table(path, "regions", nev)}
+    stats_rows = dump_table(path, "region_stats", nev)
+    kids = {}
+    for r in stats_rows:
+        key = (r["rank"], r["thread"], regions[r["region"]]["parent"])
+        kids[key] = kids.get(key, 0) + r["incl_ns"]
+    incl, excl, visits = {}, {}, {}
+    for r in stats_rows:
+        k = (r["region"], r["rank"])
+        e = r["incl_ns"] - kids.get((r["rank"], r["thread"], r["region"]), 0)
+        incl[k] = max(incl.get(k, 0), r["incl_ns"])
+        excl[k] = max(excl.get(k, 0), e)
+        visits[r["region"]] = visits.get(r["region"], 0) + r["visits"]
+    return regions, stats_rows, incl, excl, visits
+
+
+def hand_stats(values):
+    """min, mean, max, imbalance, cv of a list (population sd)."""
+    mean = statistics.fmean(values)
+    imb = max(values) / mean - 1 if mean else None
+    cv = statistics.pstdev(values) / mean if mean else None
+    return min(values), mean, max(values), imb, cv
+
+
+def case_numbers():
+    """Region tree, derived metrics and MPI profile equal h5dump + hand statistics."""
+    d = scratch("numbers")
+    f = generate(os.path.join(d, "n.h5"), "--ranks", "4", "--regions", "30", "--threads", "2")
+    nev = len(dump_table(f, "events", 1))
+    regions, rows, incl, excl, visits = by_hand(f, nev)
+    ranks = sorted({r["rank"] for r in rows})
+    rep = report_json(f)
+    tree_rows = {r["id"]: r for r in rep["Region tree"]}
+    check(len(tree_rows) == len(regions), f"tree has {len(tree_rows)} regions, file {len(regions)}")
+    for rid in regions:
+        t = tree_rows[rid]
+        vals = [incl.get((rid, k), 0) / 1e9 for k in ranks]
+        mn, mean, mx, imb, cv = hand_stats(vals)
+        check(t["visits"] == visits[rid], f"region {rid} visits {t['visits']} != {visits[rid]}")
+        for col, want in (("incl min [s]", mn), ("incl mean [s]", mean), ("incl max [s]", mx),
+                          ("imbalance", imb), ("cv", cv)):
+            check(close(t[col], want), f"region {rid} {col} {t[col]} != {want}")
+        ex = statistics.fmean([excl.get((rid, k), 0) / 1e9 for k in ranks])
+        check(close(t["excl mean [s]"], ex), f"region {rid} excl mean {t['excl mean [s]']} != {ex}")
+        tc = sum(r["counters"][0] for r in rows if r["region"] == rid)
+        check(t["perf::TASK-CLOCK incl"] == tc, f"region {rid} TASK-CLOCK {t['perf::TASK-CLOCK incl']} != {tc}")
+    # Derived: IPC of the whole run per rank = TOT_INS / TOT_CYC at the root, summed over threads.
+    ipc = [sum(r["counters"][3] for r in rows if r["rank"] == k and r["region"] == 0) /
+           sum(r["counters"][2] for r in rows if r["rank"] == k and r["region"] == 0) for k in ranks]
+    util = [sum(r["counters"][0] for r in rows if r["rank"] == k and r["region"] == 0) / incl[(0, k)] for k in ranks]
+    der = {r["metric"]: r for r in rep["Derived metrics (whole run, across ranks)"]}
+    for name, vals in (("IPC", ipc), ("CPU utilisation", util)):
+        for col, want in zip(("min", "mean", "max", "imbalance", "cv"), hand_stats(vals)):
+            check(close(der[name][col], want), f"{name} {col} {der[name][col]} != {want}")
+    check_mpi(f, rep, nev, ranks)
+
+
+def check_mpi(f, rep, nev, ranks):
+    """MPI sections against h5dump."""
+    mpi = dump_table(f, "mpi", nev)
+    fns = {r["function"] for r in mpi}
+    got = {r["function"]: r for r in rep["MPI calls by time"]}
+    check(set(got) == fns, f"MPI functions {sorted(got)} != {sorted(fns)}")
+    for fn in fns:
+        rows = [r for r in mpi if r["function"] == fn]
+        check(got[fn]["calls"] == sum(r["calls"] for r in rows), f"{fn} calls")
+        check(close(got[fn]["time_s"], sum(r["time_ns"] for r in rows) / 1e9), f"{fn} time")
+        check(got[fn]["bytes_sent"] == sum(r["bytes_sent"] for r in rows), f"{fn} bytes_sent")
+        per = [sum(r["time_ns"] for r in rows if r["rank"] == k) / 1e9 for k in ranks]
+        imb = hand_stats(per)[3]
+        check(close(got[fn]["time_s imbalance over ranks"], imb), f"{fn} imbalance {got[fn]['time_s imbalance over ranks']} != {imb}")
+    hist = [sum(r["hist"][b] for r in mpi) for b in range(32)]
+    calls = [r["calls"] for r in rep["MPI message sizes"]]
+    check(calls == [h for h in hist if h], f"histogram {calls} != {[h for h in hist if h]}")
+    check(sum(hist) == sum(r["calls"] for r in mpi), "histogram buckets sum to the calls")
+
+
+def case_partial():
+    """Partial files of a killed job: merged, marked partial, missing rank named, values kept."""
+    d = scratch("partial")
+    full = generate(os.path.join(d, "full.h5"), "--ranks", "6", "--regions", "25")
+    generate("unused", "--ranks", "6", "--regions", "25", "--partial-dir", os.path.join(d, "parts"), "--skip-ranks", "2,5")
+    rc, out, err = report(os.path.join(d, "parts"))
+    check(rc == 0, f"exit {rc}: {err}")
+    check("PARTIAL" in out, "report says PARTIAL")
+    check(re.search(r"missing ranks\s+2, 5", out) is not None, "missing ranks 2, 5 named")
+    check(re.search(r"partial ranks\s+0-1, 3-4", out) is not None, "partial ranks 0-1, 3-4 named")
+    import tally
+    merged, whole = tally.read(os.path.join(d, "parts")), tally.read(full)
+    check(merged.partial and merged.missing_ranks == [2, 5], f"Run.partial/missing {merged.missing_ranks}")
+    check(len(merged.regions) == len(whole.regions), "regions unified by path")
+
+    def keyed(run):
+        paths = dict(zip(run.regions["id"], run.regions["path"]))
+        st = run.region_stats
+        return {(int(r.rank), int(r.thread), paths[r.region]): (int(r.incl_ns), int(r.visits))
+                for r in st.itertuples() if r.rank not in (2, 5)}
+    check(keyed(merged) == keyed(whole), "merged rows equal the complete file's rows")
+
+
+def case_errors():
+    """Unusable inputs: one sentence on stderr, exit 2, no traceback."""
+    d = scratch("errors")
+    good = generate(os.path.join(d, "g.h5"), "--ranks", "2", "--regions", "10")
+    size = os.path.getsize(good)
+    bad = []
+    for frac in (0.02, 0.3, 0.6, 0.9):
+        p = os.path.join(d, f"trunc{int(frac * 100)}.h5")
+        with open(good, "rb") as fi, open(p, "wb") as fo:
+            fo.write(fi.read(int(size * frac)))
+        bad.append(p)
+    text = os.path.join(d, "text.h5")
+    open(text, "w").write("not hdf5\n")
+    plain = os.path.join(d, "plain.h5")
+    with h5py.File(plain, "w") as f:
+        f["x"] = [1, 2, 3]
+    empty = scratch("errors-empty")
+    for p in bad + [text, plain, empty, os.path.join(d, "missing.h5")]:
+        rc, out, err = report(p)
+        check(rc == 2, f"{p}: exit {rc} (want 2)")
+        check("Traceback" not in err and err.count("\n") == 1 and err.startswith("tally-report: "),
+              f"{p}: one sentence wanted, got {err!r}")
+    rc, _, err = report(good, "--metric", "bogus")
+    check(rc == 2 and "unknown metric" in err, f"--metric bogus: {rc} {err!r}")
+    rc, _, err = report(good, "--by", "kernel")
+    check(rc == 2 and "no GPU kernel table" in err, f"--by kernel without kernels: {rc} {err!r}")
+
+
+def case_plots():
+    """--plot writes the four PNGs (with PC samples present), each a real image."""
+    d = scratch("plots")
+    f = generate(os.path.join(d, "p.h5"), "--ranks", "8", "--regions", "60", "--extra")
+    rc, _, err = report(f, "--plot", os.path.join(d, "png"), "--metric", "time")
+    check(rc == 0, f"exit {rc}: {err}")
+    for name in ("heatmap", "imbalance", "mpi_time", "stalls"):
+        p = os.path.join(d, "png", name + ".png")
+        ok = os.path.exists(p)
+        check(ok and os.path.getsize(p) > 10_000, f"{p} missing or small")
+        if ok:
+            check(open(p, "rb").read(8) == b"\x89PNG\r\n\x1a\n", f"{p} is a PNG")
+    rc, _, err = report(f, "--plot", os.path.join(d, "png-ipc"), "--metric", "IPC")
+    check(rc == 0 and os.path.getsize(os.path.join(d, "png-ipc", "heatmap.png")) > 10_000, f"IPC heatmap: {err}")
+
+
+def case_export():
+    """CSV of every table (row counts as in the file) and the Hatchet literal tree."""
+    d = scratch("export")
+    f = generate(os.path.join(d, "e.h5"), "--ranks", "3", "--regions", "40", "--threads", "2", "--extra")
+    rc, _, err = report(f, "--csv-dir", os.path.join(d, "csv"), "--hatchet", os.path.join(d, "tree.json"))
+    check(rc == 0, f"exit {rc}: {err}")
+    with h5py.File(f, "r") as h:
+        names = []
+        h.visititems(lambda n, o: names.append(n) if isinstance(o, h5py.Dataset) else None)
+        for n in names:
+            p = os.path.join(d, "csv", n.replace("/", "_") + ".csv")
+            lines = open(p).read().splitlines() if os.path.exists(p) else []
+            check(len(lines) == len(h[n]) + 1, f"{p}: {len(lines) - 1} rows, dataset {len(h[n])}")
+    nev = len(dump_table(f, "events", 1))
+    regions, rows, _, _, visits = by_hand(f, nev)
+    tree = json.load(open(os.path.join(d, "tree.json")))
+    check(isinstance(tree, list) and len(tree) == 1 and tree[0]["frame"]["name"] == "(thread)", "one root (thread)")
+    root_incl = sum(r["incl_ns"] for r in rows if r["region"] == 0) / 1e9
+    check(close(tree[0]["metrics"]["time (inc)"], root_incl), "root time (inc) = sum of root incl_ns")
+    nodes, stack = [], list(tree)
+    while stack:
+        n = stack.pop()
+        nodes.append(n)
+        check(set(n) == {"frame", "metrics", "children"}, "node keys frame/metrics/children")
+        stack += n["children"]
+    check(len(nodes) == len(regions), f"{len(nodes)} nodes, {len(regions)} regions")
+    check(close(sum(n["metrics"]["time"] for n in nodes), root_incl, 1e-9), "exclusive times add up to the root")
+    check(sum(n["metrics"]["visits"] for n in nodes) == sum(visits.values()), "visits add up")
+
+
+def case_formats():
+    """Every --format and --by works; JSON parses; Markdown has its headings."""
+    d = scratch("formats")
+    f = generate(os.path.join(d, "f.h5"), "--ranks", "3", "--regions", "15", "--threads", "2", "--extra")
+    for fmt in ("text", "csv", "json", "markdown"):
+        for by in ("region", "rank", "thread", "kernel"):
+            rc, out, err = report(f, "--format", fmt, "--by", by, "--top", "5")
+            check(rc == 0 and len(out) > 200, f"--format {fmt} --by {by}: exit {rc} {err}")
+            if fmt == "json":
+                json.loads(out)
+    rc, out, _ = report(f, "--format", "markdown")
+    for h in ("## Run", "## Region tree", "## MPI calls by time", "## GPU kernels by time",
+              "## PC sampling: hot lines and stall reasons", "## Table nvtx/payload_step"):
+        check(h in out, f"markdown lacks {h}")
+    rc, out, _ = report(f, "--by", "rank", "--metric", "IPC")
+    check(rc == 0 and "IPC [instructions/cycle] by region across ranks" in out, "--metric IPC section")
+
+
+def case_perf():
+    """A 64-rank x 1,000-region file reports in under 3 s."""
+    d = scratch("perf")
+    f = generate(os.path.join(d, "big.h5"), "--ranks", "64", "--regions", "1000")
+    best = None
+    for _ in range(2):
+        t0 = time.perf_counter()
+        rc, out, err = report(f)
+        dt = time.perf_counter() - t0
+        check(rc == 0, f"exit {rc}: {err}")
+        best = dt if best is None else min(best, dt)
+    print(f"64 ranks x 1000 regions: tally-report took {best:.2f} s (limit 3 s)")
+    check(best < 3.0, f"report took {best:.2f} s")
+
+
+def case_runtime():
+    """A file written by the runtime (tally-run under mpirun): report vs h5dump."""
+    run, prog, mpirun = (os.environ.get(k, "") for k in ("TALLY_RUN", "TALLY_REPORT_PROG", "TALLY_MPIRUN"))
+    if not (os.path.exists(run) and os.path.exists(prog) and mpirun):
+        print("SKIP: runtime, test program or mpirun not built")
+        sys.exit(77)
+    d = scratch("runtime")
+    cmd = [mpirun, "--allow-run-as-root", "--oversubscribe", "-np", "2", run, "--output-name=rt.h5", "--", prog]
+    try:
+        subprocess.run(cmd, cwd=d, capture_output=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        pass
+    f = os.path.join(d, "rt.h5")
+    if not os.path.exists(f):
+        print("SKIP: the runtime wrote no file within 60 s (see the runtime's own tests)")
+        sys.exit(77)
+    nev = len(dump_table(f, "events", 1))
+    regions, rows, incl, _, visits = by_hand(f, nev)
+    rep = report_json(f)
+    ranks = sorted({r["rank"] for r in rows})
+    for t in rep["Region tree"]:
+        rid = t["id"]
+        check(t["visits"] == visits[rid], f"region {rid} visits")
+        want = hand_stats([incl.get((rid, k), 0) / 1e9 for k in ranks])
+        check(close(t["incl max [s]"], want[2]) and close(t["incl mean [s]"], want[1]), f"region {rid} times")
+    check_mpi(f, rep, nev, ranks)
+    steps = [r for r in regions.values() if r["name"] == "step"]
+    check(steps and visits[steps[0]["id"]] == 10, "5 steps on each of 2 ranks")
+
+
+CASES = {"numbers": case_numbers, "partial": case_partial, "errors": case_errors, "plots": case_plots,
+         "export": case_export, "formats": case_formats, "perf": case_perf, "runtime": case_runtime}
+
+if __name__ == "__main__":
+    os.makedirs(WORK, exist_ok=True)
+    CASES[sys.argv[1]]()
+    print(f"{sys.argv[1]}: {'FAILED ' + str(len(FAILS)) + ' check(s)' if FAILS else 'ok'}")
+    sys.exit(1 if FAILS else 0)

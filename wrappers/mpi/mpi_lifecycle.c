@@ -1,0 +1,156 @@
+/*
+ * mpi_lifecycle.c - MPI_Init/MPI_Init_thread start a rank's measurement,
+ * MPI_Finalize writes the job file (collectively, on a communicator of
+ * the tool's own so its collectives never match the application's),
+ * MPI_Abort leaves the calling rank's partial file.  C and Fortran.
+ */
+#include "mpi/mpi_support.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static struct {
+	int started;
+	MPI_Comm comm;
+} life = { 0, MPI_COMM_NULL };
+
+static void rank_start(void)
+{
+	struct tly_rt_proc *p = tly_rt_proc();
+	int init = 0;
+
+	if (!tly_rt_enabled() || life.started)
+		return;
+	PMPI_Initialized(&init);
+	if (!init)
+		return;
+	life.started = 1;
+	PMPI_Comm_dup(MPI_COMM_WORLD, &life.comm);
+	PMPI_Comm_rank(life.comm, &p->rank);
+	PMPI_Comm_size(life.comm, &p->nranks);
+	if (p->rank == 0)
+		tly_rt_choose_outname(p->outname, sizeof p->outname, ".h5");
+	PMPI_Bcast(p->outname, (int)sizeof p->outname, MPI_CHAR, 0, life.comm);
+	p->in_mpi_job = 1;
+}
+
+static void rank_finish(void)
+{
+	struct tly_rt_proc *p = tly_rt_proc();
+	int rc;
+
+	if (!life.started || p->finished)
+		return;
+	tly_rt_stop_all();
+	rc = tly_out_write(&life.comm, p->outname, 0);
+	p->finished = 1;
+	if (rc == 0 && p->rank == 0)
+		tly_rt_log(1, "measurement of %d rank(s) written to %s", p->nranks, p->outname);
+	PMPI_Comm_free(&life.comm);
+}
+
+TALLY_RT_EXPORT int MPI_Init(int *argc, char ***argv)
+{
+	int rc = PMPI_Init(argc, argv);
+
+	rank_start();
+	return rc;
+}
+
+TALLY_RT_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+	int rc = PMPI_Init_thread(argc, argv, required, provided);
+
+	rank_start();
+	return rc;
+}
+
+TALLY_RT_EXPORT int MPI_Finalize(void)
+{
+	rank_finish();
+	return PMPI_Finalize();
+}
+
+TALLY_RT_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
+{
+	if (life.started)
+		tly_rt_write_partial("MPI_Abort");
+	return PMPI_Abort(comm, errorcode);
+}
+
+/* ---- Fortran: forward to the MPI library's own symbol, then act ---- */
+static struct {
+	void *init[5], *init_thread[5], *finalize[5], *abort[5];
+} fl;
+
+typedef void (*f1_t)(MPI_Fint *);
+typedef void (*f3_t)(MPI_Fint *, MPI_Fint *, MPI_Fint *);
+
+static void f_init(int v, const char *sym, MPI_Fint *ierr)
+{
+	f1_t real = (f1_t)tly_mpi_fsym(&fl.init[v], sym, "ompi_init_f");
+
+	if (real)
+		real(ierr);
+	rank_start();
+}
+
+static void f_init_thread(int v, const char *sym, MPI_Fint *req, MPI_Fint *prov, MPI_Fint *ierr)
+{
+	f3_t real = (f3_t)tly_mpi_fsym(&fl.init_thread[v], sym, "ompi_init_thread_f");
+
+	if (real)
+		real(req, prov, ierr);
+	rank_start();
+}
+
+static void f_finalize(int v, const char *sym, MPI_Fint *ierr)
+{
+	f1_t real = (f1_t)tly_mpi_fsym(&fl.finalize[v], sym, "ompi_finalize_f");
+
+	rank_finish();
+	if (real)
+		real(ierr);
+}
+
+static void f_abort(int v, const char *sym, MPI_Fint *comm, MPI_Fint *code, MPI_Fint *ierr)
+{
+	f3_t real = (f3_t)tly_mpi_fsym(&fl.abort[v], sym, "ompi_abort_f");
+
+	if (life.started)
+		tly_rt_write_partial("MPI_Abort");
+	if (real)
+		real(comm, code, ierr);
+}
+
+#define TLY_F1(sym, v, fn) \
+	TALLY_RT_EXPORT void sym(MPI_Fint *ierr) { fn(v, #sym, ierr); }
+#define TLY_F3(sym, v, fn) \
+	TALLY_RT_EXPORT void sym(MPI_Fint *a, MPI_Fint *b, MPI_Fint *ierr) { fn(v, #sym, a, b, ierr); }
+
+TLY_F1(mpi_init, 0, f_init)
+TLY_F1(mpi_init_, 1, f_init)
+TLY_F1(mpi_init__, 2, f_init)
+TLY_F1(MPI_INIT, 3, f_init)
+TLY_F1(mpi_init_f08_, 4, f_init)
+TLY_F3(mpi_init_thread, 0, f_init_thread)
+TLY_F3(mpi_init_thread_, 1, f_init_thread)
+TLY_F3(mpi_init_thread__, 2, f_init_thread)
+TLY_F3(MPI_INIT_THREAD, 3, f_init_thread)
+TLY_F3(mpi_init_thread_f08_, 4, f_init_thread)
+TLY_F1(mpi_finalize, 0, f_finalize)
+TLY_F1(mpi_finalize_, 1, f_finalize)
+TLY_F1(mpi_finalize__, 2, f_finalize)
+TLY_F1(MPI_FINALIZE, 3, f_finalize)
+TLY_F1(mpi_finalize_f08_, 4, f_finalize)
+TLY_F3(mpi_abort, 0, f_abort)
+TLY_F3(mpi_abort_, 1, f_abort)
+TLY_F3(mpi_abort__, 2, f_abort)
+TLY_F3(MPI_ABORT, 3, f_abort)
+TLY_F3(mpi_abort_f08_, 4, f_abort)
+
+/* The tool's communicator for the writer (MPI_COMM_NULL before Init). */
+void *tly_mpi_tool_comm(void)
+{
+	return life.started ? &life.comm : NULL;
+}

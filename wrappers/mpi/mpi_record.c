@@ -1,0 +1,69 @@
+/*
+ * mpi_record.c - bracketing of one MPI call: per-thread statistics (no
+ * lock, nothing allocated) and, when TALLY_MPI_REGIONS is on, a region
+ * named after the call (time only unless TALLY_MPI_COUNTERS).
+ */
+#include "mpi/mpi_support.h"
+
+#include <dlfcn.h>
+
+int tly_mpi_begin(struct tly_mpi_call *c, int id)
+{
+	struct tly_rt_proc *p = tly_rt_proc();
+	struct tly_rt_thread *t;
+
+	if (!p->active || !p->opt.mpi || p->finished)
+		return 0;
+	t = tly_rt_self();
+	if (!t || t->in_mpi || t->stopped)
+		return 0;
+	t->in_mpi = 1;
+	c->t = t;
+	c->id = id;
+	c->region = p->opt.mpi_regions;
+	if (c->region)
+		tly_rt_enter(t, tly_mpi_names[id], TLY_RK_MPI, p->opt.mpi_counters);
+	c->t0 = tly_rt_now();
+	return 1;
+}
+
+static int log2_bucket(int64_t bytes)
+{
+	int b = 0;
+
+	if (bytes <= 0)
+		return 0;
+	b = 64 - __builtin_clzll((unsigned long long)bytes); /* 1 -> 1, 2..3 -> 2 ... */
+	return b < TLY_RT_HIST ? b : TLY_RT_HIST - 1;
+}
+
+void tly_mpi_end(struct tly_mpi_call *c, int64_t sent, int64_t recv)
+{
+	struct tly_rt_mpi_stat *s = &c->t->mpi[c->id];
+
+	s->time_ns += tly_rt_now() - c->t0;
+	s->calls++;
+	s->sent += sent;
+	s->recv += recv;
+	s->hist[log2_bucket(sent > recv ? sent : recv)]++;
+	if (c->region)
+		tly_rt_exit(c->t);
+	c->t->in_mpi = 0;
+}
+
+void *tly_mpi_fsym(void **slot, const char *sym, const char *fallback)
+{
+	void *f = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+
+	if (f)
+		return f;
+	f = dlsym(RTLD_NEXT, sym);
+	if (!f)
+		f = dlsym(RTLD_NEXT, fallback);
+	if (!f) {
+		tly_rt_log(1, "no MPI library defines %s; the call is skipped", sym);
+		return NULL;
+	}
+	__atomic_store_n(slot, f, __ATOMIC_RELEASE);
+	return f;
+}

@@ -1,0 +1,79 @@
+/*
+ * mpi_support.h - what the generated MPI wrappers use: call bracketing
+ * (tly_mpi_begin/end) and the byte-expression helpers of mpi_spec.txt.
+ */
+#ifndef TALLY_MPI_SUPPORT_H
+#define TALLY_MPI_SUPPORT_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "mpi_ids.h"
+#include "runtime/rt.h"
+
+#define TALLY_RT_EXPORT __attribute__((visibility("default")))
+
+struct tly_mpi_call {
+	struct tly_rt_thread *t;
+	int id;
+	int region;
+	int64_t t0;
+};
+
+/* 0: not recorded (runtime off, nested call, after the file is written). */
+int tly_mpi_begin(struct tly_mpi_call *c, int id);
+void tly_mpi_end(struct tly_mpi_call *c, int64_t sent, int64_t recv);
+/* The next definition of a Fortran symbol, cached in *slot. */
+void *tly_mpi_fsym(void **slot, const char *sym, const char *fallback);
+
+static inline int64_t tly_mpi_tsz(MPI_Datatype t)
+{
+	int s = 0;
+
+	if (t == MPI_DATATYPE_NULL || PMPI_Type_size(t, &s) != MPI_SUCCESS)
+		return 0;
+	return s;
+}
+
+static inline int tly_mpi_csz(MPI_Comm c)
+{
+	int n = 0;
+
+	PMPI_Comm_size(c, &n);
+	return n;
+}
+
+static inline int tly_mpi_rank(MPI_Comm c)
+{
+	int r = 0;
+
+	PMPI_Comm_rank(c, &r);
+	return r;
+}
+
+static inline int64_t tly_mpi_sumv(const int *v, MPI_Comm c)
+{
+	int64_t s = 0;
+
+	for (int i = 0, n = tly_mpi_csz(c); i < n; i++)
+		s += v[i];
+	return s;
+}
+
+static inline int64_t tly_mpi_rcvd(const MPI_Status *st, int count, MPI_Datatype t)
+{
+	int n;
+
+	if (st == MPI_STATUS_IGNORE || PMPI_Get_count(st, t, &n) != MPI_SUCCESS || n == MPI_UNDEFINED)
+		return (int64_t)count * tly_mpi_tsz(t);
+	return (int64_t)n * tly_mpi_tsz(t);
+}
+
+#define TSZ(t) tly_mpi_tsz(t)
+#define CSZ(c) tly_mpi_csz(c)
+#define RANK(c) tly_mpi_rank(c)
+#define SUMV(v, c) tly_mpi_sumv(v, c)
+#define NIP(b) ((const void *)(b) != (const void *)MPI_IN_PLACE)
+#define RCVD(st, n, t) tly_mpi_rcvd(st, n, t)
+
+#endif /* TALLY_MPI_SUPPORT_H */

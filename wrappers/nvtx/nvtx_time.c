@@ -1,0 +1,248 @@
+/*
+ * nvtx_time.c - time domains of deferred events and their conversion to
+ * Tally's clock (CLOCK_MONOTONIC, ns: what nvtxTimestampGet returns).
+ * A domain converts through a conversion factor or through two sync
+ * points (linear: offset and rate) to a domain that converts, ending at
+ * Tally's clock or a clock_gettime clock sampled now; a domain with a
+ * timer source gets sync points from it.  Also nvtxScopeRegister.
+ */
+#include "nvtx/nvtx.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "runtime/rt.h"
+
+#define NDOM 64
+#define NSYNC 512
+#define NSCOPE 256
+
+struct tdom {
+	uint64_t id, scope, type;
+	int64_t (*fn0)(void);
+	int64_t (*fn1)(void *);
+	void *data;
+	int unsafe_at_exit;
+};
+struct rel { uint64_t src, dst; double slope; int64_t ts, td; int factor; };
+
+static struct {
+	pthread_mutex_t lock;
+	struct tdom d[NDOM];
+	int nd;
+	struct rel r[NSYNC];
+	int nr;
+	struct { uint64_t id, parent; char path[128]; } sc[NSCOPE];
+	int nsc;
+	uint64_t next_id, next_scope;
+	int exiting;
+} tm = { .lock = PTHREAD_MUTEX_INITIALIZER, .next_id = NVTX_TIME_DOMAIN_ID_DYNAMIC_START,
+	 .next_scope = NVTX_SCOPE_ID_DYNAMIC_START };
+
+int64_t tly_nv_now(void)
+{
+	return tly_rt_now();
+}
+
+static struct tdom *dom(uint64_t id)
+{
+	for (int i = 0; i < tm.nd; i++)
+		if (tm.d[i].id == id)
+			return &tm.d[i];
+	return NULL;
+}
+
+uint64_t tly_nv_time_domain_register(int domain, const nvtxTimeDomainAttr_t *a)
+{
+	uint64_t id = 0;
+
+	(void)domain;
+	if (!a)
+		return NVTX_TIME_DOMAIN_ID_NONE;
+	pthread_mutex_lock(&tm.lock);
+	if (a->timeDomainId && (a->timeDomainId < NVTX_TIME_DOMAIN_ID_STATIC_START
+				|| a->timeDomainId >= NVTX_TIME_DOMAIN_ID_DYNAMIC_START || dom(a->timeDomainId)))
+		id = 0;
+	else if (tm.nd < NDOM)
+		id = a->timeDomainId ? a->timeDomainId : tm.next_id++;
+	if (id)
+		tm.d[tm.nd++] = (struct tdom){ .id = id, .scope = a->scopeId, .type = a->timestampTypeId };
+	pthread_mutex_unlock(&tm.lock);
+	if (!id)
+		tly_rt_log(1, "NVTX: time domain refused (static id out of range or taken, or too many domains)");
+	return id;
+}
+
+static void add_rel_locked(struct rel r)
+{
+	if (tm.nr < NSYNC)
+		tm.r[tm.nr++] = r;
+}
+
+void tly_nv_sync(uint64_t a, uint64_t b, int64_t ta, int64_t tb)
+{
+	pthread_mutex_lock(&tm.lock);
+	add_rel_locked((struct rel){ .src = a, .dst = b, .ts = ta, .td = tb });
+	pthread_mutex_unlock(&tm.lock);
+}
+
+void tly_nv_factor(uint64_t src, uint64_t dst, double slope, int64_t ts, int64_t td)
+{
+	pthread_mutex_lock(&tm.lock);
+	add_rel_locked((struct rel){ .src = src, .dst = dst, .slope = slope, .ts = ts, .td = td, .factor = 1 });
+	pthread_mutex_unlock(&tm.lock);
+}
+
+static int64_t call_source(struct tdom *d)
+{
+	return d->fn1 ? d->fn1(d->data) : d->fn0();
+}
+
+void tly_nv_timer_source(uint64_t td, uint64_t flags, int64_t (*fn0)(void), int64_t (*fn1)(void *), void *data)
+{
+	struct tdom *d;
+
+	pthread_mutex_lock(&tm.lock);
+	d = dom(td);
+	if (d && (fn0 || fn1)) {
+		d->fn0 = fn0;
+		d->fn1 = fn1;
+		d->data = data;
+		d->unsafe_at_exit = flags == NVTX_TIMER_SOURCE_UNSAFE_CALL_AFTER_PROCESS_TEARDOWN;
+		add_rel_locked((struct rel){ .src = td, .dst = NVTX_TIMESTAMP_TYPE_TOOL_PROVIDED,
+					     .ts = call_source(d), .td = tly_nv_now() });
+	}
+	pthread_mutex_unlock(&tm.lock);
+}
+
+/* clock_gettime clocks: offset to Tally's clock, sampled now. */
+static int clock_of(uint64_t type, clockid_t *c)
+{
+	switch (type) {
+	case NVTX_TIMESTAMP_TYPE_CPU_CLOCK_GETTIME_REALTIME: *c = CLOCK_REALTIME; return 1;
+	case NVTX_TIMESTAMP_TYPE_CPU_CLOCK_GETTIME_REALTIME_COARSE: *c = CLOCK_REALTIME_COARSE; return 1;
+	case NVTX_TIMESTAMP_TYPE_CPU_CLOCK_GETTIME_MONOTONIC_RAW: *c = CLOCK_MONOTONIC_RAW; return 1;
+	case NVTX_TIMESTAMP_TYPE_CPU_CLOCK_GETTIME_MONOTONIC_COARSE: *c = CLOCK_MONOTONIC_COARSE; return 1;
+	case NVTX_TIMESTAMP_TYPE_CPU_CLOCK_GETTIME_BOOTTIME: *c = CLOCK_BOOTTIME; return 1;
+	default: return 0;
+	}
+}
+
+static int direct(uint64_t td, int64_t t, int64_t *out)
+{
+	clockid_t c;
+	struct timespec ts;
+
+	if (td == 0 || td == NVTX_TIMESTAMP_TYPE_TOOL_PROVIDED
+	    || td == NVTX_TIMESTAMP_TYPE_CPU_CLOCK_GETTIME_MONOTONIC) {
+		*out = t;
+		return 1;
+	}
+	if (!clock_of(td, &c))
+		return 0;
+	clock_gettime(c, &ts);
+	*out = t - ((int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec) + tly_nv_now();
+	return 1;
+}
+
+/* Linear map src -> other domain from a factor or the first and last sync
+ * points between the two (either direction). */
+static int map_locked(uint64_t src, uint64_t *dst, int64_t t, int64_t *out)
+{
+	for (int i = 0; i < tm.nr; i++)
+		if (tm.r[i].factor && tm.r[i].src == src) {
+			*dst = tm.r[i].dst;
+			*out = tm.r[i].td + (int64_t)(tm.r[i].slope * (double)(t - tm.r[i].ts));
+			return 1;
+		}
+	for (int i = 0; i < tm.nr; i++) {
+		const struct rel *a = &tm.r[i], *b = NULL;
+		int flip = a->dst == src;
+
+		if (a->factor || (a->src != src && a->dst != src))
+			continue;
+		for (int j = tm.nr - 1; j > i && !b; j--)
+			if (!tm.r[j].factor && ((tm.r[j].src == a->src && tm.r[j].dst == a->dst)
+						|| (tm.r[j].src == a->dst && tm.r[j].dst == a->src)))
+				b = &tm.r[j];
+		if (!b)
+			continue;
+		{
+			int bf = b->src != a->src;
+			double x0 = (double)(flip ? a->td : a->ts), y0 = (double)(flip ? a->ts : a->td);
+			double x1 = (double)(flip != bf ? b->td : b->ts), y1 = (double)(flip != bf ? b->ts : b->td);
+
+			if (x1 == x0)
+				continue;
+			*dst = flip ? a->src : a->dst;
+			*out = (int64_t)(y0 + (y1 - y0) * ((double)t - x0) / (x1 - x0) + 0.5);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int tly_nv_convert(uint64_t td, int64_t t, int64_t *out)
+{
+	int rc = -1;
+
+	pthread_mutex_lock(&tm.lock);
+	for (int hop = 0; hop < 6 && rc < 0; hop++) {
+		struct tdom *d = dom(td);
+		uint64_t next;
+
+		if (direct(td, t, out) || (d && direct(d->type, t, out))) {
+			rc = 0;
+			break;
+		}
+		if (d && (d->fn0 || d->fn1) && !(tm.exiting && d->unsafe_at_exit))
+			add_rel_locked((struct rel){ .src = td, .dst = NVTX_TIMESTAMP_TYPE_TOOL_PROVIDED,
+						     .ts = call_source(d), .td = tly_nv_now() });
+		if (!map_locked(td, &next, t, &t))
+			break;
+		td = next;
+	}
+	pthread_mutex_unlock(&tm.lock);
+	return rc;
+}
+
+uint64_t tly_nv_scope_time_domain(uint64_t scope)
+{
+	uint64_t td = 0;
+
+	pthread_mutex_lock(&tm.lock);
+	for (int i = 0; i < tm.nd && !td; i++)
+		if (scope && tm.d[i].scope == scope)
+			td = tm.d[i].id;
+	pthread_mutex_unlock(&tm.lock);
+	return td;
+}
+
+uint64_t tly_nv_scope_register(int domain, const nvtxScopeAttr_t *a)
+{
+	uint64_t id = NVTX_SCOPE_NONE;
+
+	(void)domain;
+	if (!a || a->structSize < sizeof *a)
+		return NVTX_SCOPE_NONE;
+	pthread_mutex_lock(&tm.lock);
+	if (tm.nsc < NSCOPE && (!a->scopeId || (a->scopeId >= NVTX_SCOPE_ID_STATIC_START
+						  && a->scopeId < NVTX_SCOPE_ID_DYNAMIC_START))) {
+		id = a->scopeId ? a->scopeId : tm.next_scope++;
+		tm.sc[tm.nsc].id = id;
+		tm.sc[tm.nsc].parent = a->parentScope;
+		strncpy(tm.sc[tm.nsc].path, a->path ? a->path : "", sizeof tm.sc[0].path - 1);
+		tm.nsc++;
+	}
+	pthread_mutex_unlock(&tm.lock);
+	return id;
+}
+
+void tly_nv_time_exit(void)
+{
+	pthread_mutex_lock(&tm.lock);
+	tm.exiting = 1;
+	pthread_mutex_unlock(&tm.lock);
+}

@@ -1,0 +1,193 @@
+/*
+ * ompt_tool.c - Tally as an OMPT tool (LLVM libomp).  thread_begin creates
+ * the thread's record and starts its event set, thread_end folds it;
+ * implicit tasks of a parallel region, worksharing loops and barrier waits
+ * are regions, named "omp parallel @ symbol+0xoffset" from the code
+ * address libomp reports.  Names are interned once per code address (a
+ * lock on the first encounter only; later lookups hit a per-thread cache).
+ */
+#include "runtime/rt.h"
+
+#define _GNU_SOURCE 1
+#include <dlfcn.h>
+#include <omp-tools.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TALLY_RT_EXPORT __attribute__((visibility("default")))
+#define CACHE 64
+
+struct name_ent {
+	const void *code;
+	int kind;
+	char *name;
+	struct name_ent *next;
+};
+
+static struct {
+	ompt_start_tool_result_t result;
+	pthread_mutex_t lock;
+	struct name_ent *names;
+} om = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static _Thread_local struct { const void *code; int kind; const char *name; } cache[CACHE];
+
+static const char *label(int kind)
+{
+	return kind == TLY_RK_OMP_LOOP ? "omp loop" : kind == TLY_RK_OMP_BARRIER ? "omp barrier wait"
+						      : "omp parallel";
+}
+
+static const char *intern(const void *code, int kind)
+{
+	size_t h = ((uintptr_t)code >> 2 ^ (size_t)kind) % CACHE;
+	struct name_ent *e;
+	Dl_info di;
+	char buf[TLY_RT_NAME];
+
+	if (cache[h].code == code && cache[h].kind == kind && cache[h].name)
+		return cache[h].name;
+	pthread_mutex_lock(&om.lock);
+	for (e = om.names; e && !(e->code == code && e->kind == kind); e = e->next)
+		;
+	if (!e && (e = calloc(1, sizeof *e))) {
+		if (code && dladdr(code, &di) && di.dli_sname)
+			snprintf(buf, sizeof buf, "%s @ %s+0x%lx", label(kind), di.dli_sname,
+				 (unsigned long)((const char *)code - (const char *)di.dli_saddr));
+		else if (code && dladdr(code, &di) && di.dli_fname)
+			snprintf(buf, sizeof buf, "%s @ %s+0x%lx", label(kind),
+				 strrchr(di.dli_fname, '/') ? strrchr(di.dli_fname, '/') + 1 : di.dli_fname,
+				 (unsigned long)((const char *)code - (const char *)di.dli_fbase));
+		else
+			snprintf(buf, sizeof buf, "%s @ %p", label(kind), code);
+		e->code = code;
+		e->kind = kind;
+		e->name = strdup(buf);
+		e->next = om.names;
+		om.names = e;
+	}
+	pthread_mutex_unlock(&om.lock);
+	if (!e || !e->name)
+		return label(kind);
+	cache[h].code = code;
+	cache[h].kind = kind;
+	cache[h].name = e->name;
+	return e->name;
+}
+
+/* Exit the innermost open region of `kind` (libomp may report ends of
+ * nested constructs late; closing by kind keeps the tree consistent). */
+static void exit_kind(struct tly_rt_thread *t, int kind)
+{
+	if (t->stopped)
+		return;
+	for (int i = t->depth - 1; i >= 1; i--)
+		if (t->nodes[t->stack[i].node].kind == kind) {
+			while (t->depth > i && tly_rt_exit(t) == 0)
+				;
+			return;
+		}
+}
+
+static void on_thread_begin(ompt_thread_t type, ompt_data_t *data)
+{
+	(void)data;
+	tly_rt_self_kind(type == ompt_thread_initial ? 0 : 1);
+}
+
+static void on_thread_end(ompt_data_t *data)
+{
+	struct tly_rt_thread *t = tly_rt_self();
+
+	(void)data;
+	if (t && t->kind == 1)
+		tly_rt_thread_stop(t);
+}
+
+static void on_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame, ompt_data_t *par,
+			      unsigned int req, int flags, const void *code)
+{
+	(void)task; (void)frame; (void)req; (void)flags;
+	par->ptr = (void *)intern(code, TLY_RK_OMP_PARALLEL);
+}
+
+static void on_implicit_task(ompt_scope_endpoint_t ep, ompt_data_t *par, ompt_data_t *task,
+			     unsigned int n, unsigned int index, int flags)
+{
+	struct tly_rt_thread *t;
+
+	(void)task; (void)n; (void)index;
+	if (flags & ompt_task_initial)
+		return;
+	t = tly_rt_self_kind(1);
+	if (!t)
+		return;
+	if (ep == ompt_scope_begin)
+		tly_rt_enter(t, par && par->ptr ? (const char *)par->ptr : "omp parallel",
+			     TLY_RK_OMP_PARALLEL, 1);
+	else
+		exit_kind(t, TLY_RK_OMP_PARALLEL);
+}
+
+static void on_work(ompt_work_t ws, ompt_scope_endpoint_t ep, ompt_data_t *par, ompt_data_t *task,
+		    uint64_t count, const void *code)
+{
+	struct tly_rt_thread *t = tly_rt_self_kind(1);
+
+	(void)par; (void)task; (void)count;
+	if (!t || !(ws == ompt_work_loop || ws == ompt_work_sections || ws == ompt_work_distribute))
+		return;
+	if (ep == ompt_scope_begin)
+		tly_rt_enter(t, intern(code, TLY_RK_OMP_LOOP), TLY_RK_OMP_LOOP, 1);
+	else
+		exit_kind(t, TLY_RK_OMP_LOOP);
+}
+
+static void on_sync_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t ep, ompt_data_t *par,
+			 ompt_data_t *task, const void *code)
+{
+	struct tly_rt_thread *t = tly_rt_self_kind(1);
+
+	(void)par; (void)task; (void)code;
+	if (!t || kind == ompt_sync_region_taskwait || kind == ompt_sync_region_taskgroup
+	    || kind == ompt_sync_region_reduction)
+		return;
+	if (ep == ompt_scope_begin)
+		tly_rt_enter(t, "omp barrier wait", TLY_RK_OMP_BARRIER, 1);
+	else
+		exit_kind(t, TLY_RK_OMP_BARRIER);
+}
+
+static int tool_init(ompt_function_lookup_t lookup, int dev, ompt_data_t *data)
+{
+	ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
+
+	(void)dev; (void)data;
+	if (!set) {
+		tly_rt_log(1, "OMPT: the OpenMP runtime has no ompt_set_callback; OpenMP regions not recorded");
+		return 0;
+	}
+	set(ompt_callback_thread_begin, (ompt_callback_t)on_thread_begin);
+	set(ompt_callback_thread_end, (ompt_callback_t)on_thread_end);
+	set(ompt_callback_parallel_begin, (ompt_callback_t)on_parallel_begin);
+	set(ompt_callback_implicit_task, (ompt_callback_t)on_implicit_task);
+	set(ompt_callback_work, (ompt_callback_t)on_work);
+	set(ompt_callback_sync_region_wait, (ompt_callback_t)on_sync_wait);
+	return 1;
+}
+
+static void tool_fini(ompt_data_t *data)
+{
+	(void)data;
+}
+
+TALLY_RT_EXPORT ompt_start_tool_result_t *ompt_start_tool(unsigned int version, const char *runtime)
+{
+	(void)version; (void)runtime;
+	if (!tly_rt_enabled() || !tly_rt_proc()->opt.ompt)
+		return NULL;
+	om.result.initialize = tool_init;
+	om.result.finalize = tool_fini;
+	return &om.result;
+}

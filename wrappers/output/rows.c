@@ -1,0 +1,177 @@
+/*
+ * rows.c - this process's rows of every table, from the runtime's state.
+ * Tables shared by the job (events, regions) get rows on rank 0 only.
+ */
+#include "output/h5_schema.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "output/unify.h"
+
+
+static void *rows_alloc(struct tly_rows *r, int tid, int64_t n, size_t sz)
+{
+	r->t[tid] = calloc((size_t)(n ? n : 1), sz);
+	r->n[tid] = r->t[tid] ? n : 0;
+	return r->t[tid];
+}
+
+static void events_rows(struct tly_rt_proc *p, struct tly_rows *r)
+{
+	struct tly_row_events *e = rows_alloc(r, TLY_T_events, p->nev, sizeof *e);
+
+	for (int i = 0; e && i < p->nev; i++) {
+		e[i].index = i;
+		snprintf(e[i].name, sizeof e[i].name, "%s", p->ev[i].name);
+		snprintf(e[i].component, sizeof e[i].component, "%s", p->ev[i].component);
+		snprintf(e[i].units, sizeof e[i].units, "%s", p->ev[i].units);
+		snprintf(e[i].description, sizeof e[i].description, "%s", p->ev[i].descr);
+	}
+}
+
+/* "kind\x1ename\x1f..." -> name of the last node, path with " / ". */
+static void split_key(const char *key, int32_t *kind, char *name, size_t nlen, char *path, size_t plen)
+{
+	const char *last = strrchr(key, '\x1f');
+	size_t at = 0;
+
+	last = last ? last + 1 : key;
+	*kind = atoi(last);
+	snprintf(name, nlen, "%s", strchr(last, '\x1e') + 1);
+	path[0] = '\0';
+	for (const char *s = key; *s && at + 4 < plen;) {
+		const char *nm = strchr(s, '\x1e') + 1;
+		size_t len = strcspn(nm, "\x1f");
+
+		at += (size_t)snprintf(path + at, plen - at, "%s%.*s", s == key ? "" : " / ", (int)len, nm);
+		s = nm + len + (nm[len] == '\x1f');
+	}
+	if (at >= plen)
+		path[plen - 1] = '\0';
+}
+
+static void region_rows(struct tly_names *all, struct tly_rows *r)
+{
+	struct tly_row_regions *g = rows_alloc(r, TLY_T_regions, all->n, sizeof *g);
+	char parent[8192];
+
+	for (int i = 0; g && i < all->n; i++) {
+		const char *key = tly_names_key(all, i);
+		const char *cut = strrchr(key, '\x1f');
+
+		g[i].id = i;
+		split_key(key, &g[i].kind, g[i].name, sizeof g[i].name, g[i].path, sizeof g[i].path);
+		g[i].parent = -1;
+		if (cut) {
+			snprintf(parent, sizeof parent, "%.*s", (int)(cut - key), key);
+			g[i].parent = tly_names_find(all, parent);
+		}
+	}
+}
+
+static void stats_rows(struct tly_rt_proc *p, int32_t **gid, struct tly_rows *r)
+{
+	int64_t n = 0, k = 0;
+	int ti = 0;
+	struct tly_row_region_stats *s;
+
+	for (struct tly_rt_thread *t = p->threads; t; t = t->next)
+		n += t->nnodes;
+	s = rows_alloc(r, TLY_T_region_stats, n, sizeof *s);
+	for (struct tly_rt_thread *t = p->threads; s && t; t = t->next, ti++)
+		for (int32_t i = 0; i < t->nnodes; i++, k++) {
+			s[k].rank = p->rank;
+			s[k].thread = t->index;
+			s[k].region = gid && gid[ti] ? gid[ti][i] : -1;
+			s[k].visits = t->nodes[i].visits;
+			s[k].incl_ns = t->nodes[i].incl_ns;
+			memcpy(s[k].counters, t->nodes[i].cnt, sizeof s[k].counters);
+		}
+}
+
+static void thread_rows(struct tly_rt_proc *p, struct tly_rows *r, int64_t *events, int64_t *trunc)
+{
+	struct tly_row_threads *th = rows_alloc(r, TLY_T_threads, p->nthreads, sizeof *th);
+	int k = 0;
+
+	for (struct tly_rt_thread *t = p->threads; th && t && k < p->nthreads; t = t->next, k++) {
+		th[k].rank = p->rank;
+		th[k].thread = t->index;
+		th[k].ktid = t->ktid;
+		th[k].kind = t->kind;
+		*trunc += t->truncated;
+		for (int32_t i = 1; i < t->nnodes; i++)
+			*events += t->nodes[i].visits;
+	}
+}
+
+static void rank_rows(struct tly_rt_proc *p, struct tly_rows *r, int64_t events, int64_t trunc)
+{
+	struct tly_row_ranks *k = rows_alloc(r, TLY_T_ranks, 1, sizeof *k);
+
+	if (!k)
+		return;
+	k->rank = p->rank;
+	gethostname(k->host, sizeof k->host - 1);
+	k->pid = getpid();
+	k->nthreads = p->nthreads;
+	k->elapsed_ns = (p->end_ns ? p->end_ns : tly_rt_now()) - p->start_ns;
+	k->overhead_ns = p->overhead_ns;
+	k->region_events = events;
+	k->truncated = trunc;
+}
+
+static void mpi_rows(struct tly_rt_proc *p, struct tly_rows *r)
+{
+	struct tly_row_mpi *m = rows_alloc(r, TLY_T_mpi, tly_mpi_nfuncs, sizeof *m);
+	int64_t n = 0;
+
+	for (int f = 0; m && f < tly_mpi_nfuncs; f++) {
+		struct tly_row_mpi *row = &m[n];
+
+		memset(row, 0, sizeof *row);
+		for (struct tly_rt_thread *t = p->threads; t; t = t->next) {
+			const struct tly_rt_mpi_stat *s = &t->mpi[f];
+
+			row->calls += s->calls;
+			row->time_ns += s->time_ns;
+			row->bytes_sent += s->sent;
+			row->bytes_recv += s->recv;
+			for (int b = 0; b < TLY_RT_HIST; b++)
+				row->hist[b] += s->hist[b];
+		}
+		if (!row->calls)
+			continue;
+		row->rank = p->rank;
+		snprintf(row->function, sizeof row->function, "%s", tly_mpi_names[f]);
+		n++;
+	}
+	r->n[TLY_T_mpi] = m ? n : 0;
+}
+
+int tly_rows_build(struct tly_rt_proc *p, struct tly_names *all, int32_t **gid, int rank0,
+		   int partial, struct tly_rows *r)
+{
+	int64_t events = 0, trunc = 0;
+
+	(void)partial;
+	memset(r, 0, sizeof *r);
+	if (rank0) {
+		events_rows(p, r);
+		region_rows(all, r);
+	}
+	stats_rows(p, gid, r);
+	thread_rows(p, r, &events, &trunc);
+	rank_rows(p, r, events, trunc);
+	mpi_rows(p, r);
+	return 0;
+}
+
+void tly_rows_free(struct tly_rows *r)
+{
+	for (int i = 0; i < TLY_NTABLES; i++)
+		free(r->t[i]);
+}

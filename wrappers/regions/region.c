@@ -1,0 +1,179 @@
+/*
+ * region.c - the per-thread region tree.  Nodes live in a per-thread array
+ * (indices, never pointers, so it can grow); a node is found among its
+ * parent's children by name (pointer first, then strcmp).  Enter/exit read
+ * the thread's event set once and allocate only when a path is new.
+ */
+#include "runtime/rt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "papi.h"
+
+static int32_t find_child(const struct tly_rt_thread *t, int32_t parent, const char *name, int kind)
+{
+	for (int32_t c = t->nodes[parent].first_child; c >= 0; c = t->nodes[c].next_sibling) {
+		const struct tly_rt_node *n = &t->nodes[c];
+
+		if (n->kind == kind && (n->name == name || !strcmp(n->name, name)))
+			return c;
+	}
+	return -1;
+}
+
+static int32_t new_node(struct tly_rt_thread *t, int32_t parent, const char *name, int kind)
+{
+	struct tly_rt_node *n;
+
+	if (t->nnodes == t->cap) {
+		int32_t cap = t->cap ? t->cap * 2 : 64;
+		void *p = realloc(t->nodes, (size_t)cap * sizeof *t->nodes);
+
+		if (!p)
+			return -1;
+		t->nodes = p;
+		t->cap = cap;
+	}
+	n = &t->nodes[t->nnodes];
+	memset(n, 0, sizeof *n);
+	n->name = strdup(name);
+	if (!n->name)
+		return -1;
+	n->parent = parent;
+	n->kind = kind;
+	n->first_child = -1;
+	n->next_sibling = -1;
+	if (parent >= 0) {
+		/* append, so children keep their order of first visit */
+		int32_t *link = &t->nodes[parent].first_child;
+
+		while (*link >= 0)
+			link = &t->nodes[*link].next_sibling;
+		*link = t->nnodes;
+	}
+	return t->nnodes++;
+}
+
+int tly_rt_enter(struct tly_rt_thread *t, const char *name, int kind, int counters)
+{
+	struct tly_rt_frame *f;
+	int32_t c;
+
+	if (t->stopped)
+		return 0;
+	if (t->truncated_depth || t->depth > tly_rt_proc()->opt.max_depth) {
+		t->truncated_depth++;
+		t->truncated++;
+		return 0;
+	}
+	c = t->depth ? find_child(t, t->stack[t->depth - 1].node, name, kind) : -1;
+	if (c < 0)
+		c = new_node(t, t->depth ? t->stack[t->depth - 1].node : -1, name, kind);
+	if (c < 0) {
+		t->truncated_depth++;
+		t->truncated++;
+		return -1;
+	}
+	f = &t->stack[t->depth++];
+	f->node = c;
+	f->counters = counters && t->evset >= 0;
+	if (f->counters && PAPI_read(t->evset, (long long *)f->v0) != PAPI_OK)
+		f->counters = 0;
+	f->t0 = tly_rt_now();
+	return 0;
+}
+
+/* Add the open frame's time and counters so far to its node. */
+static void fold(struct tly_rt_thread *t, struct tly_rt_frame *f, int64_t now, const long long *v, int visit)
+{
+	struct tly_rt_node *n = &t->nodes[f->node];
+
+	n->visits += visit;
+	n->incl_ns += now - f->t0;
+	if (f->counters && v)
+		for (int i = 0; i < t->nev; i++)
+			n->cnt[i] += v[i] - f->v0[i];
+}
+
+int tly_rt_exit(struct tly_rt_thread *t)
+{
+	long long v[TLY_RT_MAX_EVENTS];
+	struct tly_rt_frame *f;
+	int64_t now;
+	int ok;
+
+	if (t->stopped)
+		return 0;
+	if (t->truncated_depth) {
+		t->truncated_depth--;
+		return 0;
+	}
+	if (t->depth <= 1)
+		return -1;
+	now = tly_rt_now();
+	f = &t->stack[t->depth - 1];
+	ok = f->counters && PAPI_read(t->evset, v) == PAPI_OK;
+	fold(t, f, now, ok ? v : NULL, 1);
+	t->depth--;
+	return 0;
+}
+
+int tly_rt_exit_named(struct tly_rt_thread *t, const char *name)
+{
+	int at = -1;
+
+	if (t->stopped)
+		return 0;
+	for (int i = t->depth - 1; i >= 1 && at < 0; i--)
+		if (!strcmp(t->nodes[t->stack[i].node].name, name))
+			at = i;
+	if (at < 0)
+		return -1;
+	while (t->depth > at && tly_rt_exit(t) == 0)
+		;
+	return 0;
+}
+
+/* Fold every open frame (root included) without counting a visit for
+ * regions still open: their time so far is kept, so a parent still
+ * includes its children. */
+void tly_rt_thread_stop(struct tly_rt_thread *t)
+{
+	long long v[TLY_RT_MAX_EVENTS];
+	int64_t now;
+	int ok;
+
+	if (t->stopped || !t->depth)
+		return;
+	ok = t->evset >= 0 && PAPI_read(t->evset, v) == PAPI_OK;
+	now = tly_rt_now();
+	t->truncated_depth = 0;
+	/* libomp reports a worker's implicit-task end lazily (at the next fork
+	 * or thread end); when a rank stops, its OpenMP workers are idle, so
+	 * their open OpenMP frames are complete visits. */
+	for (int i = t->depth - 1; i >= 0; i--)
+		fold(t, &t->stack[i], now, ok ? v : NULL,
+		     i == 0 || (t->kind == 1 && t->nodes[t->stack[i].node].kind >= TLY_RK_OMP_PARALLEL));
+	t->final_ns = t->nodes[0].incl_ns;
+	t->stopped = 1;
+}
+
+void tly_rt_node_path(const struct tly_rt_thread *t, int32_t n, char *buf, size_t len)
+{
+	int32_t chain[256];
+	int k = 0;
+	size_t at = 0;
+
+	for (int32_t c = n; c >= 0 && k < 256; c = t->nodes[c].parent)
+		chain[k++] = c;
+	buf[0] = '\0';
+	for (int i = k - 1; i >= 0 && at < len; i--) {
+		int w = snprintf(buf + at, len - at, "%s%s", i == k - 1 ? "" : "\x1f", t->nodes[chain[i]].name);
+
+		if (w < 0)
+			break;
+		at += (size_t)w;
+	}
+}

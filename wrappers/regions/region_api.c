@@ -1,0 +1,98 @@
+/*
+ * region_api.c - the region calls applications make, routed into the
+ * thread's region tree.
+ *
+ * tally_region_begin/end and PAPI_hl_region_begin/end/PAPI_hl_read/
+ * PAPI_hl_stop are exported by libtally-preload.so, so under tally-run they
+ * interpose the definitions in libtally.so (the preload library comes
+ * first in symbol lookup).  When this process is not measured (excluded
+ * program, TALLY_DISABLE, TALLY_REGIONS=0) each call is forwarded to the
+ * next definition, so the application keeps libtally's behaviour.
+ */
+#include "runtime/rt.h"
+
+#include <dlfcn.h>
+
+#include "papi.h"
+
+#define TALLY_RT_EXPORT __attribute__((visibility("default")))
+
+typedef int (*name_fn)(const char *);
+typedef int (*void_fn)(void);
+
+static int forward(const char *sym, const char *name)
+{
+	name_fn next = (name_fn)dlsym(RTLD_NEXT, sym);
+
+	return next ? next(name) : PAPI_OK;
+}
+
+static struct tly_rt_thread *region_thread(void)
+{
+	if (!tly_rt_enabled() || !tly_rt_proc()->opt.regions)
+		return NULL;
+	return tly_rt_self();
+}
+
+static int begin(const char *sym, const char *name)
+{
+	struct tly_rt_thread *t;
+
+	if (!name || !*name)
+		return PAPI_EINVAL;
+	t = region_thread();
+	if (!t)
+		return forward(sym, name);
+	return tly_rt_enter(t, name, TLY_RK_USER, 1) == 0 ? PAPI_OK : PAPI_ENOMEM;
+}
+
+static int end(const char *sym, const char *name)
+{
+	struct tly_rt_thread *t;
+
+	if (!name || !*name)
+		return PAPI_EINVAL;
+	t = region_thread();
+	if (!t)
+		return forward(sym, name);
+	return tly_rt_exit_named(t, name) == 0 ? PAPI_OK : PAPI_EINVAL;
+}
+
+TALLY_RT_EXPORT int tally_region_begin(const char *name)
+{
+	return begin("tally_region_begin", name);
+}
+
+TALLY_RT_EXPORT int tally_region_end(const char *name)
+{
+	return end("tally_region_end", name);
+}
+
+TALLY_RT_EXPORT int PAPI_hl_region_begin(const char *name)
+{
+	return begin("PAPI_hl_region_begin", name);
+}
+
+TALLY_RT_EXPORT int PAPI_hl_region_end(const char *name)
+{
+	return end("PAPI_hl_region_end", name);
+}
+
+/* Values go to the job file at the end; an intermediate read has nothing
+ * to print under the runtime. */
+TALLY_RT_EXPORT int PAPI_hl_read(const char *name)
+{
+	if (!region_thread())
+		return forward("PAPI_hl_read", name);
+	return name && *name ? PAPI_OK : PAPI_EINVAL;
+}
+
+TALLY_RT_EXPORT int PAPI_hl_stop(void)
+{
+	void_fn next;
+
+	if (region_thread())
+		return PAPI_OK;
+	next = (void_fn)dlsym(RTLD_NEXT, "PAPI_hl_stop");
+	return next ? next() : PAPI_OK;
+}

@@ -1,0 +1,124 @@
+/*
+ * rt_exit.c - nothing lost at the end: exit() and signals.
+ *
+ * SIGTERM/SIGINT: if the application left them at their default action,
+ * the runtime catches them, writes this rank's partial file, restores the
+ * default and raises the signal again, so the process dies exactly as it
+ * would have.  A watchdog (SIGALRM after TALLY_EXIT_TIMEOUT seconds) makes
+ * sure a writer stuck in a lock the signal interrupted never hangs the
+ * application: it too ends the process the way it was ending.
+ */
+#include "runtime/rt.h"
+
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static struct {
+	atomic_int writing;        /* a final write has begun */
+	volatile sig_atomic_t dying_signal;
+	volatile sig_atomic_t exit_status;
+} ex;
+
+static void watchdog(int sig)
+{
+	(void)sig;
+	if (ex.dying_signal) {
+		signal(ex.dying_signal, SIG_DFL);
+		raise(ex.dying_signal);
+	}
+	_exit(ex.exit_status);
+}
+
+static void arm_watchdog(void)
+{
+	int secs = tly_rt_proc()->opt.exit_timeout;
+
+	if (secs > 0) {
+		signal(SIGALRM, watchdog);
+		alarm((unsigned)secs);
+	}
+}
+
+void tly_rt_write_partial(const char *why)
+{
+	struct tly_rt_proc *p = tly_rt_proc();
+	char path[1100];
+	int expected = 0;
+
+	if (!p->active || p->finished || !atomic_compare_exchange_strong(&ex.writing, &expected, 1))
+		return;
+	arm_watchdog();
+	snprintf(p->why, sizeof p->why, "%s", why);
+	tly_rt_stop_all();
+	if (p->in_mpi_job) {
+		size_t n = strlen(p->outname);
+
+		if (n > 3 && !strcmp(p->outname + n - 3, ".h5"))
+			n -= 3;
+		snprintf(path, sizeof path, "%.*s.rank%05d.partial.h5", (int)n, p->outname, p->rank);
+	} else {
+		tly_rt_choose_outname(path, sizeof path, ".partial.h5");
+	}
+	if (tly_out_write(NULL, path, 1) == 0)
+		tly_rt_log(1, "%s: partial data written to %s", why, path);
+	p->finished = 1;
+	alarm(0);
+}
+
+static void on_signal(int sig)
+{
+	ex.dying_signal = sig;
+	tly_rt_write_partial(sig == SIGTERM ? "SIGTERM" : "SIGINT");
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void at_exit(int status, void *arg)
+{
+	struct tly_rt_proc *p = tly_rt_proc();
+	char path[1024];
+	int expected = 0;
+
+	(void)arg;
+	ex.exit_status = status;
+	if (!p->active || p->finished)
+		return;
+	if (p->in_mpi_job) {
+		tly_rt_write_partial("exit() without MPI_Finalize");
+		return;
+	}
+	if (!p->opt.serial || !atomic_compare_exchange_strong(&ex.writing, &expected, 1))
+		return;
+	arm_watchdog();
+	tly_rt_stop_all();
+	tly_rt_choose_outname(path, sizeof path, ".h5");
+	if (tly_out_write(NULL, path, 0) == 0)
+		tly_rt_log(1, "measurement written to %s", path);
+	p->finished = 1;
+	alarm(0);
+}
+
+static void catch_if_default(int sig)
+{
+	struct sigaction old, sa;
+
+	if (sigaction(sig, NULL, &old) != 0 || old.sa_handler != SIG_DFL)
+		return;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+}
+
+void tly_rt_exit_install(void)
+{
+	on_exit(at_exit, NULL);
+	if (!tly_rt_proc()->opt.signals)
+		return;
+	catch_if_default(SIGTERM);
+	catch_if_default(SIGINT);
+}

@@ -1,0 +1,200 @@
+/*
+ * tally-run - run a program (serial, an MPI rank, or a launcher such as
+ * mpirun) under Tally's measurement runtime.  Every TALLY_* setting of
+ * settings.def is a flag: TALLY_OUTPUT_DIR is --output-dir DIR (or
+ * --output-dir=DIR); yes/no settings also take --NAME and --no-NAME.
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct setting {
+	const char *env, *kind, *def, *help;
+};
+
+static const struct setting settings[] = {
+#define TLY_SETTING(field, env, kind, def, help) { #env, #kind, def, help },
+#include "settings.def"
+#undef TLY_SETTING
+};
+#define NSET (sizeof settings / sizeof *settings)
+
+/* "TALLY_OUTPUT_DIR" -> "output-dir" */
+static void flag_name(const char *env, char *buf, size_t len)
+{
+	size_t i = 0;
+
+	for (const char *s = env + 6; *s && i + 1 < len; s++)
+		buf[i++] = *s == '_' ? '-' : (char)(*s - 'A' + 'a' + (*s < 'A' || *s > 'Z' ? 'A' - 'a' : 0));
+	buf[i] = '\0';
+}
+
+static void usage(FILE *f)
+{
+	char name[64];
+
+	fprintf(f, "usage: tally-run [options] [--] program [args...]\n"
+		   "       mpirun -np N tally-run [options] -- ./app     (per rank; any launcher)\n"
+		   "       tally-run [options] -- mpirun -np N ./app     (one node)\n"
+		   "       tally-run --summary FILE.h5                   (short summary of a file)\n\n"
+		   "Runs the program with libtally-preload.so: per-thread counters and regions,\n"
+		   "MPI profile and OpenMP regions, written to one HDF5 file per job.\n\noptions (each is also an environment setting):\n");
+	for (size_t i = 0; i < NSET; i++) {
+		flag_name(settings[i].env, name, sizeof name);
+		fprintf(f, "  --%s%s\n      %s=%s (default '%s')\n      %s\n", name,
+			!strcmp(settings[i].kind, "BOOL") ? "[=yes|no], --no-" : "=VALUE",
+			settings[i].env, !strcmp(settings[i].kind, "BOOL") ? "yes|no" : settings[i].kind,
+			settings[i].def, settings[i].help);
+		if (!strcmp(settings[i].kind, "BOOL"))
+			fprintf(f, "      (--no-%s turns it off)\n", name);
+	}
+	fprintf(f, "  --help\n      this text\n");
+}
+
+static void exe_dir(char *buf, size_t len)
+{
+	char p[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", p, sizeof p - 1);
+
+	p[n > 0 ? n : 0] = '\0';
+	snprintf(buf, len, "%s", dirname(p));
+}
+
+static void find_preload(char *buf, size_t len)
+{
+	const char *set = getenv("TALLY_PRELOAD");
+	char dir[PATH_MAX - 64];
+
+	if (set && *set) {
+		snprintf(buf, len, "%s", set);
+		return;
+	}
+	exe_dir(dir, sizeof dir);
+	snprintf(buf, len, "%s/libtally-preload.so", dir);
+	if (access(buf, R_OK) != 0)
+		snprintf(buf, len, "%s/../lib/libtally-preload.so", dir);
+	if (access(buf, R_OK) != 0)
+		snprintf(buf, len, "%s/../lib64/libtally-preload.so", dir);
+}
+
+static void prepend_env(const char *var, const char *val, const char *sep)
+{
+	const char *old = getenv(var);
+	size_t n = strlen(val) + (old ? strlen(old) : 0) + 2;
+	char *v = malloc(n);
+
+	if (!v)
+		return;
+	snprintf(v, n, "%s%s%s", val, old && *old ? sep : "", old ? old : "");
+	setenv(var, v, 1);
+	free(v);
+}
+
+static void setup_libomp(const char *how)
+{
+	char dir[PATH_MAX - 64], path[PATH_MAX];
+
+	if (!how || !*how)
+		return;
+	if (!strcmp(how, "auto")) {
+		exe_dir(dir, sizeof dir);
+		snprintf(path, sizeof path, "%s/../lib/tally/libomp-as-libgomp", dir);
+		if (access(path, R_OK) != 0)
+			snprintf(path, sizeof path, "%s", TALLY_LIBOMP_BUILD_DIR);
+		if (!*path || access(path, R_OK) != 0) {
+			fprintf(stderr, "tally-run: --libomp=auto: no LLVM libomp found; running on the program's own OpenMP runtime\n");
+			return;
+		}
+		prepend_env("LD_LIBRARY_PATH", path, ":");
+	} else if (strstr(how, ".so")) {
+		prepend_env("LD_PRELOAD", how, " ");
+	} else {
+		prepend_env("LD_LIBRARY_PATH", how, ":");
+	}
+}
+
+static int summary(const char *file)
+{
+	char dir[PATH_MAX - 64], script[PATH_MAX];
+
+	exe_dir(dir, sizeof dir);
+	snprintf(script, sizeof script, "%s/../share/tally/tally-summary.py", dir);
+	if (access(script, R_OK) != 0)
+		snprintf(script, sizeof script, "%s", TALLY_SUMMARY_BUILD);
+	/* the system python has Debian's h5py; a PATH python may not */
+	execl("/usr/bin/python3", "python3", script, file, (char *)NULL);
+	execlp("python3", "python3", script, file, (char *)NULL);
+	fprintf(stderr, "tally-run: cannot run python3 for --summary: %s\n", strerror(errno));
+	return 1;
+}
+
+/* One option at argv[*i]; 0 when it is not an option of ours. */
+static int take_option(int argc, char **argv, int *i)
+{
+	const char *a = argv[*i] + 2, *eq = strchr(a, '=');
+	size_t n = eq ? (size_t)(eq - a) : strlen(a);
+	int neg = !strncmp(a, "no-", 3);
+	char name[64];
+
+	for (size_t s = 0; s < NSET; s++) {
+		int isbool = !strcmp(settings[s].kind, "BOOL");
+
+		flag_name(settings[s].env, name, sizeof name);
+		if (strlen(name) == n && !strncmp(a, name, n)) {
+			if (eq)
+				setenv(settings[s].env, eq + 1, 1);
+			else if (isbool)
+				setenv(settings[s].env, "1", 1);
+			else if (*i + 1 < argc)
+				setenv(settings[s].env, argv[++*i], 1);
+			else
+				fprintf(stderr, "tally-run: --%s needs a value; ignored\n", name);
+			return 1;
+		}
+		if (neg && isbool && strlen(name) == n - 3 && !strncmp(a + 3, name, n - 3)) {
+			setenv(settings[s].env, "0", 1);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	char preload[PATH_MAX];
+	int i = 1;
+
+	for (; i < argc && !strncmp(argv[i], "--", 2); i++) {
+		if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		}
+		if (!strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		}
+		if (!strcmp(argv[i], "--summary"))
+			return i + 1 < argc ? summary(argv[i + 1]) : (usage(stderr), 2);
+		if (!take_option(argc, argv, &i))
+			fprintf(stderr, "tally-run: unknown option %s ignored (see tally-run --help)\n", argv[i]);
+	}
+	if (i >= argc) {
+		usage(stderr);
+		return 2;
+	}
+	find_preload(preload, sizeof preload);
+	if (access(preload, R_OK) != 0)
+		fprintf(stderr, "tally-run: %s not found; running without measurement\n", preload);
+	else
+		prepend_env("LD_PRELOAD", preload, " ");
+	if (!access(preload, R_OK))
+		setenv("NVTX_INJECTION64_PATH", preload, 0);   /* Tally is the NVTX tool */
+	setup_libomp(getenv("TALLY_LIBOMP"));
+	execvp(argv[i], argv + i);
+	fprintf(stderr, "tally-run: cannot run %s: %s\n", argv[i], strerror(errno));
+	return 127;
+}
