@@ -25,6 +25,10 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 echo "== TSan (threading tests)"
 TSAN_OPTIONS="halt_on_error=1" CTEST_ARGS="-L threads" run_suite tsan -DCMAKE_BUILD_TYPE=Debug \
   -DTALLY_SANITIZE=thread -DCMAKE_C_COMPILER=clang
+echo "== libFuzzer: NVTX schema registration + payload decoding (60 s, clang)"
+cmake -S . -B build-ci-fuzz -DTALLY_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang >/dev/null
+cmake --build build-ci-fuzz -j "$jobs" --target fuzz_nvtx >/dev/null
+ctest --test-dir build-ci-fuzz -L fuzz --no-tests=error --output-on-failure
 echo "== PMU test bed: label pmu in the arm64 QEMU guest (docs/pmuvm.md)"
 pmu_rc=0
 testsuite/pmuvm/run.sh || pmu_rc=$?

@@ -50,7 +50,10 @@ def top_kernels(run, top):
 
 
 def pc_table(run):
-    """The PC-sample DataFrame, or None."""
+    """The PC-sample DataFrame, or None (schema.def's pc_samples first)."""
+    t = run.tables.get("pc_samples")
+    if t is not None and len(t) and "line" in t.columns:
+        return t
     for name, t in run.tables.items():
         low = name.lower()
         if ("pc" in low or "sample" in low) and len(t) and "line" in t.columns:
@@ -63,6 +66,8 @@ def stall_matrix(run):
     t = pc_table(run)
     if t is None:
         return None
+    if "not_issued" in t.columns:   # '_not_issued' reasons are subsets of their base reason
+        t = t[t["not_issued"] == 0]
     where = t["file"].astype(str) + ":" + t["line"].astype(str) if "file" in t.columns else t["line"].astype(str)
     reason = _first(t.columns, "stall_reason", "reason", "stall")
     if reason and "samples" in t.columns:

@@ -36,6 +36,13 @@ struct tly_part {
 	void *ctl;
 	int n;                      /* natives counted by this part */
 	int idx[TLY_MAX_NATIVES];   /* their positions in tly_evset.native[] */
+	/* hot-path copies set by tly_parts_update: the component's ctl_read
+	 * and ctl_reset,
+	 * and idx[0] when idx[] is idx[0], idx[0]+1, ... (the part reads
+	 * straight into tly_evset.raw), else -1 */
+	int (*read)(void *ctl, long long *vals);
+	int (*reset)(void *ctl);    /* NULL: the component cannot reset */
+	int base;
 };
 
 #define TLY_MAX_PARTS 4
@@ -53,6 +60,7 @@ struct tly_evset {
 	int native[TLY_MAX_NATIVES];      /* native codes */
 	int native_cidx[TLY_MAX_NATIVES];
 	long long offset[TLY_MAX_NATIVES];/* PAPI_write adjustment per native */
+	int has_offset;                   /* some offset may be non-zero */
 	long long raw[TLY_MAX_NATIVES];   /* last raw read */
 	long long stopvals[TLY_MAX_EVENTS]; /* values when last stopped */
 	long long pending[TLY_MAX_EVENTS];  /* PAPI_write on a stopped set */
@@ -66,6 +74,7 @@ struct tly_evset {
 	int ovf_timer_on;
 	timer_t ovf_timer;
 	long long ovf_last[TLY_MAX_EVENTS];
+	void *ovf_pc;          /* PC of the last software-overflow tick */
 };
 
 /* Look up a set by id: PAPI_ENOEVST when there is none. */
@@ -82,6 +91,8 @@ int tly_evset_values(struct tly_evset *es, long long *values);
 int tly_evset_start(struct tly_evset *es);
 int tly_evset_stop(struct tly_evset *es, long long *values);
 int tly_evset_reset(struct tly_evset *es);
+/* Zero the PAPI_write offsets of the natives (no-op when none set). */
+void tly_evset_clear_offsets(struct tly_evset *es);
 int tly_evset_write(struct tly_evset *es, const long long *values);
 /* Re-apply es->opts to the control state (domain, granularity...). */
 int tly_evset_apply_opts(struct tly_evset *es);

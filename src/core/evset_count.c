@@ -65,6 +65,17 @@ static void apply_write(struct tly_evset *es, const long long *want)
 		es->offset[n] += want[i] - es->raw[n];
 		es->raw[n] = want[i];
 	}
+	es->has_offset = 1;
+}
+
+/* Zero the PAPI_write offsets; only sets that were written have any, so
+ * the hot paths (start, reset) clear nothing otherwise. */
+void tly_evset_clear_offsets(struct tly_evset *es)
+{
+	if (!es->has_offset)
+		return;
+	memset(es->offset, 0, (size_t)es->nnative * sizeof es->offset[0]);
+	es->has_offset = 0;
 }
 
 static int claim_thread(struct tly_evset *es, struct tly_thread *t)
@@ -92,9 +103,13 @@ static void release_thread(struct tly_evset *es)
 
 	if (!t)
 		return;
-	for (int i = 0; i < TLY_THREAD_MAX_RUNNING; i++)
-		if (t->running[i] == es)
-			t->running[i] = NULL;
+	/* claim_thread took one slot per part */
+	for (int i = 0; i < es->nparts; i++) {
+		int c = es->part[i].cidx;
+
+		if (c < TLY_THREAD_MAX_RUNNING && t->running[c] == es)
+			t->running[c] = NULL;
+	}
 	es->runner = NULL;
 }
 
@@ -113,8 +128,7 @@ int tly_evset_start(struct tly_evset *es)
 	rc = claim_thread(es, t);
 	if (rc != PAPI_OK)
 		return rc;
-	memset(es->offset, 0, sizeof es->offset);
-	memset(es->raw, 0, sizeof es->raw);
+	tly_evset_clear_offsets(es);
 	rc = tly_parts_start(es);
 	if (rc == PAPI_OK && (es->state & (PAPI_OVERFLOWING | PAPI_PROFILING))) {
 		rc = tly_ovf_sw_start(es);
@@ -126,6 +140,8 @@ int tly_evset_start(struct tly_evset *es)
 		return rc;
 	}
 	if (es->has_pending) {
+		/* the counters start at 0: raw is what apply_write offsets */
+		memset(es->raw, 0, (size_t)es->nnative * sizeof es->raw[0]);
 		apply_write(es, es->pending);
 		es->has_pending = 0;
 	}
@@ -139,10 +155,17 @@ int tly_evset_stop(struct tly_evset *es, long long *values)
 
 	if (!(es->state & PAPI_RUNNING))
 		return tly_err_set(PAPI_ENOTRUN, "event set %d is not running", es->id);
+	/* read, then stop: while the counters run, a user-space read (rdpmc)
+	 * costs no system call; after the disable it would take a read(2)
+	 * (measured in the arm64 guest: user+kernel start+stop 6473 -> 8416
+	 * instructions, user-only 795 -> 770) */
 	tly_ovf_sw_stop(es);
 	rc = tly_parts_read(es);
-	if (rc == PAPI_OK)
+	if (rc == PAPI_OK) {
 		event_values(es, es->stopvals);
+		if (es->state & (PAPI_OVERFLOWING | PAPI_PROFILING))
+			tly_ovf_sw_flush(es);
+	}
 	tly_parts_stop(es);
 	release_thread(es);
 	es->state = (es->state & ~PAPI_RUNNING) | PAPI_STOPPED;
@@ -151,13 +174,17 @@ int tly_evset_stop(struct tly_evset *es, long long *values)
 	return rc;
 }
 
+/* Only what a later read or stop uses: stopvals are read while stopped
+ * (a stop overwrites them), ovf_last only by software overflow. */
 int tly_evset_reset(struct tly_evset *es)
 {
-	memset(es->stopvals, 0, sizeof es->stopvals);
-	memset(es->ovf_last, 0, sizeof es->ovf_last);
 	es->has_pending = 0;
-	if (!(es->state & PAPI_RUNNING))
+	if (es->state & (PAPI_OVERFLOWING | PAPI_PROFILING))
+		memset(es->ovf_last, 0, (size_t)es->nevents * sizeof es->ovf_last[0]);
+	if (!(es->state & PAPI_RUNNING)) {
+		memset(es->stopvals, 0, (size_t)es->nevents * sizeof es->stopvals[0]);
 		return PAPI_OK;
+	}
 	return tly_parts_reset(es);
 }
 

@@ -263,8 +263,8 @@ static int first_from(int cidx, int last, int *code)
 
 int tly_native_enum(int *code, int modifier, int only)
 {
-	int cidx, last = only >= 0 ? only : tly_num_components - 1;
-	uint64_t tok;
+	int cidx = -1, last = only >= 0 ? only : tly_num_components - 1;
+	uint64_t tok = 0; /* set by tly_native_get (GCC -O3 cannot tell) */
 	int rc;
 
 	if (modifier == PAPI_ENUM_FIRST)
@@ -286,8 +286,8 @@ int tly_native_enum(int *code, int modifier, int only)
 
 int tly_native_info(int code, PAPI_event_info_t *info)
 {
-	int cidx;
-	uint64_t tok;
+	int cidx = -1;
+	uint64_t tok = 0; /* set by tly_native_get (GCC -O3 cannot tell) */
 	char name[NAME_LEN];
 	const struct tly_component *c;
 	int rc = tly_native_get(code, &cidx, &tok, name, sizeof name);

@@ -36,6 +36,9 @@ static struct tly_part *part_for(struct tly_evset *es, int cidx)
 	p = &es->part[es->nparts];
 	memset(p, 0, sizeof *p);
 	p->cidx = cidx;
+	p->read = c->ctl_read;
+	p->reset = c->ctl_reset;
+	p->base = -1;
 	p->ctl = calloc(1, c->ctl_size ? c->ctl_size : 1);
 	if (!p->ctl) {
 		tly_err_set(PAPI_ENOMEM, "out of memory for component control state");
@@ -70,12 +73,24 @@ static int program(struct tly_part *p, const struct tly_evset *es)
 	return rc;
 }
 
+static void hot_copies(struct tly_part *p)
+{
+	p->read = tly_cmp(p->cidx)->ctl_read;
+	p->reset = tly_cmp(p->cidx)->ctl_reset;
+	p->base = p->idx[0];
+	for (int k = 1; k < p->n; k++)
+		if (p->idx[k] != p->base + k)
+			p->base = -1;
+}
+
 int tly_parts_update(struct tly_evset *es)
 {
 	int rc = PAPI_OK;
 
-	for (int i = 0; i < es->nparts; i++)
+	for (int i = 0; i < es->nparts; i++) {
 		es->part[i].n = 0;
+		es->part[i].base = -1;
+	}
 	for (int i = 0; i < es->nnative; i++) {
 		struct tly_part *p = part_for(es, es->native_cidx[i]);
 
@@ -93,6 +108,7 @@ int tly_parts_update(struct tly_evset *es)
 		rc = program(&es->part[i], es);
 		if (rc != PAPI_OK)
 			return rc;
+		hot_copies(&es->part[i]);
 		i++;
 	}
 	/* re-programming drops the components' overflow settings */
@@ -128,19 +144,32 @@ int tly_parts_stop(struct tly_evset *es)
 	return rc;
 }
 
-static inline int read_parts(struct tly_evset *es, long long *raw)
+/* A part whose natives are not contiguous in raw: through a buffer,
+ * out of line so that the usual path sets up no frame for it. */
+static __attribute__((noinline)) int read_scattered(const struct tly_part *p, long long *raw)
 {
 	long long buf[TLY_MAX_NATIVES];
+	int rc = p->read(p->ctl, buf);
 
+	for (int k = 0; rc == PAPI_OK && k < p->n; k++)
+		raw[p->idx[k]] = buf[k];
+	return rc;
+}
+
+/* The hot path: one component read per part, into raw directly when the
+ * part's natives are contiguous, then the PAPI_write offsets if any. */
+static inline int read_parts(struct tly_evset *es, long long *raw)
+{
 	for (int i = 0; i < es->nparts; i++) {
 		const struct tly_part *p = &es->part[i];
-		int rc = tly_cmp(p->cidx)->ctl_read(p->ctl, buf);
+		int rc = p->base >= 0 ? p->read(p->ctl, raw + p->base) : read_scattered(p, raw);
 
 		if (rc != PAPI_OK)
 			return rc;
-		for (int k = 0; k < p->n; k++)
-			raw[p->idx[k]] = buf[k] + es->offset[p->idx[k]];
 	}
+	if (es->has_offset)
+		for (int n = 0; n < es->nnative; n++)
+			raw[n] += es->offset[n];
 	return PAPI_OK;
 }
 
@@ -178,13 +207,14 @@ int tly_parts_coverage(struct tly_evset *es, double *fractions)
 int tly_parts_reset(struct tly_evset *es)
 {
 	for (int i = 0; i < es->nparts; i++) {
-		const struct tly_component *c = tly_cmp(es->part[i].cidx);
-		int rc = c->ctl_reset ? c->ctl_reset(es->part[i].ctl) : PAPI_ECMP;
+		const struct tly_part *p = &es->part[i];
+		int rc = p->reset ? p->reset(p->ctl) : PAPI_ECMP;
 
 		if (rc != PAPI_OK)
 			return rc;
 	}
-	memset(es->offset, 0, sizeof es->offset);
+	if (es->has_offset)
+		tly_evset_clear_offsets(es);
 	return PAPI_OK;
 }
 

@@ -239,6 +239,123 @@ PAPI_EXPORT int tally_gpu_set_launch_hook(tally_gpu_launch_hook_fn fn, void *use
 /* Why GPU attribution is off ("" when on). */
 PAPI_EXPORT const char *tally_gpu_subscriber_status(void);
 
+/* ---- PC sampling --------------------------------------------------------
+ * CUPTI's PC Sampling API (cupti_pcsampling.h) per CUDA context: every
+ * 2^period cycles each SM samples one warp's PC and the reason it is not
+ * issuing (stall reason).  Tally aggregates samples per (cubin CRC,
+ * function, PC offset, correlation id) with a count per stall reason, and
+ * maps PCs to file:line for code built with -lineinfo (cubins are captured
+ * from the module-load callback, so enable sampling before the context's
+ * first launch: with lazy module loading that is the first launch of each
+ * module).
+ *
+ * Modes: continuous (default; kernels run concurrently, correlation_id is
+ * 0) and kernel-serialized (each kernel runs alone; correlation_id is the
+ * launch's CUPTI correlationId, as in tally_gpu_launch_t).  Data is drained
+ * from CUPTI at stop, flush, disable, module unload, context teardown,
+ * process exit and, when drain_ms > 0, periodically by a thread; dropped
+ * samples and hardware-buffer-full events are counted in the stats, never
+ * hidden.  Records survive disable and context teardown until
+ * tally_gpu_pcsampling_reset.  The `ctx` arguments are CUcontext values;
+ * NULL means the calling thread's current context (else device 0's
+ * primary context).  Errors: PAPI_ENOSUPP (no GPU/CUPTI/PC sampling),
+ * PAPI_EINVAL (bad setting, with a detail), PAPI_EISRUN (already enabled),
+ * PAPI_ENOTRUN (not enabled), PAPI_ECNFLCT (CUPTI refused, e.g. another
+ * process samples the GPU), PAPI_EPERM (insufficient privileges). */
+#define TALLY_GPU_PCSAMP_CONTINUOUS 1
+#define TALLY_GPU_PCSAMP_SERIALIZED 2
+#define TALLY_GPU_PCSAMP_MAX_STALLS 128
+
+typedef struct tally_gpu_pcsampling_config {
+	size_t size;              /* sizeof(tally_gpu_pcsampling_config_t) */
+	int mode;                 /* TALLY_GPU_PCSAMP_*; 0: continuous */
+	int period;               /* log2 of the period in cycles, 5..31; 0: CUPTI's default */
+	const char *stalls;       /* comma-separated stall reasons to collect: full CUPTI
+				     names or the part after "..._stalled_"; NULL/"": all */
+	size_t scratch_bytes;     /* CUPTI scratch buffer; 0: CUPTI default (1 MiB) */
+	size_t hw_bytes;          /* hardware buffer; 0: CUPTI default (512 MiB) */
+	int start_paused;         /* 1: enable without sampling until tally_gpu_pcsampling_start */
+	size_t max_pcs;           /* PC records per drain buffer; 0: 4096 */
+	unsigned drain_ms;        /* periodic drain by a thread; 0: none */
+	unsigned worker_sleep_ms; /* CUPTI worker thread sleep; 0: CUPTI default (100 ms) */
+} tally_gpu_pcsampling_config_t;
+
+/* Fill cfg from TALLY_PCSAMP_PERIOD, _MODE (continuous|serialized),
+ * _STALLS, _SCRATCH, _HWBUF, _START (0: paused), _MAX_PCS, _DRAIN_MS
+ * (defaults as above); PAPI_EINVAL with the offending setting. */
+PAPI_EXPORT int tally_gpu_pcsampling_config_from_env(tally_gpu_pcsampling_config_t *cfg);
+/* Enable sampling on ctx (cfg NULL: from the environment).  Enabling a
+ * context again after disable replaces its records. */
+PAPI_EXPORT int tally_gpu_pcsampling_enable(void *ctx, const tally_gpu_pcsampling_config_t *cfg);
+/* Resume / pause sampling (stop drains what the range collected). */
+PAPI_EXPORT int tally_gpu_pcsampling_start(void *ctx);
+PAPI_EXPORT int tally_gpu_pcsampling_stop(void *ctx);
+/* Drain what CUPTI holds now (does not synchronise the device). */
+PAPI_EXPORT int tally_gpu_pcsampling_flush(void *ctx);
+/* Stop, drain and disable; the records stay readable. */
+PAPI_EXPORT int tally_gpu_pcsampling_disable(void *ctx);
+/* Forget the records of ctx (disabling first if needed). */
+PAPI_EXPORT int tally_gpu_pcsampling_reset(void *ctx);
+
+/* Stall reasons of the session, as cuptiPCSamplingGetStallReasons names
+ * them ("smsp__pcsamp_warps_issue_stalled_long_scoreboard"); index i is
+ * the index into tally_gpu_pc_sample_t.stall. */
+PAPI_EXPORT int tally_gpu_pcsampling_num_stall_reasons(void *ctx, int *n);
+PAPI_EXPORT int tally_gpu_pcsampling_stall_reason(void *ctx, int i, char *name, size_t len, uint32_t *cupti_index);
+
+typedef struct tally_gpu_pcsampling_stats {
+	size_t size;              /* sizeof(tally_gpu_pcsampling_stats_t) */
+	int enabled, running, mode, period;
+	uint64_t total_samples;   /* CUPTI totalSamples summed over drains (incl. dropped, non-user) */
+	uint64_t dropped_samples; /* dropped by the hardware (backpressure/overflow) */
+	uint64_t nonuser_samples; /* in kernels without PC records (non-user) */
+	uint64_t record_samples;  /* samples in the records (selected stall reasons) */
+	uint64_t hw_buffer_full;  /* drains that reported the hardware buffer full */
+	uint64_t drains;          /* buffers consumed */
+	uint64_t num_records;     /* distinct (crc, function, pc, correlation id) */
+	uint64_t cubins;          /* cubins captured (process-wide) */
+	uint64_t lost_records;    /* records CUPTI could not place (remaining after drains) */
+	int device;               /* CUDA device of the session's context */
+} tally_gpu_pcsampling_stats_t;
+PAPI_EXPORT int tally_gpu_pcsampling_get_stats(void *ctx, tally_gpu_pcsampling_stats_t *st);
+
+typedef struct tally_gpu_pc_sample {
+	size_t size;              /* sizeof(tally_gpu_pc_sample_t) */
+	uint64_t cubin_crc;       /* cuptiGetCubinCrc of the module */
+	uint64_t pc_offset;       /* PC offset within the function */
+	uint32_t function_index;
+	uint32_t correlation_id;  /* serialized mode: the launch; 0 in continuous mode */
+	const char *function;     /* mangled function name */
+	const char *kernel;       /* demangled: the launched kernel (serialized) or the function */
+	const char *file;         /* "dir/file" of the source line; NULL when unknown */
+	uint32_t line;            /* 0 when unknown (no -lineinfo, cubin not captured) */
+	uint64_t samples;         /* sum of stall[] over the reasons that are not
+				     "..._not_issued" variants: those count the subset of
+				     their base reason's samples where no warp issued */
+	int num_stalls;
+	const uint64_t *stall;    /* samples per stall reason (session's reason index) */
+} tally_gpu_pc_sample_t;
+/* Called for each record; nonzero return stops the walk. */
+typedef int (*tally_gpu_pc_sample_fn)(const tally_gpu_pc_sample_t *s, void *userdata);
+/* Walk the records of ctx (resolving source lines on first read). */
+PAPI_EXPORT int tally_gpu_pcsampling_read(void *ctx, tally_gpu_pc_sample_fn fn, void *userdata);
+
+/* For the runtime: when TALLY_PCSAMP is on, enable sampling (settings from
+ * the environment) on the current context, if any, and on every context
+ * created afterwards.  CUPTI samples one context per GPU at a time: with
+ * TALLY_PCSAMP_SHARE=one (default) the first process on a node to claim a
+ * GPU samples it (an flock on $TMPDIR/tally-pcsamp-<PCI id>.lock holding its
+ * pid) and the others skip it, saying in tally_gpu_pcsampling_auto_status
+ * which pid samples; =all lets every process try.  Failures on a context
+ * are recorded there too and never stop the program.  PAPI_OK (and nothing
+ * done) when TALLY_PCSAMP is off; PAPI_EINVAL for a bad TALLY_PCSAMP_*
+ * setting; PAPI_ENOSUPP without GPU/CUPTI (the caller logs and goes on). */
+PAPI_EXPORT int tally_gpu_pcsampling_auto(void);
+/* "" or the last failure of automatic sampling. */
+PAPI_EXPORT const char *tally_gpu_pcsampling_auto_status(void);
+/* The contexts with sampling sessions (records), up to *n; *n = count. */
+PAPI_EXPORT int tally_gpu_pcsampling_contexts(void **ctxs, int *n);
+
 #ifdef __cplusplus
 }
 #endif

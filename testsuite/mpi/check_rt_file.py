@@ -9,6 +9,7 @@ except ImportError:
     print("python3-h5py missing"); sys.exit(77)
 
 fails = 0
+REASON = {"term": "SIGTERM", "hang": "SIGTERM", "abort": "MPI_Abort", "exit": "exit() without MPI_Finalize"}
 
 
 def check(cond, what):
@@ -86,6 +87,10 @@ def main():
         for fn in files:
             f = h5py.File(fn, "r")
             check(f.attrs["partial"] == 1, fn + " partial flag")
+            check(f.attrs["nranks"] == 4, fn + " nranks %d, want the job's 4" % f.attrs["nranks"])
+            check("rank%05d" % f.attrs["partial_rank"] in fn, fn + " partial_rank %d" % f.attrs["partial_rank"])
+            check(f.attrs["partial_reason"].decode() == REASON[mode], fn + " reason %s" % f.attrs["partial_reason"])
+            check([int(x) for x in f["ranks"]["rank"]] == [int(f.attrs["partial_rank"])], fn + " rank row")
             check(len(f["ranks"]) == 1, fn + " one rank")
             check_tree(f, 3, False)
             check_mpi(f, 4, 3)

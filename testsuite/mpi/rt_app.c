@@ -1,8 +1,11 @@
 /* rt_app.c - MPI+OpenMP test program with known MPI bytes and region visits.
  * argv[1]: "ok" (default), "term" (SIGTERM to itself after 3 steps),
- * "abort" (MPI_Abort after 3 steps), "exit" (exit(3) after 3 steps). */
+ * "abort" (MPI_Abort after 3 steps), "exit" (exit(3) after 3 steps),
+ * "hang" (after 3 steps rank 0 creates the file "ready", then every rank
+ * waits for a signal: the test sends SIGTERM to mpirun). */
 #include <mpi.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,6 +23,19 @@ static double work(void)
 			s += i * 0.5;
 	}
 	return s;
+}
+
+static void hang(int rank)
+{
+	MPI_Barrier(MPI_COMM_WORLD);
+	if (rank == 0) {
+		FILE *f = fopen("ready", "w");
+
+		if (f)
+			fclose(f);
+	}
+	for (;;)
+		pause();
 }
 
 int main(int argc, char **argv)
@@ -41,6 +57,8 @@ int main(int argc, char **argv)
 			}
 			if (!strcmp(mode, "exit"))
 				exit(3);
+			if (!strcmp(mode, "hang"))
+				hang(rank);
 		}
 		tally_region_begin("step");
 		red[0] = work();

@@ -1,12 +1,18 @@
 /*
- * nvtx_app.c - an NVTX-annotated program for test_nvtx.py: nested
- * push/pop ranges, a payload struct (ints, float, double, string, enum,
- * nested struct, fixed array) built with nvToolsExtPayloadHelper.h, a
- * dynamic schema with a length-indexed array, and a deferred batch in a
- * custom time domain with two sync points.  It prints what it submitted
- * (one line per value) for the checker.
+ * nvtx_app.c - an NVTX-annotated program for check_nvtx_file.py, run under
+ * tally-run: nested push/pop ranges, a payload struct (ints, floats, a
+ * string, an enum, a nested struct, a fixed array) defined with
+ * nvToolsExtPayloadHelper.h's macros, a dynamic schema with a
+ * length-indexed array, and a deferred batch in a custom time domain with
+ * two sync points; core forms too: a start/end range ended on another
+ * thread, wide and registered messages, a category name, marks.  It
+ * prints every value it submitted (floats in %a, so the checker compares
+ * them exactly) and what nvtxDomainIsEnabled answered.
  */
+#include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <wchar.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,18 +21,29 @@
 #include <nvtx3/nvToolsExtPayloadHelper.h>
 #include <nvtx3/nvToolsExtSemanticsTime.h>
 
-NVTX_DEFINE_STRUCT_WITH_SCHEMA(inner_t, "inner", NVTX_PAYLOAD_ENTRIES((int16_t, a, TYPE_INT16, "a"),
-								   (double, b, TYPE_DOUBLE, "b")))
+/* The helper macros leave the trailing fields of the entries and the
+ * attributes to zero-initialisation. */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
-typedef struct { int32_t i; uint64_t u; float f; double d; char s[16]; int32_t color; inner_t in;
-		 int32_t arr[3]; } outer_t;
+NVTX_DEFINE_STRUCT_WITH_SCHEMA(inner_t, "inner",
+	NVTX_PAYLOAD_ENTRIES((int16_t, a, TYPE_INT16, "a"), (double, b, TYPE_DOUBLE, "b")))
+
+static volatile double sink;
+
+static void spin(int n)
+{
+	for (int i = 0; i < n; i++)
+		sink += i * 0.5;
+}
 
 static void nested(void)
 {
 	for (int k = 0; k < 5; k++) {
 		nvtxRangePushA("outer");
+		spin(20000);
 		for (int j = 0; j < 3; j++) {
 			nvtxRangePushA("inner");
+			spin(50000);
 			nvtxRangePop();
 		}
 		nvtxRangePop();
@@ -41,32 +58,25 @@ static void payload_struct(nvtxDomainHandle_t dom)
 			.name = "color", .entries = colors, .numEntries = 3, .sizeOfEnum = 4 };
 	uint64_t color_id = nvtxPayloadEnumRegister(dom, &ea);
 	uint64_t inner_id = NVTX_PAYLOAD_SCHEMA_REGISTER(dom, inner_t);
-	nvtxPayloadSchemaEntry_t e[] = {
-		{ 0, NVTX_PAYLOAD_ENTRY_TYPE_INT32, "i", NULL, 0, offsetof(outer_t, i), NULL, NULL },
-		{ 0, NVTX_PAYLOAD_ENTRY_TYPE_UINT64, "u", NULL, 0, offsetof(outer_t, u), NULL, NULL },
-		{ 0, NVTX_PAYLOAD_ENTRY_TYPE_FLOAT, "f", NULL, 0, offsetof(outer_t, f), NULL, NULL },
-		{ 0, NVTX_PAYLOAD_ENTRY_TYPE_DOUBLE, "d", NULL, 0, offsetof(outer_t, d), NULL, NULL },
-		{ NVTX_PAYLOAD_ENTRY_FLAG_EVENT_MESSAGE, NVTX_PAYLOAD_ENTRY_TYPE_CSTRING, "s", NULL, 16, offsetof(outer_t, s), NULL, NULL },
-		{ 0, color_id, "color", NULL, 0, offsetof(outer_t, color), NULL, NULL },
-		{ 0, inner_id, "in", NULL, 0, offsetof(outer_t, in), NULL, NULL },
-		{ NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_FIXED_SIZE, NVTX_PAYLOAD_ENTRY_TYPE_INT32, "arr", NULL, 3, offsetof(outer_t, arr), NULL, NULL },
-	};
-	nvtxPayloadSchemaAttr_t a = { .fieldMask = NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NAME | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_TYPE
-			| NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ENTRIES | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NUM_ENTRIES
-			| NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_STATIC_SIZE, .name = "outer",
-			.type = NVTX_PAYLOAD_SCHEMA_TYPE_STATIC, .entries = e, .numEntries = 8,
-			.payloadStaticSize = sizeof(outer_t) };
-	uint64_t id = nvtxPayloadSchemaRegister(dom, &a);
+	NVTX_DEFINE_STRUCT_WITH_SCHEMA(outer_t, "outer", NVTX_PAYLOAD_ENTRIES(
+		(int32_t, i, TYPE_INT32, "i"), (uint64_t, u, TYPE_UINT64, "u"), (float, f, TYPE_FLOAT, "f"),
+		(double, d, TYPE_DOUBLE, "d"), (char, (s, 16), TYPE_CSTRING, "s", NULL, 16, EVENT_MESSAGE),
+		(int32_t, color, NVTX_PAYLOAD_NESTED(color_id), "color"),
+		(inner_t, in, NVTX_PAYLOAD_NESTED(inner_id), "in"),
+		(int32_t, (arr, 3), TYPE_INT32, "arr", NULL, 3, ARRAY_FIXED_SIZE)))
+	uint64_t id = NVTX_PAYLOAD_SCHEMA_REGISTER(dom, outer_t);
 
+	printf("ids %llu %llu %llu\n", (unsigned long long)color_id, (unsigned long long)inner_id,
+	       (unsigned long long)id);
 	for (int k = 0; k < 3; k++) {
-		outer_t v = { -5 - k, 1ull << 40 | (uint64_t)k, 1.5f * (float)k, 2.25 * k, "", k ? 7 : 2,
-			      { (int16_t)(-300 - k), 0.125 * k }, { k, 10 * k, -k } };
+		outer_t v = { -5 - k, 1ull << 40 | (uint64_t)k, 1.5f * (float)k + 0.1f, 2.25 * k - 1.0 / 3, "",
+			      k ? 7 : 2, { (int16_t)(-300 - k), 0.125 * k }, { k, 10 * k, -k } };
 		nvtxPayloadData_t pd = { id, sizeof v, &v };
 
 		snprintf(v.s, sizeof v.s, "msg%d", k);
 		nvtxRangePushPayload(dom, &pd, 1);
 		nvtxRangePopPayload(dom, NULL, 0);
-		printf("outer %d %llu %.9g %.17g %s %d %d %.17g %d %d %d\n", v.i, (unsigned long long)v.u, v.f, v.d,
+		printf("outer %d %llu %a %a %s %d %d %a %d %d %d\n", v.i, (unsigned long long)v.u, (double)v.f, v.d,
 		       v.s, v.color, v.in.a, v.in.b, v.arr[0], v.arr[1], v.arr[2]);
 	}
 }
@@ -82,16 +92,25 @@ static void dynamic_schema(nvtxDomainHandle_t dom)
 			| NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ENTRIES | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NUM_ENTRIES,
 			.name = "dyn", .type = NVTX_PAYLOAD_SCHEMA_TYPE_DYNAMIC, .entries = e, .numEntries = 3 };
 	uint64_t id = nvtxPayloadSchemaRegister(dom, &a);
-	unsigned char buf[128];
-	uint32_t n = 3;
-	double v[3] = { 1.5, -2.75, 1e10 };
 
-	memcpy(buf, &n, 4);
-	memcpy(buf + 8, v, sizeof v);        /* doubles aligned to 8 */
-	memcpy(buf + 8 + sizeof v, "hello", 6);
-	nvtxPayloadData_t pd = { id, 8 + sizeof v + 6, buf };
-	nvtxMarkPayload(dom, &pd, 1);
-	printf("dyn 3 1.5 -2.75 1e10 hello\n");
+	/* two payloads of different lengths: the array length comes from n */
+	for (uint32_t n = 2; n <= 4; n += 2) {
+		unsigned char buf[128];
+		double v[4] = { 1.5, -2.75, 1e10, 0.1 };
+		char tag[16];
+		nvtxPayloadData_t pd;
+
+		snprintf(tag, sizeof tag, "tag%u", n);
+		memcpy(buf, &n, 4);
+		memcpy(buf + 8, v, n * sizeof *v);          /* doubles aligned to 8 */
+		memcpy(buf + 8 + n * sizeof *v, tag, strlen(tag) + 1);
+		pd = (nvtxPayloadData_t){ id, 8 + n * sizeof *v + strlen(tag) + 1, buf };
+		nvtxMarkPayload(dom, &pd, 1);
+		printf("dyn %u", n);
+		for (uint32_t i = 0; i < n; i++)
+			printf(" %a", v[i]);
+		printf(" %s\n", tag);
+	}
 }
 
 typedef struct { int64_t t0, t1; int32_t tag; int32_t pad; } ev_t;
@@ -111,26 +130,53 @@ static void deferred(nvtxDomainHandle_t dom)
 			| NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_STATIC_SIZE, .name = "gpu_events",
 			.type = NVTX_PAYLOAD_SCHEMA_TYPE_STATIC, .entries = e, .numEntries = 3, .payloadStaticSize = sizeof(ev_t) };
 	uint64_t id = nvtxPayloadSchemaRegister(dom, &a);
-	/* custom clock: ticks of 10 ns, offset 5e6 ticks from Tally's clock */
+	/* custom clock: ticks of 10 ns, 5e6 ticks ahead of Tally's clock */
 	int64_t now = nvtxTimestampGet(), c0 = now / 10 + 5000000, c1 = c0 + 1000000;
+	ev_t ev[3];
+	nvtxEventBatch_t b = { .eventSchemaId = id, .size = sizeof ev, .events = ev };
 
 	nvtxTimeSyncPoint(dom, td, NVTX_TIMESTAMP_TYPE_TOOL_PROVIDED, c0, (c0 - 5000000) * 10);
 	nvtxTimeSyncPoint(dom, td, NVTX_TIMESTAMP_TYPE_TOOL_PROVIDED, c1, (c1 - 5000000) * 10);
-	ev_t ev[3];
 	for (int k = 0; k < 3; k++) {
-		ev[k] = (ev_t){ c0 + 1000 * k, c0 + 1000 * k + 333, 100 + k, 0 };
+		ev[k] = (ev_t){ c0 + 1000 * k + 7, c0 + 1000 * k + 333, 100 + k, 0 };
 		printf("deferred %d %lld %lld\n", 100 + k, (long long)((ev[k].t0 - 5000000) * 10),
 		       (long long)((ev[k].t1 - 5000000) * 10));
 	}
-	nvtxEventBatch_t b = { .eventSchemaId = id, .size = sizeof ev, .events = ev };
 	nvtxEventBatchSubmit(dom, &b);
+}
+
+static void *end_range(void *id)
+{
+	nvtxRangeEnd(*(nvtxRangeId_t *)id);
+	return NULL;
+}
+
+static void core_forms(nvtxDomainHandle_t dom)
+{
+	nvtxStringHandle_t h = nvtxDomainRegisterStringA(dom, "registered");
+	nvtxEventAttributes_t a = { .version = NVTX_VERSION, .size = NVTX_EVENT_ATTRIB_STRUCT_SIZE,
+				    .category = 3, .messageType = NVTX_MESSAGE_TYPE_REGISTERED };
+	nvtxRangeId_t id = nvtxRangeStartA("async");
+	pthread_t th;
+
+	pthread_create(&th, NULL, end_range, &id);
+	pthread_join(th, NULL);
+	nvtxNameCategoryA(3, "io");
+	a.message.registered = h;
+	nvtxDomainRangePushEx(dom, &a);
+	nvtxDomainRangePop(dom);
+	nvtxRangePushW(L"wide \u00e9");
+	nvtxRangePop();
+	nvtxMarkA("mark");
 }
 
 int main(void)
 {
 	nvtxDomainHandle_t dom = nvtxDomainCreateA("app");
 
+	printf("enabled %d\n", nvtxDomainIsEnabled(dom));
 	nested();
+	core_forms(dom);
 	payload_struct(dom);
 	dynamic_schema(dom);
 	deferred(dom);

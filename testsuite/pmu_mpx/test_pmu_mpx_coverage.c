@@ -3,10 +3,15 @@
  * programmable counters (plus the cycle counter), multiplexed two ways:
  * by the kernel (PAPI_set_multiplex) and by the component's own timer
  * (PAPI_MULTIPLEX_FORCE_SW: slots of as many counters as the PMU has).
- * Instructions and cycles of a 2*10^8-instruction loop (exact under QEMU
- * -icount) are estimated within 5%; tally_multiplex_coverage reports
- * each event counted part of the time (0 < f < 1 for the rotated ones,
- * all > 0), and the values are scaled by it.
+ * QEMU implements only instructions and cycles (the PMU advertises no
+ * other common event in PMCEID, pe_pmceid.c), so the eight are those two
+ * in several privilege filters: user only (the default and ":u"), kernel
+ * only (":k") and both (":u:k").  The user-mode ones count a
+ * 2*10^8-instruction loop exactly under QEMU -icount and are estimated
+ * within 5% (the truth of the others is not known: not asserted);
+ * tally_multiplex_coverage reports each event counted part of the time
+ * (0 < f < 1 for the rotated ones, all > 0), and the values are scaled
+ * by it.
  */
 #include <string.h>
 
@@ -17,10 +22,11 @@
 #define LOOP_N 100000000ull
 
 static const char *const events[NEV] = {
-	"arm_ac57::INST_RETIRED",     "arm_ac57::CPU_CYCLES",       "arm_ac57::L1D_CACHE_REFILL",
-	"arm_ac57::L1D_CACHE_ACCESS", "arm_ac57::L1I_CACHE_REFILL", "arm_ac57::L2D_CACHE_ACCESS",
-	"arm_ac57::BRANCH_PRED",      "arm_ac57::BRANCH_MISPRED",
+	"arm_ac57::INST_RETIRED",     "arm_ac57::CPU_CYCLES",       "arm_ac57::INST_RETIRED:u",
+	"arm_ac57::CPU_CYCLES:u",     "arm_ac57::INST_RETIRED:k",   "arm_ac57::CPU_CYCLES:k",
+	"arm_ac57::INST_RETIRED:u:k", "arm_ac57::CPU_CYCLES:u:k",
 };
+#define NTRUTH 4 /* the first four count user mode only: the loop's count */
 
 static void row(int line, int force_sw)
 {
@@ -48,8 +54,8 @@ static void row(int line, int force_sw)
 		rotated += cov[i] < 0.99;
 	}
 	TH_CHECK(rotated > 0);
-	TH_NEAR(v[0], PMU_LOOP_INS(LOOP_N), 0.05);
-	TH_NEAR(v[1], PMU_LOOP_INS(LOOP_N), 0.05);
+	for (int i = 0; i < NTRUTH; i++)
+		TH_NEAR(v[i], PMU_LOOP_INS(LOOP_N), 0.05);
 	PAPI_cleanup_eventset(set);
 	PAPI_destroy_eventset(&set);
 	th_at(0);

@@ -46,6 +46,8 @@ def np_type(ty, nev):
         return "<i8"
     if ty.startswith("STR"):
         return f"S{int(ty[3:])}"
+    if ty == "F64":
+        return "<f8"
     return ("<i8", (max(nev, 1),)) if ty == "CNT" else ("<i8", (32,))
 
 
@@ -121,12 +123,17 @@ def write(path, version, tables, attrs, rows, nev, extra):
         for k, v in attrs.items():
             f.attrs[k] = v
         for name, fields in tables.items():
+            if extra and name in EXTRA_TABLES:   # written by write_extra in its own shape
+                continue
             dt = dtype(fields, nev)
             data = np.array([tuple(r) for r in rows.get(name, [])], dtype=dt)
             ds = f.create_dataset(name, data=data, dtype=dt)
             ds.attrs["doc"] = np.bytes_("synthetic " + name)
         if extra:
             write_extra(f)
+
+
+EXTRA_TABLES = ("gpu_kernels", "pc_samples")
 
 
 def write_extra(f):

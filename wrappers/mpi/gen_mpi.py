@@ -21,6 +21,8 @@ def parse_param(p):
     if not m:
         raise ValueError("cannot parse parameter '%s'" % p)
     ctype = m.group(1).strip()
+    if not re.match(r"^(const\s+)?[A-Za-z_][A-Za-z0-9_]*(\s*\*)*$", ctype):
+        raise ValueError("cannot parse parameter '%s'" % p)
     if m.group(3):
         ctype += " *"
     return ctype, m.group(2), p
@@ -36,7 +38,21 @@ def parse(path):
         if len(cols) != 5:
             raise ValueError("%s:%d: expected 5 columns" % (path, lineno))
         name, params, sent, recv, flags = cols
-        plist = [parse_param(p) for p in params.split(",")] if params else []
+        if not re.match(r"^MPI_[A-Za-z0-9_]+$", name):
+            raise ValueError("%s:%d: '%s' is not an MPI function name" % (path, lineno, name))
+        if name in {f["name"] for f in funcs}:
+            raise ValueError("%s:%d: %s listed twice" % (path, lineno, name))
+        try:
+            plist = [parse_param(p) for p in params.split(",")] if params else []
+            used = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", sent + " " + recv))
+            for ctype, pname, _ in plist:
+                if pname in used and "nofortran" not in flags.split():
+                    fortran_local(ctype, pname)   # the Fortran wrapper can compute the bytes
+        except ValueError as e:
+            raise ValueError("%s:%d: %s" % (path, lineno, e))
+        for flag in flags.split():
+            if flag not in ("nofortran",):
+                raise ValueError("%s:%d: unknown flag '%s'" % (path, lineno, flag))
         names = {p[1] for p in plist}
         for expr in (sent, recv):
             for ident in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", expr):
@@ -154,8 +170,13 @@ static void f_%s(int v, const char *sym, %s)
 
 
 def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: gen_mpi.py SPEC OUTDIR")
     spec, outdir = sys.argv[1], sys.argv[2]
-    funcs = parse(spec)
+    try:
+        funcs = parse(spec)
+    except ValueError as e:
+        sys.exit("gen_mpi.py: %s" % e)
     os.makedirs(outdir, exist_ok=True)
     specname = os.path.basename(spec)
     h, c = gen_ids(funcs, specname)

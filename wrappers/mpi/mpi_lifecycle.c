@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "passes/passes.h"
+
 static struct {
 	int started;
 	MPI_Comm comm;
@@ -32,6 +34,7 @@ static void rank_start(void)
 		tly_rt_choose_outname(p->outname, sizeof p->outname, ".h5");
 	PMPI_Bcast(p->outname, (int)sizeof p->outname, MPI_CHAR, 0, life.comm);
 	p->in_mpi_job = 1;
+	tly_pass_mpi_init(&life.comm);  /* passes/: one pass schedule per job */
 }
 
 static void rank_finish(void)

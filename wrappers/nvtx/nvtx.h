@@ -33,6 +33,7 @@
 #define TLY_NV_MAX_ARRAY (1u << 20)   /* elements of one array */
 #define TLY_NV_MAX_BYTES (1u << 26)   /* bytes of one payload / one array */
 #define TLY_NV_MAX_DEPTH 8            /* nesting of schemas */
+#define TLY_NV_MAX_ROW (1u << 28)     /* bytes of one table row in Tally */
 #define TLY_NV_MAX_SCHEMAS 4096
 #define TLY_NV_MAX_STRINGS 65536
 #define TLY_NV_MAX_DOMAINS 1024

@@ -87,16 +87,18 @@ static int entry_size(struct ck *c, size_t i, uint64_t esz)
 	if (e->nested && e->nested->type == NVTX_PAYLOAD_SCHEMA_TYPE_UNION
 	    && (e->detail >= i || !is_int_prim(c->s->e[e->detail].type)))
 		return tly_nv_refuse(nm, "a union selector index does not name an earlier integer entry%s", "");
-	if (e->flags & PTR_FLAGS) {
-		e->size = e->align = sizeof(void *);
-		return 0;
-	}
+	/* a fixed length is checked behind a pointer too: it sizes the row */
 	if (arr == NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_FIXED_SIZE || (is_str(e->type) && !arr && e->detail)) {
 		if (!e->detail || e->detail > TLY_NV_MAX_ARRAY || e->detail * esz > TLY_NV_MAX_BYTES)
 			return tly_nv_refuse(nm, "a fixed-size array has %s length", e->detail ? "an absurd" : "no");
 		e->size = e->detail * esz;
+	}
+	if (e->flags & PTR_FLAGS) {
+		e->size = e->align = sizeof(void *);
 		return 0;
 	}
+	if (e->size)
+		return 0;
 	if (arr || is_str(e->type)) {
 		if (arr == NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_LENGTH_PAYLOAD_INDEX)
 			return tly_nv_refuse(nm, "an embedded array takes its length from another payload%s", "");

@@ -59,7 +59,7 @@ int tly_nv_cupti_core(NvtxGetExportTableFunc_t get)
 		return 0;
 	}
 	if (!tly_cu_cb_enable_nvtx || tly_cu_cb_enable_nvtx() != 0) {
-		tly_rt_log(1, "NVTX: libcupti is loaded but no CUPTI subscriber with the NVTX domain exists; "
+		tly_rt_log(2, "NVTX: libcupti is loaded but no CUPTI subscriber with the NVTX domain exists; "
 			   "CUPTI's NVTX support is left off (Tally records NVTX itself)");
 		pthread_mutex_unlock(&cu.lock);
 		return 0;

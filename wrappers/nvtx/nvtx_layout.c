@@ -123,7 +123,9 @@ static struct tly_nv_ct *entry_ct(const struct tly_nv_entry *e)
 	if (!el || el->kind == TLY_NV_STR || !arr)
 		return el;
 	if (arr == NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_FIXED_SIZE) {
-		t = ct_new(TLY_NV_ARRAY, el->size * (uint32_t)e->detail);
+		/* the row must stay addressable in 32 bits (checks bound the source) */
+		t = (uint64_t)el->size * e->detail <= TLY_NV_MAX_ROW
+		    ? ct_new(TLY_NV_ARRAY, el->size * (uint32_t)e->detail) : NULL;
 		if (t)
 			t->n = (uint32_t)e->detail;
 	} else {
@@ -144,6 +146,10 @@ static int add_field(struct tly_nv_ct *c, const char *name, struct tly_nv_ct *t,
 	if (!t)
 		return -1;
 	a = ct_align(t);
+	if ((uint64_t)*end + a + t->size > TLY_NV_MAX_ROW) {
+		tly_nv_ct_free(t);
+		return -1;
+	}
 	c->f[c->n].off = (*end + a - 1) / a * a;
 	c->f[c->n].t = t;
 	c->f[c->n].name = strdup(name);

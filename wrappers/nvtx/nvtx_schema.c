@@ -27,7 +27,7 @@ static struct {
 	nvtxPayloadEntryTypeInfo_t ti[NVTX_PAYLOAD_ENTRY_TYPE_INFO_ARRAY_SIZE];
 	int have_ti;
 	char why[256];
-	char said[16][64];
+	char said[48][64];            /* reasons logged (formats) */
 	int nsaid;
 } reg = { .lock = PTHREAD_MUTEX_INITIALIZER, .next_id = NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START };
 
@@ -93,7 +93,9 @@ int tly_nv_refuse(const char *name, const char *fmt, const char *detail)
 	snprintf(reg.why, sizeof reg.why, fmt, detail);
 	for (int i = 0; i < reg.nsaid; i++)
 		seen |= !strncmp(reg.said[i], fmt, sizeof reg.said[i] - 1);
-	if (!seen && reg.nsaid < 16)
+	if (!seen && reg.nsaid == (int)(sizeof reg.said / sizeof *reg.said))
+		seen = 1;                 /* table full: stay silent rather than repeat */
+	if (!seen)
 		snprintf(reg.said[reg.nsaid++], sizeof reg.said[0], "%s", fmt);
 	if (!seen)
 		tly_rt_log(1, "NVTX: payload schema '%s' refused: %s (further refusals for this reason are silent)",
@@ -185,8 +187,10 @@ uint64_t tly_nv_schema_register(int domain, const nvtxPayloadSchemaAttr_t *a, ui
 	s->domain = domain;
 	name_table(s, want);
 	s->row = s->name ? tly_nv_layout(s, &s->data_off) : NULL;
-	if (!s->row)
+	if (!s->row) {
+		tly_nv_refuse(want, "its table row would exceed %s", "256 MiB (or memory ran out)");
 		goto fail;
+	}
 	reg.s[atomic_load(&reg.ns)] = s;
 	atomic_fetch_add(&reg.ns, 1);
 	pthread_mutex_unlock(&reg.lock);

@@ -130,12 +130,13 @@ static int clock_of(uint64_t type, clockid_t *c)
 	}
 }
 
+/* td: a timestamp type (a registered domain's type, never NONE). */
 static int direct(uint64_t td, int64_t t, int64_t *out)
 {
 	clockid_t c;
 	struct timespec ts;
 
-	if (td == 0 || td == NVTX_TIMESTAMP_TYPE_TOOL_PROVIDED
+	if (td == NVTX_TIMESTAMP_TYPE_TOOL_PROVIDED
 	    || td == NVTX_TIMESTAMP_TYPE_CPU_CLOCK_GETTIME_MONOTONIC) {
 		*out = t;
 		return 1;
@@ -188,12 +189,17 @@ int tly_nv_convert(uint64_t td, int64_t t, int64_t *out)
 {
 	int rc = -1;
 
+	if (td == NVTX_TIMESTAMP_TYPE_NONE) {    /* no domain named: Tally's clock */
+		*out = t;
+		return 0;
+	}
 	pthread_mutex_lock(&tm.lock);
 	for (int hop = 0; hop < 6 && rc < 0; hop++) {
 		struct tdom *d = dom(td);
 		uint64_t next;
 
-		if (direct(td, t, out) || (d && direct(d->type, t, out))) {
+		/* a domain of type NONE converts only through its relations */
+		if ((!d && direct(td, t, out)) || (d && d->type != NVTX_TIMESTAMP_TYPE_NONE && direct(d->type, t, out))) {
 			rc = 0;
 			break;
 		}

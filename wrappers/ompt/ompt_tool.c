@@ -185,7 +185,7 @@ static void tool_fini(ompt_data_t *data)
 TALLY_RT_EXPORT ompt_start_tool_result_t *ompt_start_tool(unsigned int version, const char *runtime)
 {
 	(void)version; (void)runtime;
-	if (!tly_rt_enabled() || !tly_rt_proc()->opt.ompt)
+	if (!tly_rt_will_measure() || !tly_rt_proc()->opt.ompt)
 		return NULL;
 	om.result.initialize = tool_init;
 	om.result.finalize = tool_fini;

@@ -17,6 +17,7 @@
 #define TLY_C_STR512 char
 #define TLY_C_CNT int64_t
 #define TLY_C_HIST int64_t
+#define TLY_C_F64 double
 #define TLY_N_I32
 #define TLY_N_I64
 #define TLY_N_STR32 [32]
@@ -25,6 +26,7 @@
 #define TLY_N_STR512 [512]
 #define TLY_N_CNT [TLY_RT_MAX_EVENTS]
 #define TLY_N_HIST [TLY_RT_HIST]
+#define TLY_N_F64
 
 #define TLY_SCHEMA_VERSION(v) enum { TLY_SCHEMA_VERSION = v };
 #define TLY_ATTR(n, ty, doc)

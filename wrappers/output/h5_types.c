@@ -25,6 +25,8 @@ static hid_t i64_array(int n)
 /* Type of one field kind (a new id the caller closes). */
 static hid_t field_type(const char *ty, int nev)
 {
+	if (ty[0] == 'F')
+		return H5Tcopy(H5T_NATIVE_DOUBLE);  /* F64 */
 	switch (ty[0] == 'S' ? 'S' : ty[1]) {
 	case '3': return H5Tcopy(H5T_NATIVE_INT32);
 	case '6': return H5Tcopy(H5T_NATIVE_INT64);

@@ -118,11 +118,18 @@ int tly_rows_build(struct tly_rt_proc *p, struct tly_names *all, int32_t **gid, 
 void tly_rows_free(struct tly_rows *r);
 /* NVTX tables and payload datasets (output/h5_nvtx.c). */
 void tly_nvtx_rows(struct tly_rt_proc *p, int32_t **gid, struct tly_rows *r);
+/* Multi-pass tables (output/h5_passes.c). */
+void tly_pass_rows(struct tly_rt_proc *p, struct tly_rows *r);
+/* GPU kernel table (output/h5_gpu.c). */
+void tly_gpu_rows(struct tly_rt_proc *p, struct tly_rows *r, int partial);
+/* GPU PC sampling tables (output/h5_pcsamp.c); collective. */
+void tly_pcsamp_rows(void *comm_ptr, struct tly_rt_proc *p, struct tly_rows *r, int partial);
 int tly_nvtx_write_payloads(hid_t file, void *comm_ptr, hid_t dxpl, struct tly_rt_proc *p, int32_t **gid);
 
 static void write_attrs(struct wctx *w, struct tly_rt_proc *p, int partial, const char *why)
 {
-	int32_t v = TLY_SCHEMA_VERSION, nr = w->comm ? p->nranks : 1, pr = partial ? p->rank : -1;
+	/* a partial file carries the job size too, so readers can list missing ranks */
+	int32_t v = TLY_SCHEMA_VERSION, nr = p->in_mpi_job ? p->nranks : 1, pr = partial ? p->rank : -1;
 	int32_t part = partial;
 	int64_t st = -reduce_i64(w, -p->start_wall, MPI_MAX), et = reduce_i64(w, p->end_wall, MPI_MAX);
 	char cmd[512];
@@ -156,6 +163,19 @@ static int write_all(struct wctx *w, struct tly_rt_proc *p, struct tly_rows *row
 	return rc;
 }
 
+/* Rename the complete file into place (one rank does it for the job). */
+static void finish_file(const char *tmp, const char *path, int rc, int created)
+{
+	if (!created)
+		return;
+	if (rc == 0 && rename(tmp, path) == 0)
+		return;
+	if (rc == 0)
+		tly_rt_log(1, "cannot rename %s to %s; the measurement stays in %s", tmp, path, tmp);
+	else
+		tly_rt_log(1, "writing %s failed; incomplete data left in %s", path, tmp);
+}
+
 /* Initialise HDF5 early: its atexit clean-up then runs after Tally's
  * exit handler, which may still write a file. */
 void tly_out_init(void)
@@ -172,15 +192,25 @@ int tly_out_write(void *comm_ptr, const char *path, int partial)
 	int32_t **gid = NULL;
 	int64_t t0 = tly_rt_now();
 	int rc = -1, ok;
+	char tmp[1200];
 
 	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 	tly_unify(comm_ptr, p, &all, &gid);
 	tly_rows_build(p, &all, gid, w.rank == 0, partial, &rows);
+	tly_pass_rows(p, &rows);
+#ifdef TALLY_HAVE_GPU_RT
+	tly_gpu_rows(p, &rows, partial);
+	tly_pcsamp_rows(comm_ptr, p, &rows, partial);
+#endif
 #ifdef TALLY_HAVE_NVTX
 	tly_nvtx_rows(p, gid, &rows);
 #endif
 	tly_h5_types(w.mem, w.ftype, p->nev);
-	w.file = open_file(&w, path);
+	/* written under a temporary name and renamed when complete: a reader
+	 * never sees a half-written file, a writer killed mid-way leaves only
+	 * the .tmp file */
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	w.file = open_file(&w, tmp);
 	ok = w.file >= 0;
 	if (w.comm)
 		ok = (int)reduce_i64(&w, ok, MPI_MIN);
@@ -192,12 +222,16 @@ int tly_out_write(void *comm_ptr, const char *path, int partial)
 #ifdef TALLY_HAVE_NVTX
 		rc |= tly_nvtx_write_payloads(w.file, comm_ptr, w.dxpl, p, gid);
 #endif
+		if (w.comm)
+			rc = (int)-reduce_i64(&w, -(int64_t)rc, MPI_MAX);
 		H5Pclose(w.dxpl);
 	} else {
 		tly_rt_log(1, "cannot create %s; no measurement file written", path);
 	}
-	if (w.file >= 0)
-		H5Fclose(w.file);
+	if (w.file >= 0 && H5Fclose(w.file) < 0)
+		rc = -1;
+	if (w.rank == 0)
+		finish_file(tmp, path, rc, w.file >= 0);
 	for (int i = 0; i < TLY_NTABLES; i++) {
 		H5Tclose(w.mem[i]);
 		H5Tclose(w.ftype[i]);

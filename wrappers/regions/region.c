@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "papi.h"
+#include "passes/passes.h"
 
 static int32_t find_child(const struct tly_rt_thread *t, int32_t parent, const char *name, int kind)
 {
@@ -82,6 +83,7 @@ int tly_rt_enter(struct tly_rt_thread *t, const char *name, int kind, int counte
 	if (f->counters && PAPI_read(t->evset, (long long *)f->v0) != PAPI_OK)
 		f->counters = 0;
 	f->t0 = tly_rt_now();
+	tly_pass_enter(t, c);  /* passes/: region rotation */
 	return 0;
 }
 
@@ -114,6 +116,7 @@ int tly_rt_exit(struct tly_rt_thread *t)
 		return -1;
 	now = tly_rt_now();
 	f = &t->stack[t->depth - 1];
+	tly_pass_exit(t, f->node);  /* passes/: region rotation */
 	ok = f->counters && PAPI_read(t->evset, v) == PAPI_OK;
 	fold(t, f, now, ok ? v : NULL, 1);
 	t->depth--;

@@ -115,6 +115,7 @@ struct tly_rt_event_desc {
 struct tly_rt_proc {
 	struct tly_rt_opts opt;
 	int active;           /* measuring */
+	int will_measure;     /* start-up decided to measure (set before active) */
 	int in_mpi_job;       /* MPI_Init seen */
 	int finished;         /* file (or partial) written */
 	int rank, nranks;
@@ -135,7 +136,13 @@ struct tly_rt_proc {
 struct tly_rt_proc *tly_rt_proc(void);
 void tly_rt_start(void);          /* process start (constructor) */
 void tly_rt_stop_all(void);       /* freeze every thread's root values */
+/* Start the runtime once (when the preload library loads) and say whether
+ * it measures.  Called back from inside the start-up it answers 0 instead
+ * of waiting for itself. */
 int tly_rt_enabled(void);
+/* Like tly_rt_enabled, but inside the start-up it answers what the start-up
+ * has decided (for the OMPT tool, which must register while libomp starts). */
+int tly_rt_will_measure(void);
 /* Agree on the output path (rank 0's choice when comm is non-NULL). */
 void tly_rt_choose_outname(char *buf, size_t len, const char *suffix);
 

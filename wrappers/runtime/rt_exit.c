@@ -19,9 +19,24 @@
 
 static struct {
 	atomic_int writing;        /* a final write has begun */
+	atomic_int written;        /* ... and has ended */
 	volatile sig_atomic_t dying_signal;
 	volatile sig_atomic_t exit_status;
 } ex;
+
+/* A signal that arrived while the file was being written (mpirun sends
+ * SIGTERM to the ranks still running when one of them exits) waits until
+ * the file is complete, then ends the process as it says. */
+static void deliver_deferred(void)
+{
+	int sig = ex.dying_signal;
+
+	atomic_store(&ex.written, 1);
+	if (sig) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+}
 
 static void watchdog(int sig)
 {
@@ -67,11 +82,14 @@ void tly_rt_write_partial(const char *why)
 		tly_rt_log(1, "%s: partial data written to %s", why, path);
 	p->finished = 1;
 	alarm(0);
+	deliver_deferred();
 }
 
 static void on_signal(int sig)
 {
 	ex.dying_signal = sig;
+	if (atomic_load(&ex.writing) && !atomic_load(&ex.written))
+		return;    /* a write is under way: it raises the signal when done */
 	tly_rt_write_partial(sig == SIGTERM ? "SIGTERM" : "SIGINT");
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -100,6 +118,7 @@ static void at_exit(int status, void *arg)
 		tly_rt_log(1, "measurement written to %s", path);
 	p->finished = 1;
 	alarm(0);
+	deliver_deferred();
 }
 
 static void catch_if_default(int sig)

@@ -6,6 +6,7 @@
 #include "runtime/rt.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,9 +15,17 @@
 #include <unistd.h>
 
 #include "papi.h"
+#include "passes/passes.h"
 
 static struct tly_rt_proc proc = { .lock = PTHREAD_MUTEX_INITIALIZER };
 static pthread_once_t proc_once = PTHREAD_ONCE_INIT;
+/* Start-up runs once; code it calls (the counter library's components,
+ * an OpenMP runtime initialising and calling the OMPT tool, an NVTX
+ * injection) may call back into the runtime on the same thread.  Those
+ * calls must not wait on the start-up they are part of: they see "not
+ * measuring yet" instead. */
+static atomic_int started;            /* start_once has returned */
+static _Thread_local int in_start;    /* this thread runs start_once */
 
 static const char *const default_hw[] = { "PAPI_TOT_CYC", "PAPI_TOT_INS" };
 static const char *const default_sw[] = { "perf::TASK-CLOCK", "perf::PAGE-FAULTS",
@@ -72,6 +81,8 @@ static void choose_events(void)
 		tly_rt_log(1, "the counter library did not initialise; recording time only");
 		return;
 	}
+	if (tly_pass_take(&list))  /* passes/: GPU metrics, multi-pass CPU events */
+		return;
 	for (const char *p = list; *p;) {
 		size_t len = strcspn(p, ",");
 
@@ -104,12 +115,13 @@ static void read_cmdline(void)
 	snprintf(proc.exe, sizeof proc.exe, "%s", program_invocation_short_name);
 }
 
-static void start_once(void)
+static void start_measuring(void)
 {
 	tly_rt_config_load(&proc.opt);
 	read_cmdline();
 	if (proc.opt.disable || tly_rt_name_in_list(proc.opt.raw.exclude, proc.exe))
 		return;
+	proc.will_measure = 1;
 	proc.start_ns = tly_rt_now();
 	proc.start_wall = (int64_t)time(NULL);
 	choose_events();
@@ -120,6 +132,14 @@ static void start_once(void)
 	tly_rt_exit_install();
 }
 
+static void start_once(void)
+{
+	in_start = 1;
+	start_measuring();
+	in_start = 0;
+	atomic_store_explicit(&started, 1, memory_order_release);
+}
+
 struct tly_rt_proc *tly_rt_proc(void)
 {
 	return &proc;
@@ -127,8 +147,19 @@ struct tly_rt_proc *tly_rt_proc(void)
 
 int tly_rt_enabled(void)
 {
+	if (atomic_load_explicit(&started, memory_order_acquire))
+		return proc.active;
+	if (in_start)
+		return 0;     /* called back from inside the start-up */
 	pthread_once(&proc_once, start_once);
 	return proc.active;
+}
+
+int tly_rt_will_measure(void)
+{
+	if (in_start)
+		return proc.will_measure;
+	return tly_rt_enabled();
 }
 
 __attribute__((constructor)) static void tly_rt_load(void)

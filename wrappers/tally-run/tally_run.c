@@ -132,6 +132,16 @@ static int summary(const char *file)
 	return 1;
 }
 
+/* Open MPI's launcher sends SIGKILL one second after SIGTERM
+ * (odls_base_sigkill_timeout), which can cut a rank's partial file short
+ * (it then leaves only FILE.tmp).  Give the writers 5 s unless the user
+ * chose: Open MPI waits that long on every job it kills, so a larger
+ * value delays the end of failed jobs. */
+static void sigkill_grace(void)
+{
+	setenv("OMPI_MCA_odls_base_sigkill_timeout", "5", 0);
+}
+
 /* One option at argv[*i]; 0 when it is not an option of ours. */
 static int take_option(int argc, char **argv, int *i)
 {
@@ -191,9 +201,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tally-run: %s not found; running without measurement\n", preload);
 	else
 		prepend_env("LD_PRELOAD", preload, " ");
+#ifdef TALLY_ASAN_RUNTIME
+	/* a sanitizer build: ASan's runtime must come first in every process */
+	prepend_env("LD_PRELOAD", TALLY_ASAN_RUNTIME, " ");
+#endif
 	if (!access(preload, R_OK))
 		setenv("NVTX_INJECTION64_PATH", preload, 0);   /* Tally is the NVTX tool */
 	setup_libomp(getenv("TALLY_LIBOMP"));
+	sigkill_grace();
 	execvp(argv[i], argv + i);
 	fprintf(stderr, "tally-run: cannot run %s: %s\n", argv[i], strerror(errno));
 	return 127;

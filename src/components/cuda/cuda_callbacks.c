@@ -31,6 +31,11 @@ static const CUpti_driver_api_trace_cbid launch_cbids[] = {
 	CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
 };
 
+static const CUpti_CallbackId resource_cbids[] = {
+	CUPTI_CBID_RESOURCE_MODULE_LOADED, CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING,
+	CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING, CUPTI_CBID_RESOURCE_CONTEXT_CREATED,
+};
+
 static int device_of(CUcontext ctx)
 {
 	CUdevice d;
@@ -79,6 +84,7 @@ static void on_launch(const CUpti_CallbackData *cd)
 	}
 	if (!l.phase)
 		return;
+	tly_cu_pcs_note_launch(cd->context, cd->correlationId, name);
 	tly_cu_ctx_note_launch(cd->context, name, &passes);
 	/* Under KernelReplay CUPTI has replayed the kernel once per pass by
 	 * the time the launch call returns. */
@@ -86,9 +92,26 @@ static void on_launch(const CUpti_CallbackData *cd)
 		rfn(name, passes, rud);
 }
 
+/* PC sampling: cubins for source lines, drains before unload/teardown. */
+static void on_resource(CUpti_CallbackId id, const CUpti_ResourceData *rd)
+{
+	const CUpti_ModuleResourceData *md = rd->resourceDescriptor;
+
+	if (id == CUPTI_CBID_RESOURCE_MODULE_LOADED && md)
+		tly_cu_pcs_module_loaded(rd->context, md->pCubin, md->cubinSize);
+	else if (id == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING)
+		tly_cu_pcs_module_unloading(rd->context);
+	else if (id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
+		tly_cu_pcs_ctx_destroying(rd->context);
+	else if (id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
+		tly_cu_pcs_ctx_created(rd->context);
+}
+
 static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackId id, const void *data)
 {
 	(void)ud;
+	if (dom == CUPTI_CB_DOMAIN_RESOURCE)
+		on_resource(id, data);
 	if (dom != CUPTI_CB_DOMAIN_DRIVER_API)
 		return;
 	for (size_t i = 0; i < sizeof launch_cbids / sizeof launch_cbids[0]; i++)
@@ -118,6 +141,8 @@ static int subscribe_locked(void)
 	}
 	for (size_t i = 0; i < sizeof launch_cbids / sizeof launch_cbids[0]; i++)
 		pti->cuptiEnableCallback(1, cb.sub, CUPTI_CB_DOMAIN_DRIVER_API, (CUpti_CallbackId)launch_cbids[i]);
+	for (size_t i = 0; i < sizeof resource_cbids / sizeof resource_cbids[0]; i++)
+		pti->cuptiEnableCallback(1, cb.sub, CUPTI_CB_DOMAIN_RESOURCE, resource_cbids[i]);
 	return PAPI_OK;
 }
 

@@ -54,6 +54,16 @@ static const struct sym pti_syms[] = {
 	PTI(cuptiRangeProfilerCounterDataGetRangeInfo),
 };
 
+#define PCS(n) { SYM_XSTR(n), offsetof(struct tly_cu_pcs_fns, n) }
+
+static const struct sym pcs_syms[] = {
+	PCS(cuptiPCSamplingEnable), PCS(cuptiPCSamplingDisable), PCS(cuptiPCSamplingStart),
+	PCS(cuptiPCSamplingStop), PCS(cuptiPCSamplingGetData),
+	PCS(cuptiPCSamplingSetConfigurationAttribute), PCS(cuptiPCSamplingGetConfigurationAttribute),
+	PCS(cuptiPCSamplingGetNumStallReasons), PCS(cuptiPCSamplingGetStallReasons),
+	PCS(cuptiGetCubinCrc), PCS(cuptiGetSassToSourceCorrelation),
+};
+
 typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
 
 /* The subsystem's state: handles, tables, and what went wrong. */
@@ -64,6 +74,9 @@ static struct {
 	struct tly_cu_drv drv;
 	struct tly_cu_pti pti;
 	struct tly_cu_libs libs;
+	struct tly_cu_pcs_fns pcs;
+	const struct tly_cu_pcs_fns *pcs_ok;  /* &pcs when every symbol resolved */
+	char pcs_error[256];
 	demangle_fn demangle;
 } dl = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
@@ -120,6 +133,10 @@ static void load_cupti(void)
 	if (resolve(dl.h_pti, pti_syms, sizeof pti_syms / sizeof pti_syms[0], &dl.pti,
 		    dl.libs.pti_error, sizeof dl.libs.pti_error) == 0)
 		dl.libs.pti = &dl.pti;
+	dl.pcs_ok = NULL;
+	if (resolve(dl.h_pti, pcs_syms, sizeof pcs_syms / sizeof pcs_syms[0], &dl.pcs, dl.pcs_error,
+		    sizeof dl.pcs_error) == 0)
+		dl.pcs_ok = &dl.pcs;
 }
 
 /* C++ demangler: from the program when it links libstdc++ (CUDA programs
@@ -148,6 +165,15 @@ const struct tly_cu_libs *tly_cu_load(void)
 	}
 	pthread_mutex_unlock(&dl.lock);
 	return &dl.libs;
+}
+
+const struct tly_cu_pcs_fns *tly_cu_pcs_fns(const char **why)
+{
+	const struct tly_cu_libs *l = tly_cu_load();
+
+	if (why)
+		*why = !l->pti ? l->pti_error : dl.pcs_ok ? "" : dl.pcs_error;
+	return l->pti ? dl.pcs_ok : NULL;
 }
 
 void tly_cu_unload(void)

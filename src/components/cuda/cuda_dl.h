@@ -12,6 +12,7 @@
 #include <cupti_profiler_target.h>
 #include <cupti_profiler_host.h>
 #include <cupti_range_profiler.h>
+#include <cupti_pcsampling.h>
 
 #define TLY_CU_FN(n) __typeof__(&n) n
 
@@ -70,6 +71,22 @@ struct tly_cu_pti {
 	TLY_CU_FN(cuptiRangeProfilerCounterDataGetRangeInfo);
 };
 
+/* CUPTI PC sampling entry points (cupti_pcsampling.h).  Optional: an
+ * older libcupti without them leaves the counters usable. */
+struct tly_cu_pcs_fns {
+	TLY_CU_FN(cuptiPCSamplingEnable);
+	TLY_CU_FN(cuptiPCSamplingDisable);
+	TLY_CU_FN(cuptiPCSamplingStart);
+	TLY_CU_FN(cuptiPCSamplingStop);
+	TLY_CU_FN(cuptiPCSamplingGetData);
+	TLY_CU_FN(cuptiPCSamplingSetConfigurationAttribute);
+	TLY_CU_FN(cuptiPCSamplingGetConfigurationAttribute);
+	TLY_CU_FN(cuptiPCSamplingGetNumStallReasons);
+	TLY_CU_FN(cuptiPCSamplingGetStallReasons);
+	TLY_CU_FN(cuptiGetCubinCrc);
+	TLY_CU_FN(cuptiGetSassToSourceCorrelation);
+};
+
 /* What loading found. */
 struct tly_cu_libs {
 	const struct tly_cu_drv *drv; /* NULL: no driver (no libcuda.so.1) */
@@ -80,6 +97,9 @@ struct tly_cu_libs {
 
 /* Load both libraries once (thread-safe); later calls return the same. */
 const struct tly_cu_libs *tly_cu_load(void);
+/* The PC sampling table after tly_cu_load; NULL (with *why) when libcupti
+ * is absent or lacks the PC sampling API. */
+const struct tly_cu_pcs_fns *tly_cu_pcs_fns(const char **why);
 /* Unload (at PAPI_shutdown); a later tly_cu_load loads again. */
 void tly_cu_unload(void);
 

@@ -103,6 +103,21 @@ static void plan(struct tly_pe_group *g, const struct perf_event_attr *attrs, in
 	}
 }
 
+/* Where each counter's value lies in a read() of its sub-group, for
+ * counters whose samples carry their count (pe_overflow.c). */
+static void index_reads(struct tly_pe_group *g, const struct perf_event_attr *attrs)
+{
+	for (int s = 0; s < g->nsub; s++)
+		for (int j = 0; j < g->sub_cnt[s]; j++) {
+			int i = g->pos[g->sub_start[s] + j];
+
+			g->sub_of[i] = s;
+			g->rd[i] = 0;
+			if (attrs[i].sample_type & PERF_SAMPLE_READ)
+				g->rd[i] = 1 + (g->nogroup ? 0 : 3 + j);
+		}
+}
+
 /* Open counter `i` into its sub-group; 0 or the errno of perf_event_open. */
 static int open_one(const struct tly_ctl_opts *o, struct perf_event_attr *a, struct tly_pe_group *g, int i,
                     int leader_fd)
@@ -180,7 +195,7 @@ static int open_try(const struct tly_pe_ctl *c, const struct tly_ctl_opts *o, co
 	*err = 0;
 	for (int i = 0; i < n && rc == PAPI_OK; i++) {
 		rc = tly_pe_encode(names[i], o->domain & DOM_MASK, &attrs[i]);
-		tly_pe_ovf_attr(c, i, &attrs[i]);
+		tly_pe_ovf_attr(c, i, o->inherit, &attrs[i]);
 		if (target_pid(o) == 0 && o->cpu < 0 && !o->inherit)
 			tly_pe_rdpmc_attr(&attrs[i]); /* counters map_pages may map */
 	}
@@ -188,6 +203,7 @@ static int open_try(const struct tly_pe_ctl *c, const struct tly_ctl_opts *o, co
 		return rc;
 	g->n = n;
 	plan(g, attrs, n, o->multiplex || g->nogroup);
+	index_reads(g, attrs);
 	rc = open_subs(o, names, attrs, g, err);
 	if (rc != PAPI_OK)
 		group_close(g);
@@ -301,14 +317,21 @@ int tly_pe_ctl_names(const struct tly_pe_ctl *c, const char **names)
 	return c->g.n;
 }
 
-/* One ioctl per sub-group leader. */
-static int leaders_ioctl(struct tly_pe_ctl *c, unsigned long req, unsigned long arg)
+static __attribute__((noinline)) int ioctl_failed(const struct tly_pe_ctl *c, int s)
+{
+	return tly_pe_fail(errno, TLY_PE_OP_IOCTL, c->names[c->g.pos[c->g.sub_start[s]]]);
+}
+
+/* One ioctl per sub-group leader (usually one in all). */
+static inline int leaders_ioctl(const struct tly_pe_ctl *c, unsigned long req, unsigned long arg)
 {
 	const struct tly_pe_group *g = &c->g;
 
+	if (g->nsub == 1)
+		return ioctl(g->sub_fd[0], req, arg) < 0 ? ioctl_failed(c, 0) : PAPI_OK;
 	for (int s = 0; s < g->nsub; s++)
 		if (ioctl(g->sub_fd[s], req, arg) < 0)
-			return tly_pe_fail(errno, TLY_PE_OP_IOCTL, c->names[g->pos[g->sub_start[s]]]);
+			return ioctl_failed(c, s);
 	return PAPI_OK;
 }
 
@@ -319,7 +342,7 @@ int tly_pe_ctl_start(void *ctl)
 
 	if (!c)
 		return PAPI_EINVAL;
-	rc = tly_pe_ovf_start(c);
+	rc = c->ovf.any ? tly_pe_ovf_start(c) : PAPI_OK;
 	if (rc == PAPI_OK && c->mpx.on)
 		rc = tly_pe_mpx_start(c);
 	else if (rc == PAPI_OK) {
@@ -340,25 +363,25 @@ int tly_pe_ctl_stop(void *ctl)
 	if (!c)
 		return PAPI_EINVAL;
 	rc = c->mpx.on ? tly_pe_mpx_stop(c) : leaders_ioctl(c, PERF_EVENT_IOC_DISABLE, 0);
-	tly_pe_ovf_stop(c);
+	/* only sampling and rotating sets routed signals to this thread */
+	if (c->ovf.any || c->mpx.rotate)
+		tly_pe_ovf_stop(c);
 	return rc;
 }
 
 int tly_pe_ctl_reset(void *ctl)
 {
 	struct tly_pe_ctl *c = ctl;
+	int rc;
 
 	if (!c)
 		return PAPI_EINVAL;
-	return c->mpx.on ? tly_pe_mpx_reset(c) : leaders_ioctl(c, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
-}
-
-static int read_user(const struct tly_pe_ctl *c, long long *vals)
-{
-	for (int i = 0; i < c->g.n; i++)
-		if (tly_pe_rdpmc_read(c->g.pages[i], &vals[i]) != PAPI_OK)
-			return PAPI_ECMP;
-	return PAPI_OK;
+	if (c->mpx.on)
+		return tly_pe_mpx_reset(c);
+	rc = leaders_ioctl(c, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
+	if (c->ovf.nclock)
+		tly_pe_ovf_reset(c);
+	return rc;
 }
 
 static void unpack(const struct tly_pe_group *g, const uint64_t *b, int s, long long *vals)
@@ -372,21 +395,15 @@ static void unpack(const struct tly_pe_group *g, const uint64_t *b, int s, long 
 			vals[pos[j]] = (long long)b[3 + j];
 }
 
-/* The hot path: one read() per sub-group (one in all for a set of one
- * kind), nothing else.  The buffer is on the stack so that a signal
- * handler of the same thread (software overflow) may read too. */
-int tly_pe_ctl_read(void *ctl, long long *vals)
+/* One read() per sub-group (one in all for a set of one kind).  The
+ * buffer is on the stack so that a signal handler of the same thread
+ * (software overflow) may read too; out of line so that the user-space
+ * path below sets up no frame for it. */
+static __attribute__((noinline)) int read_sys(struct tly_pe_ctl *c, long long *vals)
 {
-	struct tly_pe_ctl *c = ctl;
 	uint64_t buf[3 + TLY_PE_MAX_EVENTS];
 	ssize_t got;
 
-	if (!c || !vals)
-		return PAPI_EINVAL;
-	if (c->mpx.on)
-		return tly_pe_mpx_read(c, vals);
-	if (c->g.rdpmc && read_user(c, vals) == PAPI_OK)
-		return PAPI_OK;
 	for (int s = 0; s < c->g.nsub; s++) {
 		got = read(c->g.sub_fd[s], buf, c->g.sub_bytes[s]);
 		if (got != (ssize_t)c->g.sub_bytes[s])
@@ -394,6 +411,21 @@ int tly_pe_ctl_read(void *ctl, long long *vals)
 		unpack(&c->g, buf, s, vals);
 	}
 	return PAPI_OK;
+}
+
+/* The hot path: user-space reads where the counters allow them, else
+ * read_sys; nothing else. */
+int tly_pe_ctl_read(void *ctl, long long *vals)
+{
+	struct tly_pe_ctl *c = ctl;
+
+	if (!c || !vals)
+		return PAPI_EINVAL;
+	if (c->mpx.on)
+		return tly_pe_mpx_read(c, vals);
+	if (c->g.rdpmc && tly_pe_rdpmc_read_all(c->g.pages, c->g.n, vals) == PAPI_OK)
+		return PAPI_OK;
+	return read_sys(c, vals);
 }
 
 void tly_pe_ctl_cleanup(void *ctl)

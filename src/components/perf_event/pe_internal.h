@@ -104,6 +104,11 @@ struct tly_pe_group {
 	int sub_cnt[TLY_PE_MAX_EVENTS];
 	size_t sub_bytes[TLY_PE_MAX_EVENTS]; /* size of one read() */
 	int pos[TLY_PE_MAX_EVENTS];        /* name index, by sub-group */
+	int sub_of[TLY_PE_MAX_EVENTS];     /* sub-group of each counter */
+	int rd[TLY_PE_MAX_EVENTS];         /* 1 + index of the counter's value in
+	                                    * a read() of its sub-group when its
+	                                    * samples carry it (PERF_SAMPLE_READ,
+	                                    * software clocks), else 0 */
 };
 
 /* Multiplexing state: counters are opened one per perf group; slots of
@@ -130,6 +135,10 @@ struct tly_pe_ovf {
 	tly_ovf_cb cb;
 	void *arg;
 	void *ring[TLY_PE_MAX_EVENTS];        /* mmap'd sample buffers */
+	int nclock;           /* sampling counters with g.rd (clocks) */
+	/* thresholds crossed and delivered since start/reset, per counter
+	 * with g.rd; written by the owning thread's handler and start/reset */
+	long long done[TLY_PE_MAX_EVENTS];
 };
 
 struct tly_pe_ctl {
@@ -184,13 +193,15 @@ long long tly_pe_mpx_scale(uint64_t count, uint64_t total, uint64_t running);
 /* ---- pe_overflow.c ------------------------------------------------- */
 int tly_pe_ctl_set_overflow(void *ctl, int k, long long threshold, int tag, tly_ovf_cb cb, void *arg);
 /* Sampling fields of counter i's attr (called while opening). */
-void tly_pe_ovf_attr(const struct tly_pe_ctl *c, int i, struct perf_event_attr *a);
+void tly_pe_ovf_attr(const struct tly_pe_ctl *c, int i, int inherit, struct perf_event_attr *a);
 /* Map rings after open; unmap before close. */
 int tly_pe_ovf_map(struct tly_pe_ctl *c);
 void tly_pe_ovf_unmap(struct tly_pe_ctl *c);
 /* Route signals to the calling thread (start) and stop routing (stop). */
 int tly_pe_ovf_start(struct tly_pe_ctl *c);
 void tly_pe_ovf_stop(struct tly_pe_ctl *c);
+/* After the counters were reset: forget samples and crossings so far. */
+void tly_pe_ovf_reset(struct tly_pe_ctl *c);
 /* CLOCK_MONOTONIC time (ns) of the sample being dispatched in this thread
  * (for the latency benchmark); 0 outside a dispatch. */
 uint64_t tly_pe_ovf_sample_ns(void);
@@ -210,6 +221,9 @@ void tly_pe_rdpmc_unmap(struct perf_event_mmap_page *pg);
 /* Count of one counter from user space: PAPI_OK, or PAPI_ECMP when the
  * page says the counter is not readable now (caller falls back to read). */
 int tly_pe_rdpmc_read(const struct perf_event_mmap_page *pg, long long *val);
+/* The same for counters 0..n-1 (the read hot path, no call per counter);
+ * PAPI_ECMP as soon as one is not readable. */
+int tly_pe_rdpmc_read_all(struct perf_event_mmap_page *const *pages, int n, long long *vals);
 
 /* ---- pe_pmceid.c --------------------------------------------------- */
 /* PAPI_ENOEVNT (detail set) when `a` is an Arm common event the CPU PMU

@@ -75,8 +75,13 @@ static int read_one(const struct tly_pe_ctl *c, int i, struct cnt *out)
 	size_t want = (c->g.nogroup ? 3 : 4) * sizeof(uint64_t);
 	ssize_t got = read(c->g.fds[i], b, want);
 
-	if (got != (ssize_t)want)
+	if (got != (ssize_t)want) {
+		/* defined even on failure: callers' loops stop at the error,
+		 * but the compiler cannot see that tly_pe_fail never returns
+		 * PAPI_OK (GCC -O3 -Wmaybe-uninitialized in rebase) */
+		out->v = out->en = out->run = 0;
 		return tly_pe_fail(got < 0 ? errno : EIO, TLY_PE_OP_READ, c->names[i]);
+	}
 	out->v = c->g.nogroup ? b[0] : b[3];
 	out->en = b[1] >= c->mpx.base_en[i] ? b[1] - c->mpx.base_en[i] : 0;
 	out->run = b[2] >= c->mpx.base_run[i] ? b[2] - c->mpx.base_run[i] : 0;
@@ -131,13 +136,15 @@ static int timer_arm(struct tly_pe_ctl *c)
 static int rebase(struct tly_pe_ctl *c)
 {
 	struct cnt x;
+	int rc;
 
 	for (int i = 0; i < c->g.n; i++) {
 		if (ioctl(c->g.fds[i], PERF_EVENT_IOC_RESET, 0) < 0)
 			return tly_pe_fail(errno, TLY_PE_OP_IOCTL, c->names[i]);
 		c->mpx.base_en[i] = c->mpx.base_run[i] = 0;
-		if (read_one(c, i, &x) != PAPI_OK)
-			return PAPI_ESYS;
+		rc = read_one(c, i, &x);
+		if (rc != PAPI_OK)
+			return rc;
 		c->mpx.base_en[i] = x.en;
 		c->mpx.base_run[i] = x.run;
 	}

@@ -17,6 +17,19 @@
  * of samples while the handler runs queues more signals (real-time
  * signals queue); each handler call drains everything present, so later
  * ones find an empty ring and return.
+ *
+ * Software clocks (cpu-clock, task-clock) sample from an hrtimer, and
+ * perf drops a period whose timer fires while the thread is in the kernel
+ * (exclude_kernel) or fires late (hrtimer_forward_now skips the periods
+ * missed, e.g. when the hypervisor steals the CPU).  Two sampling clocks
+ * of one thread started microseconds apart lock in phase: the later one's
+ * timer keeps firing while the kernel delivers the earlier one's signal,
+ * and nearly all its samples are lost (measured on 6.18: 0-6 of 100).  So
+ * the samples of a clock carry its count (PERF_SAMPLE_READ), and the
+ * handler is called once per threshold the count crossed since the last
+ * call (as the software path does); with several sampling clocks in a
+ * set, every signal also drains the other clocks' rings and reads their
+ * counts, so a clock that gets no samples at all is still served.
  */
 #include "pe_internal.h"
 
@@ -53,12 +66,21 @@ uint64_t tly_pe_ovf_sample_ns(void)
 	return sample_ns;
 }
 
-void tly_pe_ovf_attr(const struct tly_pe_ctl *c, int i, struct perf_event_attr *a)
+static int is_clock(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE &&
+	       (a->config == PERF_COUNT_SW_CPU_CLOCK || a->config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
+void tly_pe_ovf_attr(const struct tly_pe_ctl *c, int i, int inherit, struct perf_event_attr *a)
 {
 	if (!c || c->ovf.threshold[i] <= 0)
 		return;
 	a->sample_period = (uint64_t)c->ovf.threshold[i];
 	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	/* older kernels refuse PERF_SAMPLE_READ with inherit */
+	if (is_clock(a) && !inherit)
+		a->sample_type |= PERF_SAMPLE_READ;
 	a->wakeup_events = 1;
 	a->use_clockid = 1;
 	a->clockid = CLOCK_MONOTONIC;
@@ -68,11 +90,13 @@ int tly_pe_ovf_map(struct tly_pe_ctl *c)
 {
 	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
 
+	c->ovf.nclock = 0;
 	for (int i = 0; c->ovf.any && i < c->g.n; i++) {
 		void *r;
 
 		if (c->ovf.threshold[i] <= 0)
 			continue;
+		c->ovf.nclock += c->g.rd[i] != 0;
 		r = mmap(NULL, (1 + RING_PAGES) * pg, PROT_READ | PROT_WRITE, MAP_SHARED, c->g.fds[i], 0);
 		if (r == MAP_FAILED)
 			return tly_err_set(PAPI_ESYS, "perf_event: cannot map the sample buffer of %s (%s)",
@@ -102,11 +126,30 @@ static void ring_copy(const struct perf_event_mmap_page *pg, uint64_t off, void 
 		((unsigned char *)dst)[b] = data[(off + b) % pg->data_size];
 }
 
-/* Every sample present in counter i's ring, oldest first. */
+/* Thresholds of counter i crossed by `count` and not yet delivered. */
+static long long owed(struct tly_pe_ctl *c, int i, uint64_t count)
+{
+	long long n = (long long)(count / (uint64_t)c->ovf.threshold[i]) - c->ovf.done[i];
+
+	if (n <= 0)
+		return 0;
+	c->ovf.done[i] += n;
+	return n;
+}
+
+static void deliver(struct tly_pe_ctl *c, int i, long long k, void *pc, void *uc)
+{
+	for (; k > 0; k--)
+		c->ovf.cb(c->ovf.arg, c->ovf.tag[i], pc, uc);
+}
+
+/* Every sample present in counter i's ring, oldest first: one call per
+ * sample, or per threshold crossed when the sample carries the count. */
 static void drain(struct tly_pe_ctl *c, int i, void *uc)
 {
 	struct perf_event_mmap_page *pg = c->ovf.ring[i];
 	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE), tail = pg->data_tail;
+	size_t at = c->g.rd[i] ? (size_t)(4 + c->g.rd[i] - 1) * sizeof(uint64_t) : 0;
 	struct perf_event_header h;
 	uint64_t rec[4]; /* header, ip, pid|tid, time */
 
@@ -115,14 +158,40 @@ static void drain(struct tly_pe_ctl *c, int i, void *uc)
 		if (h.size < sizeof h)
 			break;
 		if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof rec) {
+			long long k = 1;
+			uint64_t count;
+
 			ring_copy(pg, tail, rec, sizeof rec);
+			if (at && h.size >= at + sizeof count) {
+				ring_copy(pg, tail + at, &count, sizeof count);
+				k = owed(c, i, count);
+			}
 			sample_ns = rec[3];
-			c->ovf.cb(c->ovf.arg, c->ovf.tag[i], (void *)(uintptr_t)rec[1], uc);
+			deliver(c, i, k, (void *)(uintptr_t)rec[1], uc);
 			sample_ns = 0;
 		}
 		tail += h.size;
 	}
 	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+/* The other sampling clocks of the set, whose own samples may all be
+ * lost: their pending samples, then the thresholds their counts crossed
+ * since (read(2) is async-signal-safe), at the interrupted PC. */
+static void catch_up(struct tly_pe_ctl *c, int skip, void *uc)
+{
+	uint64_t buf[3 + TLY_PE_MAX_EVENTS];
+
+	for (int j = 0; j < c->g.n; j++) {
+		size_t bytes;
+
+		if (j == skip || !c->g.rd[j] || !c->ovf.ring[j])
+			continue;
+		drain(c, j, uc);
+		bytes = c->g.sub_bytes[c->g.sub_of[j]];
+		if (read(c->g.fds[j], buf, bytes) == (ssize_t)bytes)
+			deliver(c, j, owed(c, j, buf[c->g.rd[j] - 1]), NULL, uc);
+	}
 }
 
 static void on_overflow(int sig, siginfo_t *si, void *uc)
@@ -135,6 +204,8 @@ static void on_overflow(int sig, siginfo_t *si, void *uc)
 		for (int i = 0; i < c->g.n; i++)
 			if (c->g.fds[i] == si->si_fd && c->ovf.ring[i]) {
 				drain(c, i, uc);
+				if (c->g.rd[i] && c->ovf.nclock > 1)
+					catch_up(c, i, uc);
 				break;
 			}
 	errno = saved;
@@ -170,6 +241,7 @@ int tly_pe_ovf_start(struct tly_pe_ctl *c)
 		if (!pg)
 			continue;
 		pg->data_tail = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+		c->ovf.done[i] = 0;
 		if (route(c->g.fds[i], c->names[i]) != PAPI_OK)
 			return PAPI_ESYS;
 	}
@@ -183,6 +255,22 @@ void tly_pe_ovf_stop(struct tly_pe_ctl *c)
 			fcntl(c->g.fds[i], F_SETFL, 0);
 	if (running_ctl == c)
 		running_ctl = NULL;
+}
+
+/* Samples still in the rings counted from before the reset: drop them
+ * first, then the crossings (a handler in between finds nothing stale,
+ * and a sample it delivers again later is owed nothing). */
+void tly_pe_ovf_reset(struct tly_pe_ctl *c)
+{
+	for (int i = 0; i < c->g.n; i++) {
+		struct perf_event_mmap_page *pg = c->ovf.ring[i];
+
+		if (!pg || !c->g.rd[i])
+			continue;
+		__atomic_store_n(&pg->data_tail, __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE),
+		                 __ATOMIC_RELEASE);
+		c->ovf.done[i] = 0;
+	}
 }
 
 int tly_pe_ctl_set_overflow(void *ctl, int k, long long threshold, int tag, tly_ovf_cb cb, void *arg)

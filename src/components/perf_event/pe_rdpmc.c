@@ -117,7 +117,7 @@ void tly_pe_rdpmc_unmap(struct perf_event_mmap_page *pg)
 		munmap(pg, (size_t)sysconf(_SC_PAGESIZE));
 }
 
-int tly_pe_rdpmc_read(const struct perf_event_mmap_page *pg, long long *val)
+static inline int read_one(const struct perf_event_mmap_page *pg, long long *val)
 {
 	const volatile struct perf_event_mmap_page *p = pg;
 	uint32_t seq, idx;
@@ -144,5 +144,18 @@ int tly_pe_rdpmc_read(const struct perf_event_mmap_page *pg, long long *val)
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	} while (p->lock != seq);
 	*val = count;
+	return PAPI_OK;
+}
+
+int tly_pe_rdpmc_read(const struct perf_event_mmap_page *pg, long long *val)
+{
+	return read_one(pg, val);
+}
+
+int tly_pe_rdpmc_read_all(struct perf_event_mmap_page *const *pages, int n, long long *vals)
+{
+	for (int i = 0; i < n; i++)
+		if (read_one(pages[i], &vals[i]) != PAPI_OK)
+			return PAPI_ECMP;
 	return PAPI_OK;
 }

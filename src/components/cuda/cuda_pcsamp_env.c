@@ -1,0 +1,180 @@
+/*
+ * cuda_pcsamp_env.c - TALLY_PCSAMP_* settings (wrappers/settings.def lists
+ * them for tally-run) into a tally_gpu_pcsampling_config_t, and automatic
+ * sampling of every context (TALLY_PCSAMP=1).  Usable without the runtime.
+ */
+#include "cuda_internal.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "papi.h"
+#include "core/errors.h"
+
+static struct {
+	pthread_mutex_t lock;
+	int on;
+	char status[512];
+} au = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* An unsigned number setting; unset/empty keeps *out. */
+static int env_num(const char *name, unsigned long long max, unsigned long long *out)
+{
+	const char *v = getenv(name);
+	char *end;
+	unsigned long long x;
+
+	if (!v || !*v)
+		return PAPI_OK;
+	errno = 0;
+	x = strtoull(v, &end, 0);
+	if (errno || *end || v[0] == '-' || x > max)
+		return tly_err_set(PAPI_EINVAL, "%s=%s: not a number in 0..%llu", name, v, max);
+	*out = x;
+	return PAPI_OK;
+}
+
+static int env_bool(const char *name, int *out)
+{
+	const char *v = getenv(name);
+
+	if (!v || !*v)
+		return PAPI_OK;
+	if (!strcmp(v, "1") || !strcasecmp(v, "yes") || !strcasecmp(v, "on") || !strcasecmp(v, "true"))
+		*out = 1;
+	else if (!strcmp(v, "0") || !strcasecmp(v, "no") || !strcasecmp(v, "off") || !strcasecmp(v, "false"))
+		*out = 0;
+	else
+		return tly_err_set(PAPI_EINVAL, "%s=%s: expected 1/0, yes/no, on/off, true/false", name, v);
+	return PAPI_OK;
+}
+
+static int env_mode(int *mode)
+{
+	const char *v = getenv("TALLY_PCSAMP_MODE");
+
+	if (!v || !*v || !strcasecmp(v, "continuous"))
+		*mode = TALLY_GPU_PCSAMP_CONTINUOUS;
+	else if (!strcasecmp(v, "serialized") || !strcasecmp(v, "kernel") ||
+		 !strcasecmp(v, "kernel-serialized"))
+		*mode = TALLY_GPU_PCSAMP_SERIALIZED;
+	else
+		return tly_err_set(PAPI_EINVAL, "TALLY_PCSAMP_MODE=%s: expected continuous or serialized", v);
+	return PAPI_OK;
+}
+
+int tally_gpu_pcsampling_config_from_env(tally_gpu_pcsampling_config_t *cfg)
+{
+	unsigned long long period = 0, scratch = 0, hw = 0, maxpcs = 0, drain = 0, sleep = 0;
+	int start = 1, rc;
+
+	if (!cfg || cfg->size < sizeof *cfg)
+		return tly_err_set(PAPI_EINVAL, "tally_gpu_pcsampling_config_from_env: cfg->size not set");
+	memset((char *)cfg + sizeof cfg->size, 0, sizeof *cfg - sizeof cfg->size);
+	rc = env_mode(&cfg->mode);
+	if (rc == PAPI_OK)
+		rc = env_num("TALLY_PCSAMP_PERIOD", 31, &period);
+	if (rc == PAPI_OK && period && period < 5)
+		rc = tly_err_set(PAPI_EINVAL, "TALLY_PCSAMP_PERIOD=%llu: the period is 2^5..2^31 cycles (5..31)",
+				 period);
+	if (rc == PAPI_OK)
+		rc = env_num("TALLY_PCSAMP_SCRATCH", (unsigned long long)SIZE_MAX, &scratch);
+	if (rc == PAPI_OK)
+		rc = env_num("TALLY_PCSAMP_HWBUF", (unsigned long long)SIZE_MAX, &hw);
+	if (rc == PAPI_OK)
+		rc = env_num("TALLY_PCSAMP_MAX_PCS", 1u << 24, &maxpcs);
+	if (rc == PAPI_OK)
+		rc = env_num("TALLY_PCSAMP_DRAIN_MS", 3600000, &drain);
+	if (rc == PAPI_OK)
+		rc = env_num("TALLY_PCSAMP_WORKER_SLEEP_MS", 3600000, &sleep);
+	if (rc == PAPI_OK)
+		rc = env_bool("TALLY_PCSAMP_START", &start);
+	cfg->period = (int)period;
+	cfg->stalls = getenv("TALLY_PCSAMP_STALLS");
+	cfg->scratch_bytes = (size_t)scratch;
+	cfg->hw_bytes = (size_t)hw;
+	cfg->max_pcs = (size_t)maxpcs;
+	cfg->drain_ms = (unsigned)drain;
+	cfg->worker_sleep_ms = (unsigned)sleep;
+	cfg->start_paused = !start;
+	return rc;
+}
+
+/* TALLY_PCSAMP_SHARE: 1 "one" (default), 0 "all", -1 invalid. */
+static int share_one(void)
+{
+	const char *v = getenv("TALLY_PCSAMP_SHARE");
+
+	if (!v || !*v || !strcasecmp(v, "one"))
+		return 1;
+	return !strcasecmp(v, "all") ? 0 : -1;
+}
+
+/* Enable on one context unless another process samples its GPU; a
+ * failure is remembered, never raised. */
+static void auto_enable(CUcontext ctx)
+{
+	char key[64];
+	long owner = 0;
+	int rc;
+
+	if (share_one() == 1 && tly_pcs_gpu_key(ctx, key, sizeof key) == 0 && tly_pcs_gpu_claim(key, &owner) != 0) {
+		pthread_mutex_lock(&au.lock);
+		snprintf(au.status, sizeof au.status, "GPU %s is sampled by process %ld; this process does not "
+			 "sample it (TALLY_PCSAMP_SHARE=all tries anyway)", key, owner);
+		pthread_mutex_unlock(&au.lock);
+		return;
+	}
+	rc = tally_gpu_pcsampling_enable(ctx, NULL);
+	if (rc == PAPI_OK || rc == PAPI_EISRUN)
+		return;
+	pthread_mutex_lock(&au.lock);
+	snprintf(au.status, sizeof au.status, "PC sampling not enabled on context %p: %s", (void *)ctx,
+		 tly_err_detail());
+	pthread_mutex_unlock(&au.lock);
+}
+
+void tly_cu_pcs_ctx_created(CUcontext ctx)
+{
+	int on;
+
+	pthread_mutex_lock(&au.lock);
+	on = au.on;
+	pthread_mutex_unlock(&au.lock);
+	if (on)
+		auto_enable(ctx);
+}
+
+int tally_gpu_pcsampling_auto(void)
+{
+	tally_gpu_pcsampling_config_t cfg = { .size = sizeof cfg };
+	int on = 0, rc = env_bool("TALLY_PCSAMP", &on);
+	CUcontext cur = NULL;
+
+	if (rc == PAPI_OK && on)
+		rc = tally_gpu_pcsampling_config_from_env(&cfg);   /* reject bad settings now */
+	if (rc == PAPI_OK && on && share_one() < 0)
+		rc = tly_err_set(PAPI_EINVAL, "TALLY_PCSAMP_SHARE=%s: expected one or all", getenv("TALLY_PCSAMP_SHARE"));
+	if (rc != PAPI_OK || !on)
+		return rc;
+	rc = tly_cu_api_ready();
+	if (rc == PAPI_OK)
+		rc = tly_cu_cb_init();
+	if (rc != PAPI_OK)
+		return rc;
+	pthread_mutex_lock(&au.lock);
+	au.on = 1;
+	pthread_mutex_unlock(&au.lock);
+	if (tly_cu_libs()->drv->cuCtxGetCurrent(&cur) == CUDA_SUCCESS && cur)
+		auto_enable(cur);
+	return PAPI_OK;
+}
+
+const char *tally_gpu_pcsampling_auto_status(void)
+{
+	return au.status;
+}

@@ -1,0 +1,60 @@
+/*
+ * test_rt_kernels.c - MPI + CUDA program for the runtime's GPU metrics
+ * (run under tally-run by run_rt_gpu.sh; checked by check_rt_gpu.py).
+ * Each rank launches TG_WORK_LAUNCHES work kernels inside the Tally region
+ * "solve" and, inside it, the NVTX range "gpu_phase", then one more work
+ * kernel outside any region.  Every work kernel runs TG_BLOCKS x TG_THREADS
+ * threads x TG_ITERS FFMAs.  The ranks take turns (barriers): GPU
+ * counters are device-wide, so ranks sharing a GPU must not have kernels
+ * profiled at the same time.  Exits 77 without a GPU.
+ */
+#include <mpi.h>
+#include <stdio.h>
+
+#include <nvtx3/nvToolsExt.h>
+
+#include "gpu_kernels.h"
+#include "tally.h"
+
+#define TG_WORK_LAUNCHES 3
+
+static void phase(int rank)
+{
+	tally_region_begin("solve");
+	nvtxRangePushA("gpu_phase");
+	for (int k = 0; k < TG_WORK_LAUNCHES; k++)
+		if (tg_work(TG_BLOCKS, TG_THREADS, TG_ITERS) != 0)
+			printf("rank %d: launch %d failed\n", rank, k);
+	tg_sync();
+	nvtxRangePop();
+	tally_region_end("solve");
+	tg_work(TG_BLOCKS, TG_THREADS, TG_ITERS);
+	tg_sync();
+}
+
+int main(int argc, char **argv)
+{
+	int rank, size, ok, all;
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	ok = tg_init((size_t)TG_BLOCKS * TG_THREADS, 1 << 20) == 0;
+	PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	if (!all) {
+		if (rank == 0)
+			printf("SKIP: no usable GPU\n");
+		MPI_Finalize();
+		return 77;
+	}
+	for (int turn = 0; turn < size; turn++) {
+		if (turn == rank)
+			phase(rank);
+		MPI_Barrier(MPI_COMM_WORLD);
+	}
+	MPI_Barrier(MPI_COMM_WORLD);
+	if (rank == 0)
+		printf("test_rt_kernels: %d ranks done\n", size);
+	MPI_Finalize();
+	return 0;
+}

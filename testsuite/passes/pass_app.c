@@ -1,0 +1,49 @@
+/* pass_app.c - deterministic work per visit for the multi-pass tests.
+ * argv[1]: visits of region "step" (default 12); argv[2]: pages touched
+ * per visit (default 64); argv[3] "serial": no MPI at all.  Each visit maps fresh anonymous memory, touches
+ * every page once (one minor fault per page: huge pages are refused) and
+ * unmaps it, so a visit's page faults are exactly the pages touched. */
+#define _GNU_SOURCE
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "tally.h"
+
+/* Not instrumented: ASan's shadow of the mapping would fault too. */
+__attribute__((no_sanitize_address)) static void touch(long pages, long psz)
+{
+	char *m = mmap(NULL, (size_t)(pages * psz), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED) {
+		perror("mmap");
+		exit(2);
+	}
+	madvise(m, (size_t)(pages * psz), MADV_NOHUGEPAGE);
+	for (long i = 0; i < pages; i++)
+		((volatile char *)m)[i * psz] = (char)i;
+	munmap(m, (size_t)(pages * psz));
+}
+
+int main(int argc, char **argv)
+{
+	int visits = argc > 1 ? atoi(argv[1]) : 12;
+	long pages = argc > 2 ? atol(argv[2]) : 64, psz = sysconf(_SC_PAGESIZE);
+	int mpi = !(argc > 3 && !strcmp(argv[3], "serial"));
+
+	if (mpi)
+		MPI_Init(&argc, &argv);
+	for (int k = 0; k < visits; k++) {
+		tally_region_begin("step");
+		touch(pages, psz);
+		tally_region_end("step");
+		if (mpi)
+			MPI_Barrier(MPI_COMM_WORLD);
+	}
+	if (mpi)
+		MPI_Finalize();
+	return 0;
+}

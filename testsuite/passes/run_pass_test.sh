@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# run_pass_test.sh CASE APP TALLY_RUN CHECKER - 4-rank jobs of pass_app under
+# tally-run, then check_passes.py on the files.
+#   rotate:   budget 2, 4 software events -> 2 passes by region rotation
+#             (13 visits: 7 in pass 0, 6 in pass 1), and a single-pass run
+#             of the same events without budget as the reference
+#   serial:   the rotate case in one process that never calls MPI_Init
+#   mismatch: rank 3 gets another event order (TALLY_EVENTS on one rank
+#             only): reported at MPI_Init, rank 0's schedule used, job ends
+set -u
+case_=$1 app=$2 run=$3 checker=$4
+/usr/bin/python3 -c "import h5py" 2>/dev/null || { echo "python3-h5py missing"; exit 77; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0:verify_asan_link_order=0
+dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
+cd "$dir"
+EV=perf::PAGE-FAULTS,perf::TASK-CLOCK,perf::MINOR-FAULTS,perf::MAJOR-FAULTS
+EV3=perf::MINOR-FAULTS,perf::MAJOR-FAULTS,perf::PAGE-FAULTS,perf::TASK-CLOCK
+VISITS=13 PAGES=64
+opts=(--pass-region=step)
+mpi=(mpirun --oversubscribe)
+case $case_ in
+  rotate)
+    TALLY_PERF_MAX_COUNTERS=2 timeout 120 "${mpi[@]}" -np 4 "$run" "${opts[@]}" --events=$EV \
+      --output-name=multi.h5 -- "$app" $VISITS $PAGES 2>err.txt || { cat err.txt; echo "job failed"; exit 1; }
+    timeout 120 "${mpi[@]}" -np 4 "$run" "${opts[@]}" --events=$EV --output-name=single.h5 -- \
+      "$app" $VISITS $PAGES 2>>err.txt || { cat err.txt; echo "job failed"; exit 1; }
+    ;;
+  serial)
+    TALLY_PERF_MAX_COUNTERS=2 timeout 120 "$run" "${opts[@]}" --events=$EV --output-name=multi.h5 -- \
+      "$app" $VISITS $PAGES serial 2>err.txt || { cat err.txt; echo "job failed"; exit 1; }
+    ;;
+  mismatch)
+    TALLY_PERF_MAX_COUNTERS=2 timeout 120 "${mpi[@]}" -np 3 "$run" "${opts[@]}" --events=$EV \
+      --output-name=multi.h5 -- "$app" $VISITS $PAGES : -np 1 "$run" "${opts[@]}" --events=$EV3 \
+      --output-name=multi.h5 -- "$app" $VISITS $PAGES 2>err.txt || { cat err.txt; echo "job failed"; exit 1; }
+    ;;
+esac
+cat err.txt
+exec /usr/bin/python3 "$checker" "$case_" $VISITS $PAGES

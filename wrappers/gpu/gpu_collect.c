@@ -1,0 +1,137 @@
+/*
+ * gpu_collect.c - the end of GPU collection: harvest every group's
+ * per-kernel values (one row per kernel in launch order, for the group's
+ * metrics), put the metrics of all passes side by side, match each row
+ * with the launch the hook recorded and fold the rows per kernel.
+ */
+#include "gpu/gpu_rt.h"
+
+#include <float.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "passes/passes.h"
+#include "tally_gpu.h"
+
+#define ROWS 4096
+
+struct harvest {
+	char (*names)[256];
+	double *m;       /* ROWS x n */
+	int nk;
+};
+
+static void read_group(const struct tly_gpu_view *v, tally_gpu_group_t g, struct harvest *h,
+		       char (*names)[256], double *vals)
+{
+	tally_gpu_event_t ev[TALLY_GPU_GROUP_MAX_EVENTS];
+	size_t sz = sizeof ev, nsz = sizeof(int);
+	int ne = 0, nk = ROWS;
+
+	tally_gpu_group_get_attr(g, TALLY_GPU_GROUP_ATTR_NUM_EVENTS, &ne, &nsz);
+	tally_gpu_group_get_attr(g, TALLY_GPU_GROUP_ATTR_EVENTS, ev, &sz);
+	if (tally_gpu_group_read_kernels(g, (char *)names, 256, vals, &nk) != PAPI_OK)
+		return;
+	if (nk > ROWS)
+		tly_rt_log(1, "more than %d kernels: the GPU values of the later ones are lost", ROWS);
+	nk = nk < ROWS ? nk : ROWS;
+	if (nk > h->nk) {
+		memcpy(h->names + h->nk, names + h->nk, (size_t)(nk - h->nk) * sizeof *names);
+		h->nk = nk;
+	}
+	for (int r = 0; r < nk; r++)
+		for (int e = 0; e < ne; e++)
+			for (int i = 0; i < v->n; i++)
+				if (v->ids[i] == ev[e])
+					h->m[(size_t)r * (size_t)v->n + (size_t)i] = vals[(size_t)r * (size_t)ne + (size_t)e];
+}
+
+static int harvest_all(const struct tly_gpu_view *v, struct harvest *h)
+{
+	char (*names)[256] = calloc(ROWS, sizeof *names);
+	double *vals = calloc((size_t)ROWS * TALLY_GPU_GROUP_MAX_EVENTS, sizeof *vals);
+
+	h->names = calloc(ROWS, sizeof *h->names);
+	h->m = calloc((size_t)ROWS * (size_t)v->n, sizeof *h->m);
+	if (names && vals && h->names && h->m)
+		for (int k = 0; k < v->sets->num_sets; k++)
+			for (int g = 0; g < v->sets->sets[k].num_groups; g++)
+				read_group(v, v->sets->sets[k].groups[g], h, names, vals);
+	free(names);
+	free(vals);
+	return h->names && h->m ? 0 : -1;
+}
+
+static struct tly_gpu_kstat *find(struct tly_gpu_kstat *ks, int64_t *nks, const struct tly_rt_thread *t,
+				  int32_t node, int device, const char *name)
+{
+	for (int64_t i = 0; i < *nks; i++)
+		if (ks[i].t == t && ks[i].node == node && !strcmp(ks[i].kernel, name))
+			return &ks[i];
+	ks += (*nks)++;
+	memset(ks, 0, sizeof *ks);
+	ks->t = t;
+	ks->node = node;
+	ks->device = device;
+	snprintf(ks->kernel, sizeof ks->kernel, "%s", name);
+	for (int i = 0; i < TLY_GPU_MAX_METRICS; i++) {
+		ks->min[i] = DBL_MAX;
+		ks->max[i] = -DBL_MAX;
+	}
+	return ks;
+}
+
+static void fold_row(struct tly_gpu_kstat *k, const double *m, int n)
+{
+	k->launches++;
+	for (int i = 0; i < n; i++) {
+		k->total[i] += m[i];
+		k->min[i] = m[i] < k->min[i] ? m[i] : k->min[i];
+		k->max[i] = m[i] > k->max[i] ? m[i] : k->max[i];
+	}
+}
+
+static struct tly_gpu_kstat *fold(const struct tly_gpu_view *v, const struct harvest *h, int64_t *nks)
+{
+	struct tly_gpu_kstat *ks = calloc((size_t)h->nk + 1, sizeof *ks);
+	int warned = 0;
+
+	*nks = 0;
+	if (h->nk != v->nl)
+		tly_rt_log(1, "the profiler saw %d kernels, the launch hook %lld: kernels not seen by the "
+			   "hook are attributed to no thread", h->nk, (long long)v->nl);
+	for (int r = 0; ks && r < h->nk; r++) {
+		const struct tly_rt_thread *t = NULL;
+		int32_t node = 0;
+		const char *hooked = r < v->nl ? tly_gpu_rt_launch(r, &t, &node) : NULL;
+
+		if (hooked && strcmp(hooked, h->names[r]) && !warned++)
+			tly_rt_log(1, "kernel %d: the launch hook saw '%s', the profiler '%s'; attribution by "
+				   "launch order may be wrong", r, hooked, h->names[r]);
+		fold_row(find(ks, nks, t, node, v->device, h->names[r]), &h->m[(size_t)r * (size_t)v->n], v->n);
+	}
+	return ks;
+}
+
+const struct tly_gpu_kstat *tly_gpu_rt_collect(int64_t *n, int *replay)
+{
+	struct tly_gpu_view v;
+	struct harvest h = { 0 };
+
+	tly_gpu_rt_view(&v);
+	*replay = v.replay;
+	*n = *v.nks;
+	if (*v.ks || !v.on)
+		return *v.ks;
+	if (harvest_all(&v, &h) == 0)
+		*v.ks = fold(&v, &h, v.nks);
+	tally_gpu_group_sets_disable_all(v.sets);
+	if (v.replay)
+		tally_gpu_kernel_replay_disable(NULL);
+	tally_gpu_set_launch_hook(NULL, NULL);
+	free(h.names);
+	free(h.m);
+	*n = *v.nks;
+	return *v.ks;
+}

@@ -1,0 +1,205 @@
+/*
+ * gpu_rt.c - per-kernel GPU metrics under the runtime.  All metric groups
+ * of the list are enabled at once in kernel collection mode (with kernel
+ * replay when the list needs several passes), so the profiler produces
+ * one range per kernel, in launch order.  The launch hook records each
+ * launch (thread, region) in the same order; at the end the k-th range is
+ * matched to the k-th launch and the values are folded per kernel.
+ */
+#include "gpu/gpu_rt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/errors.h"
+#include "passes/passes.h"
+#include "tally_gpu.h"
+
+#define TLY_GPU_ROWS 4096   /* kernels per harvest (the component's limit) */
+
+struct launch {
+	const struct tly_rt_thread *t;
+	int32_t node;
+	char name[256];
+};
+
+static struct {
+	pthread_mutex_t lock;
+	int on, device, n, replay;
+	tally_gpu_event_t ids[TLY_GPU_MAX_METRICS];
+	tally_gpu_group_sets_t *sets;
+	struct launch *l;
+	int64_t nl, cap;
+	struct tly_gpu_kstat *ks;
+	int64_t nks;
+} gs = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* The component's detail sentence, else the code's text. */
+static const char *why(int rc)
+{
+	const char *d = tly_err_detail();
+
+	return d && *d ? d : PAPI_strerror(rc);
+}
+
+static uint64_t on_launch(const tally_gpu_launch_t *l, void *ud)
+{
+	struct tly_rt_thread *t;
+	struct launch *x;
+
+	(void)ud;
+	if (l->phase != 1 || !(t = tly_rt_self()))
+		return 0;
+	pthread_mutex_lock(&gs.lock);
+	if (gs.nl == gs.cap) {
+		int64_t cap = gs.cap ? 2 * gs.cap : 256;
+		void *m = realloc(gs.l, (size_t)cap * sizeof *gs.l);
+
+		if (m) {
+			gs.l = m;
+			gs.cap = cap;
+		}
+	}
+	if (gs.nl < gs.cap) {
+		x = &gs.l[gs.nl++];
+		x->t = t;
+		x->node = t->depth ? t->stack[t->depth - 1].node : 0;
+		snprintf(x->name, sizeof x->name, "%s", l->name ? l->name : "?");
+	}
+	pthread_mutex_unlock(&gs.lock);
+	return 0;
+}
+
+/* "cuda:::<metric>[:device=<n>]" -> metric id; the device of the first. */
+static int parse(struct tly_pass_sched *s, const char *list)
+{
+	char name[TLY_PASS_NAME];
+
+	for (const char *p = list; *p && gs.n < TLY_GPU_MAX_METRICS;) {
+		size_t len = strcspn(p, ",");
+		char *dev;
+		int rc;
+
+		snprintf(name, sizeof name, "%.*s", (int)(len - 7), p + 7);
+		p += len + (p[len] == ',');
+		dev = strstr(name, ":device=");
+		if (dev) {
+			if (!gs.n)
+				gs.device = atoi(dev + 8);
+			*dev = '\0';
+		}
+		rc = tally_gpu_event_id(gs.device, name, &gs.ids[gs.n]);
+		if (rc != PAPI_OK) {
+			tly_rt_log(1, "GPU metric '%s' left out: %s", name, why(rc));
+			continue;
+		}
+		snprintf(s->names[gs.n++], TLY_PASS_NAME, "cuda:::%s", name);
+	}
+	s->nev = gs.n;
+	return gs.n;
+}
+
+/* The GPU schedule: pass of each metric from the group sets. */
+static void schedule(struct tly_pass_sched *s)
+{
+	tally_gpu_device_info_t di = { .size = sizeof di };
+
+	for (int k = gs.sets->num_sets - 1; k >= 0; k--)
+		for (int g = 0; g < gs.sets->sets[k].num_groups; g++) {
+			tally_gpu_event_t ev[TALLY_GPU_GROUP_MAX_EVENTS];
+			size_t sz = sizeof ev;
+			int n = 0;
+			size_t nsz = sizeof n;
+
+			tally_gpu_group_get_attr(gs.sets->sets[k].groups[g], TALLY_GPU_GROUP_ATTR_NUM_EVENTS, &n, &nsz);
+			tally_gpu_group_get_attr(gs.sets->sets[k].groups[g], TALLY_GPU_GROUP_ATTR_EVENTS, ev, &sz);
+			for (int e = 0; e < n; e++)
+				for (int i = 0; i < gs.n; i++)
+					if (gs.ids[i] == ev[e])
+						s->pass_of[i] = k;
+		}
+	s->npasses = gs.sets->num_sets;
+	s->gpu = 1;
+	s->extra_hash = (uint64_t)gs.sets->host_passes;
+	if (tally_gpu_device_info(gs.device, &di) == PAPI_OK)
+		snprintf(s->device, sizeof s->device, "%s", di.chip);
+	tly_pass_hash(s);
+}
+
+static int enable(void)
+{
+	const char *mode = tly_rt_proc()->opt.raw.pass_mode;
+	int rc;
+
+	gs.replay = gs.sets->host_passes > 1;
+	if (gs.replay && !strcmp(mode, "off")) {
+		tly_rt_log(1, "the GPU metrics need %d passes and TALLY_PASS_MODE=off; no GPU data",
+			   gs.sets->host_passes);
+		return -1;
+	}
+	if (gs.replay && (rc = tally_gpu_kernel_replay_enable(NULL)) != PAPI_OK)
+		goto fail;
+	if ((rc = tally_gpu_group_sets_enable_all(gs.sets)) != PAPI_OK)
+		goto fail;
+	return 0;
+fail:
+	tly_rt_log(1, "GPU metrics not collected: %s%s", why(rc), strstr(why(rc), "HARDWARE_BUSY") ?
+		   " (another process, e.g. a rank sharing this GPU, is profiling it: give each rank its own GPU)" : "");
+	return -1;
+}
+
+/* Metric ids, group sets and the schedule; 0 when there is nothing to do. */
+static int prepare(struct tly_pass_sched *s)
+{
+	const char *list = tly_pass_gpu_list();
+	int rc;
+
+	if (!*list || gs.sets || !parse(s, list))
+		return 0;
+	rc = tally_gpu_group_sets_create(NULL, gs.ids, gs.n, &gs.sets);
+	if (rc != PAPI_OK) {
+		tly_rt_log(1, "GPU metrics not collected: %s", why(rc));
+		s->nev = 0;
+		return 0;
+	}
+	schedule(s);
+	return 1;
+}
+
+void tly_gpu_rt_start(void *comm_ptr)
+{
+	struct tly_pass_sched *s = &tly_pass_state()->gpu;
+	int ready = prepare(s), owner = tly_gpu_share_owner(comm_ptr, gs.device, ready), rc;
+
+	if (!ready)
+		return;
+	if (owner != tly_rt_proc()->rank) {
+		tly_rt_log(1, "GPU %d is shared with rank %d, which profiles it (a GPU's counters serve one "
+			   "process at a time): no GPU metrics on this rank; give each rank its own GPU",
+			   gs.device, owner);
+		return;
+	}
+	if (enable() < 0)
+		return;
+	rc = tally_gpu_set_launch_hook(on_launch, NULL);
+	if (rc != PAPI_OK)
+		tly_rt_log(1, "GPU kernels not attributed to threads and regions: %s", tally_gpu_subscriber_status());
+	gs.on = 1;
+	tly_rt_log(2, "%d GPU metric(s) in %d pass(es)%s", gs.n, s->npasses, gs.replay ? ", kernel replay" : "");
+}
+
+void tly_gpu_rt_view(struct tly_gpu_view *v)
+{
+	pthread_mutex_lock(&gs.lock);
+	*v = (struct tly_gpu_view){ .on = gs.on, .device = gs.device, .n = gs.n, .replay = gs.replay,
+				    .ids = gs.ids, .sets = gs.sets, .nl = gs.nl, .ks = &gs.ks, .nks = &gs.nks };
+	pthread_mutex_unlock(&gs.lock);
+}
+
+const char *tly_gpu_rt_launch(int64_t k, const struct tly_rt_thread **t, int32_t *node)
+{
+	*t = gs.l[k].t;
+	*node = gs.l[k].node;
+	return gs.l[k].name;
+}

@@ -1,0 +1,56 @@
+/*
+ * gpu_rt.h - GPU metrics under the measurement runtime (docs/passes.md).
+ *
+ * cuda::: metrics named in TALLY_EVENTS are collected per kernel through
+ * the cuda component's event-group model: the metric list's group sets
+ * are the GPU pass schedule (recorded with the CPU one and checked across
+ * ranks), a list needing two or more passes runs in kernel replay (every
+ * kernel replayed once per pass inside one run), and the launch hook
+ * ties each kernel to its rank, launching thread and current region.
+ */
+#ifndef TALLY_GPU_RT_H
+#define TALLY_GPU_RT_H
+
+#include <stdint.h>
+
+#include "runtime/rt.h"
+
+#define TLY_GPU_MAX_METRICS TLY_RT_MAX_EVENTS
+
+/* Per rank, device, launching thread, region and kernel. */
+struct tly_gpu_kstat {
+	const struct tly_rt_thread *t;   /* NULL when the launch was not seen */
+	int32_t node;                    /* region of t open at the launch */
+	int device;
+	char kernel[256];
+	int64_t launches;
+	double total[TLY_GPU_MAX_METRICS], min[TLY_GPU_MAX_METRICS], max[TLY_GPU_MAX_METRICS];
+};
+
+/* Set up collection of the GPU metrics of TALLY_EVENTS on the calling
+ * thread's current CUDA context (device 0's primary context when there is
+ * none) and fill the GPU schedule.  Called at MPI_Init (comm_ptr: the
+ * tool's MPI_Comm *, collective) before the schedules are compared; a
+ * failure is logged and GPU data is left out. */
+void tly_gpu_rt_start(void *comm_ptr);
+/* gpu_share.c: the rank that profiles this rank's GPU (the lowest rank
+ * with the same host, CUDA_VISIBLE_DEVICES and device); collective. */
+int tly_gpu_share_owner(void *comm_ptr, int device, int wants);
+/* Harvest the per-kernel values (once, at the end).  Returns the kernel
+ * statistics (*n rows) or NULL; `replay` tells the replay mode. */
+const struct tly_gpu_kstat *tly_gpu_rt_collect(int64_t *n, int *replay);
+
+/* ---- shared by gpu_rt.c and gpu_collect.c ---------------------------- */
+struct tly_gpu_view {
+	int on, device, n, replay;
+	const uint64_t *ids;             /* tally_gpu_event_t[n] */
+	struct tally_gpu_group_sets *sets;
+	int64_t nl;                      /* launches recorded by the hook */
+	struct tly_gpu_kstat **ks;       /* result, collected once */
+	int64_t *nks;
+};
+void tly_gpu_rt_view(struct tly_gpu_view *v);
+/* Name, thread and region of the k-th recorded launch. */
+const char *tly_gpu_rt_launch(int64_t k, const struct tly_rt_thread **t, int32_t *node);
+
+#endif /* TALLY_GPU_RT_H */

@@ -1,0 +1,53 @@
+/*
+ * h5_gpu.c - rows of the gpu_kernels table (wrappers/gpu/): one row per
+ * rank, device, launching thread, region, kernel and metric.
+ */
+#include "output/h5_schema.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "gpu/gpu_rt.h"
+#include "passes/passes.h"
+
+void tly_gpu_rows(struct tly_rt_proc *p, struct tly_rows *r, int partial);
+
+static void one_row(struct tly_row_gpu_kernels *row, struct tly_rt_proc *p, const struct tly_gpu_kstat *k,
+		    int i, int replay)
+{
+	const struct tly_pass_sched *s = &tly_pass_state()->gpu;
+
+	row->rank = p->rank;
+	row->device = k->device;
+	row->thread = k->t ? k->t->index : -1;
+	if (k->t)
+		tly_pass_node_path(k->t, k->node, row->region, sizeof row->region);
+	else
+		snprintf(row->region, sizeof row->region, "?");
+	snprintf(row->kernel, sizeof row->kernel, "%s", k->kernel);
+	row->launches = k->launches;
+	snprintf(row->metric, sizeof row->metric, "%s", s->names[i] + 7);   /* without "cuda:::" */
+	row->pass = s->pass_of[i];
+	snprintf(row->replay, sizeof row->replay, "%s", replay ? "kernel replay" : "none");
+	row->total = k->total[i];
+	row->min = k->min[i];
+	row->max = k->max[i];
+	row->mean = k->launches ? k->total[i] / (double)k->launches : 0;
+}
+
+/* A partial file (signal, MPI_Abort, exit without MPI_Finalize) gets no
+ * GPU rows: harvesting drives CUPTI, which must not run in those paths. */
+void tly_gpu_rows(struct tly_rt_proc *p, struct tly_rows *r, int partial)
+{
+	int64_t nk = 0, n = 0;
+	int replay = 0;
+	const struct tly_gpu_kstat *ks = partial ? NULL : tly_gpu_rt_collect(&nk, &replay);
+	int nm = tly_pass_state()->gpu.nev;
+	struct tly_row_gpu_kernels *rows = calloc((size_t)(nk * nm + 1), sizeof *rows);
+
+	for (int64_t k = 0; rows && ks && k < nk; k++)
+		for (int i = 0; i < nm; i++)
+			one_row(&rows[n++], p, &ks[k], i, replay);
+	r->t[TLY_T_gpu_kernels] = rows;
+	r->n[TLY_T_gpu_kernels] = rows ? n : 0;
+}

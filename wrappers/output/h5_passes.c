@@ -1,0 +1,122 @@
+/*
+ * h5_passes.c - rows of the multi-pass tables (passes, pass_values) from
+ * wrappers/passes/.  Every rank writes its own schedule rows so a reader
+ * can check that all ranks used the same one.
+ */
+#include "output/h5_schema.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "passes/passes.h"
+
+void tly_pass_rows(struct tly_rt_proc *p, struct tly_rows *r);
+
+static int sched_wanted(const struct tly_pass_state *st, int k)
+{
+	const struct tly_pass_sched *s = k ? &st->gpu : &st->cpu;
+
+	return s->nev > 0 && (s->npasses >= 2 || !st->agrees[k] || k == 1 || st->rotate);
+}
+
+static int64_t sched_rows(struct tly_rt_proc *p, const struct tly_pass_state *st, int k,
+			  struct tly_row_passes *row)
+{
+	const struct tly_pass_sched *s = k ? &st->gpu : &st->cpu;
+	uint64_t own = st->own_hash[k] ? st->own_hash[k] : s->hash;
+
+	if (!sched_wanted(st, k))
+		return 0;
+	for (int i = 0; row && i < s->nev; i++, row++) {
+		row->rank = p->rank;
+		row->event = i;
+		snprintf(row->name, sizeof row->name, "%s", s->names[i]);
+		row->pass = s->pass_of[i];
+		row->npasses = s->npasses;
+		snprintf(row->mode, sizeof row->mode, "%s",
+			 !k ? "region rotation" : s->npasses > 1 ? "kernel replay" : "one pass");
+		snprintf(row->device, sizeof row->device, "%s", s->device);
+		row->config_hash = (int64_t)own;
+		row->rank0_hash = (int64_t)(st->r0_hash[k] ? st->r0_hash[k] : own);
+		row->agrees = st->agrees[k];
+	}
+	return s->nev;
+}
+
+struct val_ctx {
+	struct tly_rt_proc *p;
+	struct tly_row_pass_values *rows;
+	int64_t n, cap;
+};
+
+void tly_pass_node_path(const struct tly_rt_thread *t, int32_t node, char *buf, size_t len)
+{
+	char raw[2048];
+	size_t at = 0;
+
+	tly_rt_node_path(t, node, raw, sizeof raw);
+	buf[0] = '\0';
+	for (const char *s = raw; *s && at + 4 < len; s++) {
+		if (*s == '\x1f') {
+			at += (size_t)snprintf(buf + at, len - at, " / ");
+		} else {
+			buf[at++] = *s;
+			buf[at] = '\0';
+		}
+	}
+}
+
+static void one_region(const struct tly_rt_thread *t, const struct tly_pass_acc *a, void *arg)
+{
+	struct val_ctx *c = arg;
+	const struct tly_pass_sched *s = &tly_pass_state()->cpu;
+	int64_t total = 0;
+
+	for (int q = 0; q < s->npasses; q++)
+		total += a->visits[q];
+	for (int i = 0; i < s->nev && c->n < c->cap; i++) {
+		struct tly_row_pass_values *v = &c->rows[c->n++];
+		int q = s->pass_of[i];
+
+		v->rank = c->p->rank;
+		v->thread = t->index;
+		tly_pass_node_path(t, a->node, v->region, sizeof v->region);
+		snprintf(v->event, sizeof v->event, "%s", s->names[i]);
+		v->pass = q;
+		v->visits = a->visits[q];
+		v->total_visits = total;
+		v->value = a->value[i];
+		v->estimate = a->visits[q] ? (int64_t)((long double)a->value[i] * total / a->visits[q] + 0.5L) : 0;
+		v->extrapolated = a->visits[q] != total;
+	}
+}
+
+static void count_region(const struct tly_rt_thread *t, const struct tly_pass_acc *a, void *arg)
+{
+	(void)t;
+	(void)a;
+	*(int64_t *)arg += tly_pass_state()->cpu.nev;
+}
+
+void tly_pass_rows(struct tly_rt_proc *p, struct tly_rows *r)
+{
+	const struct tly_pass_state *st = tly_pass_state();
+	struct tly_row_passes *s = calloc((size_t)(st->cpu.nev + st->gpu.nev + 1), sizeof *s);
+	struct val_ctx c = { .p = p };
+	int64_t n = 0;
+
+	if (s) {
+		n = sched_rows(p, st, 0, s);
+		n += sched_rows(p, st, 1, s + n);
+	}
+	r->t[TLY_T_passes] = s;
+	r->n[TLY_T_passes] = n;
+	if (st->rotate)
+		tly_pass_foreach(count_region, &c.cap);
+	c.rows = calloc((size_t)(c.cap + 1), sizeof *c.rows);
+	if (c.rows && st->rotate)
+		tly_pass_foreach(one_region, &c);
+	r->t[TLY_T_pass_values] = c.rows;
+	r->n[TLY_T_pass_values] = c.n;
+}

@@ -1,0 +1,167 @@
+/*
+ * pass_plan.c - the pass schedule of a CPU event list.  Which events can
+ * be counted together is found by trying: an event set of the candidate
+ * group is started and stopped for real, so every constraint of the
+ * component (PMU counters, TALLY_PERF_MAX_COUNTERS, event conflicts) is
+ * honoured without a model of it.
+ */
+#include "passes/passes.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "papi.h"
+
+static int try_group(const int *codes, int n)
+{
+	int es = PAPI_NULL, ok = PAPI_create_eventset(&es) == PAPI_OK;
+	long long v[TLY_PASS_MAX_EVENTS];
+
+	for (int i = 0; ok && i < n; i++)
+		ok = PAPI_add_event(es, codes[i]) == PAPI_OK;
+	ok = ok && PAPI_start(es) == PAPI_OK;
+	if (ok)
+		PAPI_stop(es, v);
+	if (es != PAPI_NULL) {
+		PAPI_cleanup_eventset(es);
+		PAPI_destroy_eventset(&es);
+	}
+	return ok;
+}
+
+/* The pass that can take `code` next to the events already placed. */
+static int place(const int *codes, const int *pass_of, int nev, int npasses, int code)
+{
+	int g[TLY_PASS_MAX_EVENTS];
+
+	for (int p = 0; p <= npasses; p++) {
+		int n = 0;
+
+		for (int i = 0; i < nev; i++)
+			if (pass_of[i] == p)
+				g[n++] = codes[i];
+		g[n++] = code;
+		if (try_group(g, n))
+			return p;
+	}
+	return -1;
+}
+
+int tly_pass_plan_cpu(struct tly_pass_sched *s, const char *const *names, int n)
+{
+	int codes[TLY_PASS_MAX_EVENTS];
+	const PAPI_hw_info_t *hw = PAPI_get_hardware_info();
+
+	memset(s, 0, sizeof *s);
+	snprintf(s->device, sizeof s->device, "%s", hw ? hw->model_string : "cpu");
+	for (int i = 0; i < n && s->nev < TLY_PASS_MAX_EVENTS; i++) {
+		int code, p = -1;
+
+		if (PAPI_event_name_to_code(names[i], &code) == PAPI_OK && PAPI_query_event(code) == PAPI_OK)
+			p = place(codes, s->pass_of, s->nev, s->npasses, code);
+		if (p < 0) {
+			tly_rt_log(1, "event '%s' cannot be counted here; left out of the passes", names[i]);
+			continue;
+		}
+		codes[s->nev] = code;
+		s->pass_of[s->nev] = p;
+		snprintf(s->names[s->nev++], TLY_PASS_NAME, "%s", names[i]);
+		if (p == s->npasses)
+			s->npasses++;
+	}
+	tly_pass_hash(s);
+	return s->nev ? 0 : -1;
+}
+
+static uint64_t fnv(uint64_t h, const void *data, size_t n)
+{
+	const unsigned char *b = data;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ULL;
+	return h;
+}
+
+uint64_t tly_pass_hash(struct tly_pass_sched *s)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	h = fnv(h, s->device, strlen(s->device) + 1);
+	h = fnv(h, &s->nev, sizeof s->nev);
+	h = fnv(h, &s->npasses, sizeof s->npasses);
+	h = fnv(h, &s->gpu, sizeof s->gpu);
+	for (int i = 0; i < s->nev; i++) {
+		h = fnv(h, s->names[i], strlen(s->names[i]) + 1);
+		h = fnv(h, &s->pass_of[i], sizeof s->pass_of[i]);
+	}
+	h = fnv(h, &s->extra_hash, sizeof s->extra_hash);
+	s->hash = h & 0x7fffffffffffffffULL;  /* stored as a signed I64 */
+	return s->hash;
+}
+
+/* Append `name` to a comma-separated list. */
+static void append(char *list, size_t cap, const char *name, size_t len)
+{
+	size_t at = strlen(list);
+
+	if (at + len + 2 < cap)
+		snprintf(list + at, cap - at, "%s%.*s", at ? "," : "", (int)len, name);
+}
+
+static int split_cpu(struct tly_pass_state *st, const char *list, const char **names, char buf[][TLY_PASS_NAME])
+{
+	int n = 0;
+
+	for (const char *p = list; *p;) {
+		size_t len = strcspn(p, ",");
+
+		if (len && !strncmp(p, "cuda:::", 7)) {
+			append(st->gpu_list, sizeof st->gpu_list, p, len);
+		} else if (len) {
+			append(st->cpu_list, sizeof st->cpu_list, p, len);
+			if (n < TLY_PASS_MAX_EVENTS) {
+				snprintf(buf[n], TLY_PASS_NAME, "%.*s", (int)len, p);
+				names[n] = buf[n];
+				n++;
+			}
+		}
+		p += len + (p[len] == ',');
+	}
+	return n;
+}
+
+int tly_pass_take(const char **list)
+{
+	struct tly_pass_state *st = tly_pass_state();
+	const struct tly_rt_cfg *cfg = &tly_rt_proc()->opt.raw;
+	char buf[TLY_PASS_MAX_EVENTS][TLY_PASS_NAME];
+	const char *names[TLY_PASS_MAX_EVENTS];
+	int n = split_cpu(st, *list, names, buf);
+
+	if (st->gpu_list[0])
+		*list = st->cpu_list;
+	if (strcmp(cfg->pass_mode, "off") && strcmp(cfg->pass_mode, "auto"))
+		tly_rt_log(1, "TALLY_PASS_MODE='%s' is neither 'auto' nor 'off'; using 'auto'", cfg->pass_mode);
+	if (!strcmp(cfg->pass_mode, "off") || n == 0)
+		return 0;
+	if (tly_pass_plan_cpu(&st->cpu, names, n) < 0 || st->cpu.npasses < 2)
+		return 0;
+	st->own_hash[0] = st->cpu.hash;
+	st->agrees[0] = 1;
+	if (!cfg->pass_region[0]) {
+		tly_rt_log(1, "the %d CPU events need %d passes; set TALLY_PASS_REGION to count them all "
+			   "by region rotation (now the ones that do not fit are left out)", st->cpu.nev,
+			   st->cpu.npasses);
+		st->cpu.nev = 0;
+		return 0;
+	}
+	st->rotate = 1;
+	tly_rt_log(2, "%d CPU events in %d passes, rotated over visits of region '%s'", st->cpu.nev,
+		   st->cpu.npasses, cfg->pass_region);
+	return 1;
+}
+
+const char *tly_pass_gpu_list(void)
+{
+	return tly_pass_state()->gpu_list;
+}
