@@ -10,6 +10,8 @@
 set -u
 abs() { case $1 in /*) echo "$1";; *) echo "$PWD/$1";; esac; }
 app=$(abs "$1") run=$(abs "$2") checker=$(abs "$3") cu=$(abs "$4") keep=${5:-}
+# Open MPI's own allocations look leaked to LeakSanitizer (as in testsuite/mpi/run_rt_test.sh).
+export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 dir=${keep:-$(mktemp -d)}; mkdir -p "$dir"; [ -n "$keep" ] || trap 'rm -rf "$dir"' EXIT
 export TMPDIR=$dir   # the GPU claim lock lives here

@@ -1,6 +1,8 @@
 /* pass_app.c - deterministic work per visit for the multi-pass tests.
  * argv[1]: visits of region "step" (default 12); argv[2]: pages touched
- * per visit (default 64); argv[3] "serial": no MPI at all.  Each visit maps fresh anonymous memory, touches
+ * per visit (default 64); argv[3] "serial": no MPI at all; "vary": a
+ * deliberately non-deterministic program for application replay, one more
+ * visit per TALLY_PASS_INDEX (run k of tally-run --passes does k more).  Each visit maps fresh anonymous memory, touches
  * every page once (one minor fault per page: huge pages are refused) and
  * unmaps it, so a visit's page faults are exactly the pages touched. */
 #define _GNU_SOURCE
@@ -33,6 +35,10 @@ int main(int argc, char **argv)
 	int visits = argc > 1 ? atoi(argv[1]) : 12;
 	long pages = argc > 2 ? atol(argv[2]) : 64, psz = sysconf(_SC_PAGESIZE);
 	int mpi = !(argc > 3 && !strcmp(argv[3], "serial"));
+	const char *pass = getenv("TALLY_PASS_INDEX");
+
+	if (argc > 3 && !strcmp(argv[3], "vary") && pass)
+		visits += atoi(pass);
 
 	if (mpi)
 		MPI_Init(&argc, &argv);

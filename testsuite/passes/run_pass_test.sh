@@ -7,6 +7,11 @@
 #   serial:   the rotate case in one process that never calls MPI_Init
 #   mismatch: rank 3 gets another event order (TALLY_EVENTS on one rank
 #             only): reported at MPI_Init, rank 0's schedule used, job ends
+#   replay:   application replay (tally-run --passes=auto -- mpirun -np 4),
+#             budget 2 -> 2 runs merged; references: each event counted
+#             alone in its own 4-rank job (alone0.h5 .. alone3.h5)
+#   replay_mismatch: the same with pass_app "vary" (run k does k more
+#             visits): the merged file and stderr report the differences
 set -u
 case_=$1 app=$2 run=$3 checker=$4
 /usr/bin/python3 -c "import h5py" 2>/dev/null || { echo "python3-h5py missing"; exit 77; }
@@ -34,6 +39,18 @@ case $case_ in
     TALLY_PERF_MAX_COUNTERS=2 timeout 120 "${mpi[@]}" -np 3 "$run" "${opts[@]}" --events=$EV \
       --output-name=multi.h5 -- "$app" $VISITS $PAGES : -np 1 "$run" "${opts[@]}" --events=$EV3 \
       --output-name=multi.h5 -- "$app" $VISITS $PAGES 2>err.txt || { cat err.txt; echo "job failed"; exit 1; }
+    ;;
+  replay|replay_mismatch)
+    vary=; [ "$case_" = replay_mismatch ] && vary=vary
+    TALLY_PERF_MAX_COUNTERS=2 timeout 150 "$run" --passes=auto --events=$EV --output-name=multi.h5 -- \
+      "${mpi[@]}" -np 4 "$app" $VISITS $PAGES $vary 2>err.txt || { cat err.txt; echo "job failed"; exit 1; }
+    i=0
+    for e in ${EV//,/ }; do
+      [ "$case_" = replay ] || break
+      timeout 120 "${mpi[@]}" -np 4 "$run" --events=$e --output-name=alone$i.h5 -- "$app" $VISITS $PAGES \
+        2>>err.txt || { cat err.txt; echo "job failed"; exit 1; }
+      i=$((i + 1))
+    done
     ;;
 esac
 cat err.txt

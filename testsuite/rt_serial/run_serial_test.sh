@@ -16,8 +16,8 @@ asan=$(ldd "$pre" 2>/dev/null | awk '$1 ~ /^libasan\.so/ {print $3 " "}')
 [ -e "$gomp/libgomp.so.1" ] || { echo "no LLVM libomp: OpenMP threads cannot be measured"; exit 77; }
 case $style in
   tally-run) timeout 60 "$run" --output-name=serial.h5 --libomp=auto -- "$app" ;;
-  preload)   TALLY_OUTPUT_NAME=serial.h5 LD_LIBRARY_PATH="$gomp" LD_PRELOAD="$asan$pre" timeout 60 "$app" ;;
-  reenter)   TALLY_OUTPUT_NAME=serial.h5 LD_LIBRARY_PATH="$gomp" LD_PRELOAD="$asan$shim $pre" timeout 60 "$app" ;;
+  preload)   timeout 60 env TALLY_OUTPUT_NAME=serial.h5 LD_LIBRARY_PATH="$gomp" LD_PRELOAD="$asan$pre" "$app" ;;
+  reenter)   timeout 60 env TALLY_OUTPUT_NAME=serial.h5 LD_LIBRARY_PATH="$gomp" LD_PRELOAD="$asan$shim $pre" "$app" ;;
 esac
 rc=$?
 echo "exit status: $rc"

@@ -127,6 +127,8 @@ const struct tly_gpu_kstat *tly_gpu_rt_collect(int64_t *n, int *replay)
 	if (harvest_all(&v, &h) == 0)
 		*v.ks = fold(&v, &h, v.nks);
 	tally_gpu_group_sets_disable_all(v.sets);
+	for (int k = 0; k < v.sets->num_sets; k++)   /* application replay enabled one set */
+		tally_gpu_group_set_disable(&v.sets->sets[k]);
 	if (v.replay)
 		tally_gpu_kernel_replay_disable(NULL);
 	tally_gpu_set_launch_hook(NULL, NULL);

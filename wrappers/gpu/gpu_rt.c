@@ -127,11 +127,37 @@ static void schedule(struct tly_pass_sched *s)
 	tly_pass_hash(s);
 }
 
+/* Application replay (tally-run --passes): this run enables group set k
+ * alone, in kernel collection mode without kernel replay (one pass); the
+ * other runs of the job collect the other sets.  A set that cannot be
+ * collected in one pass (a metric that needs several passes by itself)
+ * is reported: application replay cannot collect it. */
+static int enable_one_set(int k)
+{
+	tally_gpu_group_sets_t *sets = gs.sets;
+	int rc;
+
+	k %= sets->num_sets;
+	tly_pass_state()->gpu_replay = 1;
+	rc = tally_gpu_set_collection_mode(NULL, TALLY_GPU_COLLECTION_KERNEL);
+	if (rc == PAPI_OK)
+		rc = tally_gpu_group_set_enable(&sets->sets[k]);
+	if (rc != PAPI_OK) {
+		tly_rt_log(1, "application replay: GPU pass %d not collected: %s (a metric that needs several "
+			   "passes by itself needs kernel replay)", k, why(rc));
+		return -1;
+	}
+	tly_rt_log(2, "application replay: GPU pass %d of %d", k, sets->num_sets);
+	return 0;
+}
+
 static int enable(void)
 {
 	const char *mode = tly_rt_proc()->opt.raw.pass_mode;
 	int rc;
 
+	if (tly_pass_replay_index() >= 0 && gs.sets->num_sets > 1)
+		return enable_one_set(tly_pass_replay_index());
 	gs.replay = gs.sets->host_passes > 1;
 	if (gs.replay && !strcmp(mode, "off")) {
 		tly_rt_log(1, "the GPU metrics need %d passes and TALLY_PASS_MODE=off; no GPU data",

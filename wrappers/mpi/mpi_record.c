@@ -21,9 +21,15 @@ int tly_mpi_begin(struct tly_mpi_call *c, int id)
 	c->t = t;
 	c->id = id;
 	c->region = p->opt.mpi_regions;
-	if (c->region)
-		tly_rt_enter(t, tly_mpi_names[id], TLY_RK_MPI, p->opt.mpi_counters);
-	c->t0 = tly_rt_now();
+	if (c->region && p->opt.mpi_counters) {
+		tly_rt_enter(t, tly_mpi_names[id], TLY_RK_MPI, 1);
+		c->t0 = tly_rt_now();
+	} else {
+		/* time only: the call and its region share one time stamp */
+		c->t0 = tly_rt_now();
+		if (c->region)
+			tly_rt_enter_at(t, tly_mpi_names[id], TLY_RK_MPI, 0, c->t0);
+	}
 	return 1;
 }
 
@@ -40,14 +46,15 @@ static int log2_bucket(int64_t bytes)
 void tly_mpi_end(struct tly_mpi_call *c, int64_t sent, int64_t recv)
 {
 	struct tly_rt_mpi_stat *s = &c->t->mpi[c->id];
+	int64_t now = tly_rt_now();
 
-	s->time_ns += tly_rt_now() - c->t0;
+	s->time_ns += now - c->t0;
 	s->calls++;
 	s->sent += sent;
 	s->recv += recv;
 	s->hist[log2_bucket(sent > recv ? sent : recv)]++;
 	if (c->region)
-		tly_rt_exit(c->t);
+		tly_rt_exit_at(c->t, c->region && !tly_rt_proc()->opt.mpi_counters ? now : -1);
 	c->t->in_mpi = 0;
 }
 

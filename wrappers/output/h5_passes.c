@@ -17,7 +17,7 @@ static int sched_wanted(const struct tly_pass_state *st, int k)
 {
 	const struct tly_pass_sched *s = k ? &st->gpu : &st->cpu;
 
-	return s->nev > 0 && (s->npasses >= 2 || !st->agrees[k] || k == 1 || st->rotate);
+	return s->nev > 0 && (s->npasses >= 2 || !st->agrees[k] || k == 1 || st->rotate || st->replay);
 }
 
 static int64_t sched_rows(struct tly_rt_proc *p, const struct tly_pass_state *st, int k,
@@ -35,7 +35,8 @@ static int64_t sched_rows(struct tly_rt_proc *p, const struct tly_pass_state *st
 		row->pass = s->pass_of[i];
 		row->npasses = s->npasses;
 		snprintf(row->mode, sizeof row->mode, "%s",
-			 !k ? "region rotation" : s->npasses > 1 ? "kernel replay" : "one pass");
+			 !k ? (st->replay ? "application replay" : "region rotation")
+			 : st->gpu_replay ? "application replay" : s->npasses > 1 ? "kernel replay" : "one pass");
 		snprintf(row->device, sizeof row->device, "%s", s->device);
 		row->config_hash = (int64_t)own;
 		row->rank0_hash = (int64_t)(st->r0_hash[k] ? st->r0_hash[k] : own);

@@ -144,10 +144,12 @@ int tly_pass_take(const char **list)
 		tly_rt_log(1, "TALLY_PASS_MODE='%s' is neither 'auto' nor 'off'; using 'auto'", cfg->pass_mode);
 	if (!strcmp(cfg->pass_mode, "off") || n == 0)
 		return 0;
-	if (tly_pass_plan_cpu(&st->cpu, names, n) < 0 || st->cpu.npasses < 2)
+	if (tly_pass_plan_cpu(&st->cpu, names, n) < 0)
 		return 0;
 	st->own_hash[0] = st->cpu.hash;
 	st->agrees[0] = 1;
+	if (tly_pass_replay_take(st, list) || st->cpu.npasses < 2)
+		return 0;   /* application replay: the runtime counts this run's pass */
 	if (!cfg->pass_region[0]) {
 		tly_rt_log(1, "the %d CPU events need %d passes; set TALLY_PASS_REGION to count them all "
 			   "by region rotation (now the ones that do not fit are left out)", st->cpu.nev,

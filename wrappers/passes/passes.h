@@ -48,6 +48,15 @@ uint64_t tly_pass_hash(struct tly_pass_sched *s);
 /* The GPU metric names taken out of TALLY_EVENTS ("" when none). */
 const char *tly_pass_gpu_list(void);
 
+/* ---- application replay, in the runtime (pass_replay.c) ------------- */
+/* TALLY_PASS_INDEX=k (set by tally-run --passes): the CPU schedule `s` is
+ * computed as usual and this run counts only pass k's events.  Returns 1
+ * and sets *list to them when it applies, 0 otherwise. */
+struct tly_pass_state;
+int tly_pass_replay_take(struct tly_pass_state *st, const char **list);
+/* The pass this run counts (TALLY_PASS_INDEX), -1 without application replay. */
+int tly_pass_replay_index(void);
+
 /* ---- the job's schedules (pass_sync.c) -------------------------------- */
 struct tly_pass_state {
 	struct tly_pass_sched cpu, gpu;       /* in use (rank 0's after MPI_Init) */
@@ -55,6 +64,10 @@ struct tly_pass_state {
 	uint64_t r0_hash[2];                  /* rank 0's (0 before MPI_Init) */
 	int agrees[2];                        /* 1 unless a mismatch was found */
 	int rotate;                           /* region rotation is active */
+	int replay;                           /* application replay: this run counts one pass */
+	int replay_index;                     /* the pass this run counts (TALLY_PASS_INDEX) */
+	char replay_list[2048];               /* its CPU events */
+	int gpu_replay;                       /* GPU metrics: this run enables one group set */
 	char cpu_list[2048], gpu_list[2048];  /* TALLY_EVENTS split by kind */
 };
 struct tly_pass_state *tly_pass_state(void);

@@ -59,6 +59,16 @@ static int32_t new_node(struct tly_rt_thread *t, int32_t parent, const char *nam
 
 int tly_rt_enter(struct tly_rt_thread *t, const char *name, int kind, int counters)
 {
+	return tly_rt_enter_at(t, name, kind, counters, -1);
+}
+
+int tly_rt_exit(struct tly_rt_thread *t)
+{
+	return tly_rt_exit_at(t, -1);
+}
+
+int tly_rt_enter_at(struct tly_rt_thread *t, const char *name, int kind, int counters, int64_t t0)
+{
 	struct tly_rt_frame *f;
 	int32_t c;
 
@@ -82,7 +92,7 @@ int tly_rt_enter(struct tly_rt_thread *t, const char *name, int kind, int counte
 	f->counters = counters && t->evset >= 0;
 	if (f->counters && PAPI_read(t->evset, (long long *)f->v0) != PAPI_OK)
 		f->counters = 0;
-	f->t0 = tly_rt_now();
+	f->t0 = t0 >= 0 ? t0 : tly_rt_now();
 	tly_pass_enter(t, c);  /* passes/: region rotation */
 	return 0;
 }
@@ -99,11 +109,10 @@ static void fold(struct tly_rt_thread *t, struct tly_rt_frame *f, int64_t now, c
 			n->cnt[i] += v[i] - f->v0[i];
 }
 
-int tly_rt_exit(struct tly_rt_thread *t)
+int tly_rt_exit_at(struct tly_rt_thread *t, int64_t now)
 {
 	long long v[TLY_RT_MAX_EVENTS];
 	struct tly_rt_frame *f;
-	int64_t now;
 	int ok;
 
 	if (t->stopped)
@@ -114,7 +123,8 @@ int tly_rt_exit(struct tly_rt_thread *t)
 	}
 	if (t->depth <= 1)
 		return -1;
-	now = tly_rt_now();
+	if (now < 0)
+		now = tly_rt_now();
 	f = &t->stack[t->depth - 1];
 	tly_pass_exit(t, f->node);  /* passes/: region rotation */
 	ok = f->counters && PAPI_read(t->evset, v) == PAPI_OK;

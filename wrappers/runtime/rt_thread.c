@@ -13,7 +13,9 @@
 
 #include "papi.h"
 
-static _Thread_local struct tly_rt_thread *rt_self;
+/* initial-exec: the MPI wrappers and regions look this up on every call,
+ * and the general-dynamic model costs a __tls_get_addr call each time */
+static _Thread_local struct tly_rt_thread *rt_self __attribute__((tls_model("initial-exec")));
 
 static void start_counters(struct tly_rt_thread *t, struct tly_rt_proc *p)
 {

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "replay.h"
+
 struct setting {
 	const char *env, *kind, *def, *help;
 };
@@ -40,6 +42,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: tally-run [options] [--] program [args...]\n"
 		   "       mpirun -np N tally-run [options] -- ./app     (per rank; any launcher)\n"
 		   "       tally-run [options] -- mpirun -np N ./app     (one node)\n"
+		   "       tally-run --passes=auto [options] -- mpirun -np N ./app  (application replay)\n"
 		   "       tally-run --summary FILE.h5                   (short summary of a file)\n\n"
 		   "Runs the program with libtally-preload.so: per-thread counters and regions,\n"
 		   "MPI profile and OpenMP regions, written to one HDF5 file per job.\n\noptions (each is also an environment setting):\n");
@@ -209,6 +212,12 @@ int main(int argc, char **argv)
 		setenv("NVTX_INJECTION64_PATH", preload, 0);   /* Tally is the NVTX tool */
 	setup_libomp(getenv("TALLY_LIBOMP"));
 	sigkill_grace();
+	if (getenv("TALLY_PASSES") && *getenv("TALLY_PASSES")) {   /* application replay */
+		int rc = tly_replay_run(getenv("TALLY_PASSES"), argv + i);
+
+		if (rc >= 0)
+			return rc;
+	}
 	execvp(argv[i], argv + i);
 	fprintf(stderr, "tally-run: cannot run %s: %s\n", argv[i], strerror(errno));
 	return 127;

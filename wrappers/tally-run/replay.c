@@ -1,0 +1,187 @@
+/*
+ * replay.c - application replay: tally-run --passes runs the whole job P
+ * times, run k with TALLY_PASS_INDEX=k writing <name>.pass<k>.h5, then
+ * merges the P files into <name>.h5.  P comes from the schedule that run 0
+ * recorded (--passes=auto) or from the user (--passes=N).  Only the outer
+ * style works (tally-run --passes -- mpirun ...): one tally-run must drive
+ * all runs, so a tally-run started per rank by a launcher says so and runs
+ * its one pass.
+ */
+#include "replay.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TLY_REPLAY_MAX 64   /* passes at most */
+
+static void merge_script(char *buf, size_t len)
+{
+	char p[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", p, sizeof p - 1);
+
+	p[n > 0 ? n : 0] = '\0';
+	snprintf(buf, len, "%s/../share/tally/tally-merge-passes.py", dirname(p));
+	if (access(buf, R_OK) != 0)
+		snprintf(buf, len, "%s", TALLY_MERGE_BUILD);
+}
+
+/* Runs argv to completion; its exit status (128 + signal when killed). */
+static int run_child(char **argv, char **env_extra)
+{
+	pid_t pid = fork();
+	int st = 0;
+
+	if (pid < 0) {
+		fprintf(stderr, "tally-run: fork: %s\n", strerror(errno));
+		return 127;
+	}
+	if (pid == 0) {
+		for (int i = 0; env_extra && env_extra[i]; i += 2)
+			setenv(env_extra[i], env_extra[i + 1], 1);
+		execvp(argv[0], argv);
+		fprintf(stderr, "tally-run: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* The merge script is not measured: no preload while it runs. */
+static void preload(int on)
+{
+	static char saved[PATH_MAX * 2];
+	const char *v = getenv("LD_PRELOAD");
+
+	if (!on && v) {
+		snprintf(saved, sizeof saved, "%s", v);
+		unsetenv("LD_PRELOAD");
+	} else if (on && saved[0]) {
+		setenv("LD_PRELOAD", saved, 1);
+	}
+}
+
+/* The number of passes run 0 recorded in its file (0 when unknown). */
+static int recorded_passes(const char *script, const char *file)
+{
+	char cmd[3 * PATH_MAX], line[64] = "";
+	FILE *f;
+	int n = 0;
+
+	snprintf(cmd, sizeof cmd, "/usr/bin/python3 '%s' --npasses '%s'", script, file);
+	preload(0);
+	f = popen(cmd, "r");
+	if (f && fgets(line, sizeof line, f))
+		n = atoi(line);
+	if (f)
+		pclose(f);
+	preload(1);
+	return n;
+}
+
+static int launched_per_rank(void)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK" };
+
+	for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
+		if (getenv(vars[i]))
+			return 1;
+	return 0;
+}
+
+/* The job file's name without ".h5" (the runtime puts it in TALLY_OUTPUT_DIR). */
+static void job_stem(char **argv, char *buf, size_t len)
+{
+	const char *name = getenv("TALLY_OUTPUT_NAME");
+	char prog[256], stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	size_t n;
+
+	if (name && *name) {
+		n = strlen(name);
+		if (n > 3 && !strcmp(name + n - 3, ".h5"))
+			n -= 3;
+		snprintf(buf, len, "%.*s", (int)n, name);
+		return;
+	}
+	snprintf(prog, sizeof prog, "%s", argv[0]);
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+	snprintf(buf, len, "tally-%s-%s-%ld", basename(prog), stamp, (long)getpid());
+}
+
+static int merge(const char *script, const char *base, int npasses)
+{
+	char out[PATH_MAX], in[TLY_REPLAY_MAX][PATH_MAX];
+	char *av[TLY_REPLAY_MAX + 4] = { "/usr/bin/python3", (char *)script, out };
+	int rc;
+
+	snprintf(out, sizeof out, "%s.h5", base);
+	for (int k = 0; k < npasses; k++) {
+		snprintf(in[k], sizeof in[k], "%s.pass%d.h5", base, k);
+		av[3 + k] = in[k];
+	}
+	av[3 + npasses] = NULL;
+	preload(0);
+	rc = run_child(av, NULL);
+	preload(1);
+	if (rc == 0 || rc == 3)   /* 3: merged, with the mismatch report */
+		fprintf(stderr, "tally-run: application replay: %d pass(es) merged into %s%s\n", npasses, out,
+			rc ? " (the runs differ: see table pass_checks)" : "");
+	else
+		fprintf(stderr, "tally-run: application replay: merging the passes failed (%d); the per-pass "
+			"files %s.pass*.h5 are kept\n", rc, base);
+	return rc;
+}
+
+int tly_replay_run(const char *passes, char **argv)
+{
+	const char *dir = getenv("TALLY_OUTPUT_DIR");
+	char stem[256], base[PATH_MAX - 32], script[PATH_MAX], name[320], path[PATH_MAX], idx[16];
+	char *env[] = { "TALLY_PASS_INDEX", idx, "TALLY_OUTPUT_NAME", name, NULL };
+	int npasses = strcmp(passes, "auto") ? atoi(passes) : 0, rc;
+
+	if (getenv("TALLY_PASS_INDEX") && *getenv("TALLY_PASS_INDEX"))
+		return -1;   /* a tally-run inside a replayed run */
+	if (launched_per_rank()) {
+		fprintf(stderr, "tally-run: --passes needs the outer style (tally-run --passes -- mpirun -np N "
+			"./app); started per rank, this job runs once\n");
+		return -1;
+	}
+	if (strcmp(passes, "auto") && (npasses < 1 || npasses > TLY_REPLAY_MAX)) {
+		fprintf(stderr, "tally-run: --passes=%s: not 'auto' nor 1..%d; using auto\n", passes,
+			TLY_REPLAY_MAX);
+		npasses = 0;
+	}
+	merge_script(script, sizeof script);
+	job_stem(argv, stem, sizeof stem);
+	snprintf(base, sizeof base, "%s/%s", dir && *dir ? dir : ".", stem);
+	for (int k = 0; k < (npasses ? npasses : 1); k++) {
+		snprintf(idx, sizeof idx, "%d", k);
+		snprintf(name, sizeof name, "%s.pass%d.h5", stem, k);
+		snprintf(path, sizeof path, "%s.pass%d.h5", base, k);
+		if (npasses)
+			fprintf(stderr, "tally-run: application replay: run %d of %d\n", k + 1, npasses);
+		else
+			fprintf(stderr, "tally-run: application replay: run 1 (it finds the number of passes)\n");
+		if ((rc = run_child(argv, env)) != 0) {
+			fprintf(stderr, "tally-run: application replay: run %d exited with %d; stopping (files of "
+				"the runs before are kept)\n", k + 1, rc);
+			return rc;
+		}
+		if (!npasses && (npasses = recorded_passes(script, path)) < 1) {
+			fprintf(stderr, "tally-run: application replay: no schedule in %s; one pass\n", path);
+			npasses = 1;
+		}
+	}
+	rc = merge(script, base, npasses);
+	return rc == 0 || rc == 3 ? 0 : rc;
+}
