@@ -10,6 +10,8 @@
 #   replay:   application replay (tally-run --passes=auto -- mpirun -np 4),
 #             budget 2 -> 2 runs merged; references: each event counted
 #             alone in its own 4-rank job (alone0.h5 .. alone3.h5)
+#   replay_serial: application replay of the serial program (no mpirun:
+#             also runs in sanitizer builds)
 #   replay_mismatch: the same with pass_app "vary" (run k does k more
 #             visits): the merged file and stderr report the differences
 set -u
@@ -17,6 +19,11 @@ case_=$1 app=$2 run=$3 checker=$4
 /usr/bin/python3 -c "import h5py" 2>/dev/null || { echo "python3-h5py missing"; exit 77; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0:verify_asan_link_order=0
+if [[ $case_ == replay || $case_ == replay_mismatch ]] && ldd "$(dirname "$run")/libtally-preload.so" 2>/dev/null | grep -q libasan; then
+  # application replay is the outer style: mpirun itself would run with ASan's runtime preloaded
+  echo "sanitizer build: mpirun would run with ASan's runtime preloaded (crashes at its exit), as in run_rt_test.sh outer"
+  exit 77
+fi
 dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
 cd "$dir"
 EV=perf::PAGE-FAULTS,perf::TASK-CLOCK,perf::MINOR-FAULTS,perf::MAJOR-FAULTS
@@ -39,6 +46,10 @@ case $case_ in
     TALLY_PERF_MAX_COUNTERS=2 timeout 120 "${mpi[@]}" -np 3 "$run" "${opts[@]}" --events=$EV \
       --output-name=multi.h5 -- "$app" $VISITS $PAGES : -np 1 "$run" "${opts[@]}" --events=$EV3 \
       --output-name=multi.h5 -- "$app" $VISITS $PAGES 2>err.txt || { cat err.txt; echo "job failed"; exit 1; }
+    ;;
+  replay_serial)
+    TALLY_PERF_MAX_COUNTERS=2 timeout 120 "$run" --passes=auto --events=$EV --output-name=multi.h5 -- \
+      "$app" $VISITS $PAGES serial 2>err.txt || { cat err.txt; echo "job failed"; exit 1; }
     ;;
   replay|replay_mismatch)
     vary=; [ "$case_" = replay_mismatch ] && vary=vary
