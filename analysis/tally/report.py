@@ -189,13 +189,14 @@ def mpi_sections(an, top):
 
 
 def other_sections(run, top):
-    """Tables the report does not interpret (NVTX payloads, passes...): first rows."""
+    """Tables the report does not interpret (NVTX payloads, passes...) that
+    have rows: their first rows."""
     out = []
     kname, _ = gpu.kernel_table(run)
     pc = gpu.pc_table(run)
     for name, t in run.tables.items():
-        if name in KNOWN or name == kname or (pc is not None and t is pc):
-            continue
+        if name in KNOWN or name == kname or (pc is not None and t is pc) or t.empty:
+            continue  # empty tables say nothing; CSV export still writes them
         out.append(Section(f"Table {name}", t.head(top or len(t)), run.docs.get(name, "") or ""))
     return out
 
