@@ -187,6 +187,13 @@ typedef struct tally_gpu_group_sets {
 PAPI_EXPORT int tally_gpu_group_sets_create(void *cu_context, const tally_gpu_event_t *ids, int n,
 					    tally_gpu_group_sets_t **sets);
 PAPI_EXPORT int tally_gpu_group_sets_destroy(tally_gpu_group_sets_t *sets);
+/* The packing group sets use, without a context (works on a host-only
+ * device from tally_gpu_open_chip): group_of[i] (n ints) = the one-pass
+ * group of event i, *ngroups groups, *host_passes = GetNumOfPasses of the
+ * whole list.  A group of one event that alone needs several passes is a
+ * group of its own. */
+PAPI_EXPORT int tally_gpu_pack_passes(int device, const tally_gpu_event_t *ids, int n, int *group_of,
+				      int *ngroups, int *host_passes);
 /* Enable/disable the groups of one set (one pass; the application repeats
  * its work once per set). */
 PAPI_EXPORT int tally_gpu_group_set_enable(tally_gpu_group_set_t *set);

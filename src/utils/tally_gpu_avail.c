@@ -106,6 +106,37 @@ static void print_metrics(int d, const struct opts *o)
 	}
 }
 
+static int host_only(int d)
+{
+	tally_gpu_device_info_t di = { .size = sizeof di };
+
+	return tally_gpu_device_info(d, &di) == PAPI_OK && di.cc_major == 0;
+}
+
+/* Without a GPU (--chip): the one-pass groups from the Profiler Host API. */
+static int print_packing(int d, const tally_gpu_event_t *ids, int n)
+{
+	int group_of[256], ng = 0, hp = 0;
+
+	if (tally_gpu_pack_passes(d, ids, n, group_of, &ng, &hp) != PAPI_OK) {
+		PAPI_perror("tally_gpu_pack_passes");
+		return 1;
+	}
+	printf("%d events: %d passes (Profiler Host API), %d one-pass groups (host only: a GPU "
+	       "spreads the groups over the passes)\n", n, hp, ng);
+	for (int g = 0; g < ng; g++) {
+		printf("  group %d:", g);
+		for (int i = 0; i < n; i++) {
+			tally_gpu_event_info_t ei = { .size = sizeof ei };
+
+			if (group_of[i] == g && tally_gpu_event_info(d, ids[i], &ei) == PAPI_OK)
+				printf(" %s", ei.name);
+		}
+		printf("\n");
+	}
+	return 0;
+}
+
 static int print_groups(int d, const char *list)
 {
 	char buf[4096], *save = NULL;
@@ -119,6 +150,8 @@ static int print_groups(int d, const char *list)
 			PAPI_perror(t);
 			return 1;
 		}
+	if (host_only(d))
+		return print_packing(d, ids, n);
 	rc = tally_gpu_group_sets_create(NULL, ids, n, &sets);
 	if (rc != PAPI_OK) {
 		PAPI_perror("tally_gpu_group_sets_create");

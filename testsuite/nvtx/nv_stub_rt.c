@@ -37,7 +37,9 @@ struct tly_rt_proc *tly_rt_proc(void)
 	return &proc;
 }
 
-struct tly_rt_thread *tly_rt_self(void)
+_Thread_local struct tly_rt_thread *tly_rt_self_tls;
+
+struct tly_rt_thread *tly_rt_self_slow(void)
 {
 	return NULL;
 }

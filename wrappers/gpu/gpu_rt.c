@@ -122,6 +122,9 @@ static void schedule(struct tly_pass_sched *s)
 	s->npasses = gs.sets->num_sets;
 	s->gpu = 1;
 	s->extra_hash = (uint64_t)gs.sets->host_passes;
+	/* the mode belongs to the schedule: a rank that cannot profile (a
+	 * shared GPU) still records the job's mode */
+	tly_pass_state()->gpu_replay = tly_pass_replay_index() >= 0 && gs.sets->num_sets > 1;
 	if (tally_gpu_device_info(gs.device, &di) == PAPI_OK)
 		snprintf(s->device, sizeof s->device, "%s", di.chip);
 	tly_pass_hash(s);
@@ -138,7 +141,6 @@ static int enable_one_set(int k)
 	int rc;
 
 	k %= sets->num_sets;
-	tly_pass_state()->gpu_replay = 1;
 	rc = tally_gpu_set_collection_mode(NULL, TALLY_GPU_COLLECTION_KERNEL);
 	if (rc == PAPI_OK)
 		rc = tally_gpu_group_set_enable(&sets->sets[k]);

@@ -1,11 +1,49 @@
 /*
  * mpi_record.c - bracketing of one MPI call: per-thread statistics (no
  * lock, nothing allocated) and, when TALLY_MPI_REGIONS is on, a region
- * named after the call (time only unless TALLY_MPI_COUNTERS).
+ * named after the call (time only unless TALLY_MPI_COUNTERS).  The time-
+ * only region has a fast path: the call's node under the current parent is
+ * cached per thread and function, so a repeated call pushes and pops a
+ * frame without searching the tree; anything unusual (a new parent, depth
+ * limits, a frame that is not the call's) takes the general region code.
  */
 #include "mpi/mpi_support.h"
 
 #include <dlfcn.h>
+
+static void enter_time_only(struct tly_rt_thread *t, struct tly_rt_mpi_stat *s, int id, int64_t t0, int max)
+{
+	int32_t parent = t->stack[t->depth - 1].node;
+	struct tly_rt_frame *f;
+
+	if (s->rparent != parent + 1 || t->truncated_depth || t->depth > max) {
+		tly_rt_enter_at(t, tly_mpi_names[id], TLY_RK_MPI, 0, t0);
+		if (!t->truncated_depth && t->depth > 1) {
+			s->rparent = parent + 1;
+			s->rnode = t->stack[t->depth - 1].node;
+		}
+		return;
+	}
+	f = &t->stack[t->depth++];
+	f->node = s->rnode;
+	f->counters = 0;
+	f->t0 = t0;
+}
+
+static void exit_time_only(struct tly_rt_thread *t, const struct tly_rt_mpi_stat *s, int64_t now)
+{
+	struct tly_rt_frame *f = &t->stack[t->depth - 1];
+	struct tly_rt_node *n;
+
+	if (t->truncated_depth || t->depth <= 1 || f->node != s->rnode || f->counters) {
+		tly_rt_exit_at(t, now);
+		return;
+	}
+	n = &t->nodes[f->node];
+	n->visits++;
+	n->incl_ns += now - f->t0;
+	t->depth--;
+}
 
 int tly_mpi_begin(struct tly_mpi_call *c, int id)
 {
@@ -28,7 +66,7 @@ int tly_mpi_begin(struct tly_mpi_call *c, int id)
 		/* time only: the call and its region share one time stamp */
 		c->t0 = tly_rt_now();
 		if (c->region)
-			tly_rt_enter_at(t, tly_mpi_names[id], TLY_RK_MPI, 0, c->t0);
+			enter_time_only(t, &t->mpi[id], id, c->t0, p->opt.max_depth);
 	}
 	return 1;
 }
@@ -53,8 +91,10 @@ void tly_mpi_end(struct tly_mpi_call *c, int64_t sent, int64_t recv)
 	s->sent += sent;
 	s->recv += recv;
 	s->hist[log2_bucket(sent > recv ? sent : recv)]++;
-	if (c->region)
-		tly_rt_exit_at(c->t, c->region && !tly_rt_proc()->opt.mpi_counters ? now : -1);
+	if (c->region && tly_rt_proc()->opt.mpi_counters)
+		tly_rt_exit(c->t);
+	else if (c->region)
+		exit_time_only(c->t, s, now);
 	c->t->in_mpi = 0;
 }
 

@@ -1,6 +1,7 @@
 /*
  * nvtx_time.c - time domains of deferred events and their conversion to
- * Tally's clock (CLOCK_MONOTONIC, ns: what nvtxTimestampGet returns).
+ * Tally's clock (CLOCK_MONOTONIC ns, read from the CPU counter where the
+ * kernel allows: what nvtxTimestampGet returns).
  * A domain converts through a conversion factor or through two sync
  * points (linear: offset and rate) to a domain that converts, ending at
  * Tally's clock or a clock_gettime clock sampled now; a domain with a
@@ -126,6 +127,7 @@ static int clock_of(uint64_t type, clockid_t *c)
 	case NVTX_TIMESTAMP_TYPE_CPU_CLOCK_GETTIME_MONOTONIC_RAW: *c = CLOCK_MONOTONIC_RAW; return 1;
 	case NVTX_TIMESTAMP_TYPE_CPU_CLOCK_GETTIME_MONOTONIC_COARSE: *c = CLOCK_MONOTONIC_COARSE; return 1;
 	case NVTX_TIMESTAMP_TYPE_CPU_CLOCK_GETTIME_BOOTTIME: *c = CLOCK_BOOTTIME; return 1;
+	case NVTX_TIMESTAMP_TYPE_CPU_CLOCK_GETTIME_MONOTONIC: *c = CLOCK_MONOTONIC; return 1;
 	default: return 0;
 	}
 }
@@ -136,8 +138,10 @@ static int direct(uint64_t td, int64_t t, int64_t *out)
 	clockid_t c;
 	struct timespec ts;
 
+	/* Tally's clock is CLOCK_MONOTONIC read from the CPU counter (same
+	 * origin, ppm-level rate difference): convert through "now" too */
 	if (td == NVTX_TIMESTAMP_TYPE_TOOL_PROVIDED
-	    || td == NVTX_TIMESTAMP_TYPE_CPU_CLOCK_GETTIME_MONOTONIC) {
+	    || (td == NVTX_TIMESTAMP_TYPE_CPU_CLOCK_GETTIME_MONOTONIC && !tly_rt_clock_is_fast())) {
 		*out = t;
 		return 1;
 	}

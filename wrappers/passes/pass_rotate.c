@@ -81,7 +81,9 @@ static struct rot_thread *self(const struct tly_rt_thread *t)
 
 static int is_rotated(const struct tly_rt_thread *t, int32_t n)
 {
-	return tly_pass_state()->rotate && !strcmp(t->nodes[n].name, tly_rt_proc()->opt.raw.pass_region);
+	/* MPI call regions are never rotated (their fast path skips the hooks) */
+	return tly_pass_state()->rotate && t->nodes[n].kind != TLY_RK_MPI
+	       && !strcmp(t->nodes[n].name, tly_rt_proc()->opt.raw.pass_region);
 }
 
 static int slot_of(struct rot_thread *r, int32_t n)
@@ -114,12 +116,12 @@ void tly_pass_enter(struct tly_rt_thread *t, int32_t n)
 
 void tly_pass_exit(struct tly_rt_thread *t, int32_t n)
 {
-	struct rot_thread *r = rself;
+	struct rot_thread *r;
 	long long v[TLY_PASS_MAX_EVENTS];
 	struct tly_pass_acc *a;
 	int p;
 
-	if (!r || !r->depth || !is_rotated(t, n) || --r->depth > 0 || r->running < 0)
+	if (!tly_pass_state()->rotate || !(r = rself) || !r->depth || !is_rotated(t, n) || --r->depth > 0 || r->running < 0)
 		return;
 	p = r->running;
 	r->running = -1;

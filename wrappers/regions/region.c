@@ -1,7 +1,7 @@
 /*
  * region.c - the per-thread region tree.  Nodes live in a per-thread array
  * (indices, never pointers, so it can grow); a node is found among its
- * parent's children by name (pointer first, then strcmp).  Enter/exit read
+ * parent's children by name (MPI calls: by the static name's pointer).  Enter/exit read
  * the thread's event set once and allocate only when a path is new.
  */
 #include "runtime/rt.h"
@@ -18,7 +18,9 @@ static int32_t find_child(const struct tly_rt_thread *t, int32_t parent, const c
 	for (int32_t c = t->nodes[parent].first_child; c >= 0; c = t->nodes[c].next_sibling) {
 		const struct tly_rt_node *n = &t->nodes[c];
 
-		if (n->kind == kind && (n->name == name || !strcmp(n->name, name)))
+		/* MPI region names come from the generated static table: the
+		 * pointer identifies them; other callers' buffers may be reused */
+		if (n->kind == kind && (kind == TLY_RK_MPI ? n->key == name : !strcmp(n->name, name)))
 			return c;
 	}
 	return -1;
@@ -42,6 +44,7 @@ static int32_t new_node(struct tly_rt_thread *t, int32_t parent, const char *nam
 	n->name = strdup(name);
 	if (!n->name)
 		return -1;
+	n->key = name;
 	n->parent = parent;
 	n->kind = kind;
 	n->first_child = -1;

@@ -43,6 +43,7 @@ enum tly_rt_kind { TLY_RK_ROOT, TLY_RK_USER, TLY_RK_MPI, TLY_RK_OMP_PARALLEL,
 
 struct tly_rt_node {
 	const char *name;     /* owned copy */
+	const char *key;      /* the name pointer it was created with (MPI: static) */
 	int32_t parent, first_child, next_sibling;
 	int32_t kind;
 	int64_t visits, incl_ns;
@@ -59,6 +60,8 @@ struct tly_rt_frame {
 struct tly_rt_mpi_stat {
 	int64_t calls, time_ns, sent, recv;
 	int64_t hist[TLY_RT_HIST];
+	int32_t rparent;      /* region cache: parent node + 1 (0: empty) */
+	int32_t rnode;        /* the call's node under that parent */
 };
 
 /* One measured thread.  Owned by its thread while it runs; read by the
@@ -83,18 +86,63 @@ struct tly_rt_thread {
 	struct tly_rt_thread *next;
 };
 
+/* ---- clock (runtime/rt_clock.c) ---------------------------------------
+ * CLOCK_MONOTONIC ns, read from the CPU's counter when the kernel vouches
+ * for it (see rt_clock.c), else from clock_gettime. */
+struct tly_rt_clock {
+	uint64_t c0;          /* counter at the anchor */
+	int64_t ns0;          /* CLOCK_MONOTONIC at the anchor */
+	uint64_t mult;        /* ns per tick, 32.32 fixed point */
+	int fast;             /* published last (release) */
+};
+extern struct tly_rt_clock tly_rt_clk;
+void tly_rt_clock_init(void);     /* once, at start-up */
+int tly_rt_clock_is_fast(void);
+
+static inline uint64_t tly_rt_counter(void)
+{
+#if defined(__x86_64__)
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((uint64_t)hi << 32) | lo;
+#elif defined(__aarch64__)
+	uint64_t v;
+
+	__asm__ __volatile__("isb; mrs %0, cntvct_el0" : "=r"(v) : : "memory");
+	return v;
+#else
+	return 0;
+#endif
+}
+
 static inline int64_t tly_rt_now(void)
 {
 	struct timespec ts;
 
+	if (__atomic_load_n(&tly_rt_clk.fast, __ATOMIC_ACQUIRE)) {
+		uint64_t d = tly_rt_counter() - tly_rt_clk.c0;
+
+		return tly_rt_clk.ns0 + (int64_t)(((unsigned __int128)d * tly_rt_clk.mult) >> 32);
+	}
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 /* Calling thread's record, created (and its event set started) on first
  * use; NULL when the runtime is off or out of memory. */
-struct tly_rt_thread *tly_rt_self(void);
+struct tly_rt_thread *tly_rt_self_slow(void);
 struct tly_rt_thread *tly_rt_self_kind(int kind);
+/* initial-exec: the MPI wrappers and regions look this up on every call,
+ * and the general-dynamic model costs a __tls_get_addr call each time */
+extern _Thread_local struct tly_rt_thread *tly_rt_self_tls __attribute__((tls_model("initial-exec")));
+
+static inline struct tly_rt_thread *tly_rt_self(void)
+{
+	struct tly_rt_thread *t = tly_rt_self_tls;
+
+	return t ? t : tly_rt_self_slow();
+}
 /* Create the calling thread's record without the start-up check (used
  * while the runtime starts). */
 struct tly_rt_thread *tly_rt_thread_new_self(int kind);

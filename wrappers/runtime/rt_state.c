@@ -117,6 +117,7 @@ static void read_cmdline(void)
 
 static void start_measuring(void)
 {
+	tly_rt_clock_init();
 	tly_rt_config_load(&proc.opt);
 	read_cmdline();
 	if (proc.opt.disable || tly_rt_name_in_list(proc.opt.raw.exclude, proc.exe))

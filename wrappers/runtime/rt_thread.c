@@ -13,9 +13,8 @@
 
 #include "papi.h"
 
-/* initial-exec: the MPI wrappers and regions look this up on every call,
- * and the general-dynamic model costs a __tls_get_addr call each time */
-static _Thread_local struct tly_rt_thread *rt_self __attribute__((tls_model("initial-exec")));
+/* the calling thread's record (rt.h: why initial-exec) */
+_Thread_local struct tly_rt_thread *tly_rt_self_tls __attribute__((tls_model("initial-exec")));
 
 static void start_counters(struct tly_rt_thread *t, struct tly_rt_proc *p)
 {
@@ -67,21 +66,21 @@ static struct tly_rt_thread *create(struct tly_rt_proc *p, int kind)
 
 struct tly_rt_thread *tly_rt_thread_new_self(int kind)
 {
-	if (!rt_self)
-		rt_self = create(tly_rt_proc(), kind);
-	return rt_self;
+	if (!tly_rt_self_tls)
+		tly_rt_self_tls = create(tly_rt_proc(), kind);
+	return tly_rt_self_tls;
 }
 
 struct tly_rt_thread *tly_rt_self_kind(int kind)
 {
-	if (rt_self)
-		return rt_self;
+	if (tly_rt_self_tls)
+		return tly_rt_self_tls;
 	if (!tly_rt_enabled())
 		return NULL;
 	return tly_rt_thread_new_self(kind);
 }
 
-struct tly_rt_thread *tly_rt_self(void)
+struct tly_rt_thread *tly_rt_self_slow(void)
 {
 	return tly_rt_self_kind(2);
 }

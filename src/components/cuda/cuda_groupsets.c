@@ -203,6 +203,38 @@ int tally_gpu_group_sets_create(void *cu_context, const tally_gpu_event_t *ids, 
 	return PAPI_OK;
 }
 
+int tally_gpu_pack_passes(int device, const tally_gpu_event_t *ids, int n, int *group_of, int *ngroups,
+			  int *host_passes)
+{
+	const char **names;
+	size_t passes = 0;
+	int rc = PAPI_OK;
+
+	if (!ids || n <= 0 || !group_of || !ngroups || !host_passes)
+		return tly_err_set(PAPI_EINVAL, "tally_gpu_pack_passes: ids, n > 0, group_of, ngroups and "
+				   "host_passes required");
+	if (!tly_cu_device(device))
+		return tly_err_set(PAPI_EINVAL, "tally_gpu_pack_passes: no GPU %d", device);
+	names = calloc((size_t)n, sizeof *names);
+	if (!names)
+		return PAPI_ENOMEM;
+	for (int i = 0; i < n && rc == PAPI_OK; i++) {
+		tally_gpu_event_info_t info = { .size = sizeof info };
+
+		rc = tally_gpu_event_info(device, ids[i], &info);
+		if (rc == PAPI_OK && !(names[i] = strdup(info.name)))
+			rc = PAPI_ENOMEM;
+	}
+	if (rc == PAPI_OK)
+		rc = tly_cu_config_pack(tly_cu_device(device)->chip, tly_cu_device_avail_any(device), names, n,
+					group_of, ngroups, &passes);
+	*host_passes = (int)passes;
+	for (int i = 0; i < n; i++)
+		free((char *)names[i]);
+	free(names);
+	return rc;
+}
+
 int tally_gpu_group_sets_destroy(tally_gpu_group_sets_t *sets)
 {
 	struct sets_priv *p = (struct sets_priv *)sets;
