@@ -132,7 +132,7 @@ enum tally_gpu_group_attr {
 	TALLY_GPU_GROUP_ATTR_NUM_EVENTS,      /* int */
 	TALLY_GPU_GROUP_ATTR_EVENTS,          /* tally_gpu_event_t[num_events] */
 	TALLY_GPU_GROUP_ATTR_INSTANCE_COUNT,  /* int: instance count of the domain */
-	TALLY_GPU_GROUP_ATTR_PASSES,          /* int: passes the group needs (1 once built) */
+	TALLY_GPU_GROUP_ATTR_PASSES,          /* int: passes the group needs (1, or more for a lone metric that alone spans several) */
 	TALLY_GPU_GROUP_ATTR_ENABLED,         /* int */
 };
 
@@ -219,6 +219,17 @@ enum tally_gpu_collection_mode {
 /* Mode for groups enabled later on the context (kernel replay implies
  * kernel mode). */
 PAPI_EXPORT int tally_gpu_set_collection_mode(void *cu_context, int mode);
+
+/* Application replay across processes (CUPTI user replay): sessions
+ * enabled later on the context (tally_gpu_group_sets_enable_all of a
+ * multi-pass list, or a group) run pass `pass` of their config, one range
+ * per kernel.  The counter data image is restored from image_path, written
+ * there by the run of pass - 1 (checked: same config, same image size,
+ * that pass), and saved back when the session is disabled.  Only the run
+ * of the last pass has values (per kernel, as in kernel mode); earlier
+ * runs read no kernels.  Each run must launch the same kernels in the
+ * same order.  pass -1 turns it off. */
+PAPI_EXPORT int tally_gpu_user_replay_pass(void *cu_context, int pass, const char *image_path);
 
 /* ---- Kernel attribution ------------------------------------------------------
  * Tally subscribes to CUPTI's callback API for kernel launches (driver API

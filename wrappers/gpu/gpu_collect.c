@@ -3,10 +3,15 @@
  * per-kernel values (one row per kernel in launch order, for the group's
  * metrics), put the metrics of all passes side by side, match each row
  * with the launch the hook recorded and fold the rows per kernel.
+ * Application replay through counter data images: a run before the last
+ * has no values (CUPTI evaluates the image in the last run), so its rows
+ * are the hook's launches with NaN values; kernels are named by the hook
+ * in every run of that mode, so the merge can compare launches.
  */
 #include "gpu/gpu_rt.h"
 
 #include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +97,29 @@ static void fold_row(struct tly_gpu_kstat *k, const double *m, int n)
 	}
 }
 
+/* The launches the hook saw, without values. */
+static struct tly_gpu_kstat *launches_only(const struct tly_gpu_view *v, int64_t *nks)
+{
+	struct tly_gpu_kstat *ks = calloc((size_t)v->nl + 1, sizeof *ks);
+	double none[TLY_GPU_MAX_METRICS];
+
+	*nks = 0;
+	for (int i = 0; i < v->n; i++)
+		none[i] = NAN;
+	for (int64_t r = 0; ks && r < v->nl; r++) {
+		const struct tly_rt_thread *t;
+		int32_t node;
+		const char *name = tly_gpu_rt_launch(r, &t, &node);
+		struct tly_gpu_kstat *k = find(ks, nks, t, node, v->device, name);
+
+		fold_row(k, none, v->n);
+	}
+	for (int64_t j = 0; ks && j < *nks; j++)
+		for (int i = 0; i < v->n; i++)
+			ks[j].min[i] = ks[j].max[i] = NAN;
+	return ks;
+}
+
 static struct tly_gpu_kstat *fold(const struct tly_gpu_view *v, const struct harvest *h, int64_t *nks)
 {
 	struct tly_gpu_kstat *ks = calloc((size_t)h->nk + 1, sizeof *ks);
@@ -109,7 +137,8 @@ static struct tly_gpu_kstat *fold(const struct tly_gpu_view *v, const struct har
 		if (hooked && strcmp(hooked, h->names[r]) && !warned++)
 			tly_rt_log(1, "kernel %d: the launch hook saw '%s', the profiler '%s'; attribution by "
 				   "launch order may be wrong", r, hooked, h->names[r]);
-		fold_row(find(ks, nks, t, node, v->device, h->names[r]), &h->m[(size_t)r * (size_t)v->n], v->n);
+		fold_row(find(ks, nks, t, node, v->device, hooked && v->image_pass >= 0 ? hooked : h->names[r]),
+			 &h->m[(size_t)r * (size_t)v->n], v->n);
 	}
 	return ks;
 }
@@ -124,7 +153,10 @@ const struct tly_gpu_kstat *tly_gpu_rt_collect(int64_t *n, int *replay)
 	*n = *v.nks;
 	if (*v.ks || !v.on)
 		return *v.ks;
-	if (harvest_all(&v, &h) == 0)
+	if (v.image_pass >= 0 && !v.image_last) {
+		tally_gpu_group_sets_disable_all(v.sets);   /* saves this pass into the image */
+		*v.ks = launches_only(&v, v.nks);
+	} else if (harvest_all(&v, &h) == 0)
 		*v.ks = fold(&v, &h, v.nks);
 	tally_gpu_group_sets_disable_all(v.sets);
 	for (int k = 0; k < v.sets->num_sets; k++)   /* application replay enabled one set */

@@ -27,6 +27,7 @@ struct launch {
 static struct {
 	pthread_mutex_t lock;
 	int on, device, n, replay;
+	int image;            /* application replay through saved counter data images */
 	tally_gpu_event_t ids[TLY_GPU_MAX_METRICS];
 	tally_gpu_group_sets_t *sets;
 	struct launch *l;
@@ -100,6 +101,21 @@ static int parse(struct tly_pass_sched *s, const char *list)
 	return gs.n;
 }
 
+/* A group that alone needs several passes (its set cannot run alone). */
+static int has_multipass_group(const tally_gpu_group_sets_t *sets)
+{
+	for (int k = 0; k < sets->num_sets; k++)
+		for (int g = 0; g < sets->sets[k].num_groups; g++) {
+			int passes = 1;
+			size_t sz = sizeof passes;
+
+			if (tally_gpu_group_get_attr(sets->sets[k].groups[g], TALLY_GPU_GROUP_ATTR_PASSES, &passes, &sz)
+				    == PAPI_OK && passes > 1)
+				return 1;
+		}
+	return 0;
+}
+
 /* The GPU schedule: pass of each metric from the group sets. */
 static void schedule(struct tly_pass_sched *s)
 {
@@ -125,6 +141,8 @@ static void schedule(struct tly_pass_sched *s)
 	/* the mode belongs to the schedule: a rank that cannot profile (a
 	 * shared GPU) still records the job's mode */
 	tly_pass_state()->gpu_replay = tly_pass_replay_index() >= 0 && gs.sets->num_sets > 1;
+	gs.image = tly_pass_state()->gpu_replay && has_multipass_group(gs.sets);
+	tly_pass_state()->gpu_image = gs.image;
 	if (tally_gpu_device_info(gs.device, &di) == PAPI_OK)
 		snprintf(s->device, sizeof s->device, "%s", di.chip);
 	tly_pass_hash(s);
@@ -153,11 +171,41 @@ static int enable_one_set(int k)
 	return 0;
 }
 
+/* Application replay of a list with a metric that needs several passes by
+ * itself: every run enables the whole list at its pass (CUPTI user replay);
+ * the counter data image goes from run to run through a file, and the run
+ * of the last pass evaluates it (its file holds every metric). */
+static int enable_image_pass(int k)
+{
+	const struct tly_rt_proc *p = tly_rt_proc();
+	char path[600];
+	int rc;
+
+	if (!p->opt.raw.pass_image[0]) {
+		tly_rt_log(1, "application replay: GPU metrics that need several passes by themselves need "
+			   "TALLY_PASS_IMAGE (set by tally-run --passes); no GPU data");
+		return -1;
+	}
+	snprintf(path, sizeof path, "%s.rank%d.cdata", p->opt.raw.pass_image, p->rank);
+	rc = tally_gpu_user_replay_pass(NULL, k, path);
+	if (rc == PAPI_OK)
+		rc = tally_gpu_group_sets_enable_all(gs.sets);
+	if (rc != PAPI_OK) {
+		tly_rt_log(1, "application replay: GPU pass %d not collected: %s", k, why(rc));
+		return -1;
+	}
+	tly_rt_log(2, "application replay: GPU pass %d of %d (counter data image %s%s)", k, gs.sets->host_passes,
+		   path, k == gs.sets->host_passes - 1 ? ", evaluated in this run" : "");
+	return 0;
+}
+
 static int enable(void)
 {
 	const char *mode = tly_rt_proc()->opt.raw.pass_mode;
 	int rc;
 
+	if (gs.image)
+		return enable_image_pass(tly_pass_replay_index());
 	if (tly_pass_replay_index() >= 0 && gs.sets->num_sets > 1)
 		return enable_one_set(tly_pass_replay_index());
 	gs.replay = gs.sets->host_passes > 1;
@@ -221,6 +269,8 @@ void tly_gpu_rt_view(struct tly_gpu_view *v)
 {
 	pthread_mutex_lock(&gs.lock);
 	*v = (struct tly_gpu_view){ .on = gs.on, .device = gs.device, .n = gs.n, .replay = gs.replay,
+				    .image_pass = gs.image ? tly_pass_replay_index() : -1,
+				    .image_last = gs.image && tly_pass_replay_index() == gs.sets->host_passes - 1,
 				    .ids = gs.ids, .sets = gs.sets, .nl = gs.nl, .ks = &gs.ks, .nks = &gs.nks };
 	pthread_mutex_unlock(&gs.lock);
 }

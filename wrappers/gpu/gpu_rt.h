@@ -43,6 +43,8 @@ const struct tly_gpu_kstat *tly_gpu_rt_collect(int64_t *n, int *replay);
 /* ---- shared by gpu_rt.c and gpu_collect.c ---------------------------- */
 struct tly_gpu_view {
 	int on, device, n, replay;
+	int image_pass;                  /* application replay through images: this run's pass, else -1 */
+	int image_last;                  /* ... and whether it is the last (the evaluated one) */
 	const uint64_t *ids;             /* tally_gpu_event_t[n] */
 	struct tally_gpu_group_sets *sets;
 	int64_t nl;                      /* launches recorded by the hook */

@@ -29,6 +29,7 @@ static void one_row(struct tly_row_gpu_kernels *row, struct tly_rt_proc *p, cons
 	snprintf(row->metric, sizeof row->metric, "%s", s->names[i] + 7);   /* without "cuda:::" */
 	row->pass = s->pass_of[i];
 	snprintf(row->replay, sizeof row->replay, "%s", replay ? "kernel replay"
+		 : tly_pass_state()->gpu_image ? TLY_PASS_MODE_IMAGE
 		 : tly_pass_state()->gpu_replay ? "application replay" : "none");
 	row->total = k->total[i];
 	row->min = k->min[i];

@@ -36,7 +36,8 @@ static int64_t sched_rows(struct tly_rt_proc *p, const struct tly_pass_state *st
 		row->npasses = s->npasses;
 		snprintf(row->mode, sizeof row->mode, "%s",
 			 !k ? (st->replay ? "application replay" : "region rotation")
-			 : st->gpu_replay ? "application replay" : s->npasses > 1 ? "kernel replay" : "one pass");
+			 : st->gpu_image ? TLY_PASS_MODE_IMAGE : st->gpu_replay ? "application replay"
+			 : s->npasses > 1 ? "kernel replay" : "one pass");
 		snprintf(row->device, sizeof row->device, "%s", s->device);
 		row->config_hash = (int64_t)own;
 		row->rank0_hash = (int64_t)(st->r0_hash[k] ? st->r0_hash[k] : own);

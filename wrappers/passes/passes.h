@@ -52,6 +52,10 @@ const char *tly_pass_gpu_list(void);
 /* TALLY_PASS_INDEX=k (set by tally-run --passes): the CPU schedule `s` is
  * computed as usual and this run counts only pass k's events.  Returns 1
  * and sets *list to them when it applies, 0 otherwise. */
+/* Mode of GPU application replay through saved counter data images (a
+ * metric that needs several passes by itself; docs/passes.md). */
+#define TLY_PASS_MODE_IMAGE "application replay (image)"
+
 struct tly_pass_state;
 int tly_pass_replay_take(struct tly_pass_state *st, const char **list);
 /* The pass this run counts (TALLY_PASS_INDEX), -1 without application replay. */
@@ -67,7 +71,8 @@ struct tly_pass_state {
 	int replay;                           /* application replay: this run counts one pass */
 	int replay_index;                     /* the pass this run counts (TALLY_PASS_INDEX) */
 	char replay_list[2048];               /* its CPU events */
-	int gpu_replay;                       /* GPU metrics: this run enables one group set */
+	int gpu_replay;                       /* GPU metrics: application replay */
+	int gpu_image;                        /* ... through saved counter data images */
 	char cpu_list[2048], gpu_list[2048];  /* TALLY_EVENTS split by kind */
 };
 struct tly_pass_state *tly_pass_state(void);

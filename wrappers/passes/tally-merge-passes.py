@@ -7,7 +7,8 @@ of one job (tally-run --passes; docs/passes.md) into one job file.
   tally-merge-passes.py --npasses PASS0.h5         passes of run 0's schedule
 
 Run k counted the events of pass k (its `passes` rows, mode 'application
-replay').  OUT is run 0's file with /events holding every scheduled event
+replay'; GPU metrics that need several passes by themselves: 'application
+replay (image)', every value from the last run).  OUT is run 0's file with /events holding every scheduled event
 in schedule order, /region_stats counters filled from the run of each
 event's pass (matched by rank, thread and region path), one /pass_values
 row per rank, thread, region and event (its pass, the visits of that run,
@@ -23,6 +24,7 @@ import h5py
 import numpy as np
 
 MODE = "application replay"
+IMAGE = "application replay (image)"   # GPU: counter data image, evaluated in the last run
 
 
 def s(b):
@@ -37,14 +39,18 @@ def schedule(f, gpu=False):
     """[(name, pass)] of the CPU (or GPU) events in order, and the pass count
     of the job (CPU and GPU), from rank 0's rows."""
     t = table(f, "passes")
-    rows = [] if t is None else [r for r in t if s(r["mode"]) == MODE and r["rank"] == 0]
+    rows = [] if t is None else [r for r in t if s(r["mode"]).startswith(MODE) and r["rank"] == 0]
     mine = sorted((r for r in rows if s(r["name"]).startswith("cuda:::") == gpu), key=lambda r: r["event"])
     return [(s(r["name"]), int(r["pass"])) for r in mine], max([int(r["npasses"]) for r in rows] or [1])
 
 
 def merged_kernels(files):
-    """gpu_kernels: each metric's rows from the run of its pass."""
+    """gpu_kernels: each metric's rows from the run of its pass; with
+    counter data images, every row from the last run (the evaluated one)."""
     parts = [f["gpu_kernels"][:] for f in files]
+    t = table(files[0], "passes")
+    if t is not None and any(s(r["mode"]) == IMAGE for r in t):
+        return parts[-1]
     return np.concatenate([p[p["pass"] == k] for k, p in enumerate(parts)])
 
 

@@ -10,6 +10,7 @@
 #include "replay.h"
 
 #include <errno.h>
+#include <glob.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
@@ -142,11 +143,27 @@ static int merge(const char *script, const char *base, int npasses)
 	return rc;
 }
 
+/* GPU counter data images (<image>.rank<r>.cdata) are only needed from
+ * one run to the next: gone once the runs are over. */
+static void remove_images(const char *image)
+{
+	char pat[PATH_MAX + 16];
+	glob_t g;
+
+	snprintf(pat, sizeof pat, "%s.rank*.cdata", image);
+	if (glob(pat, 0, NULL, &g) != 0)
+		return;
+	for (size_t i = 0; i < g.gl_pathc; i++)
+		unlink(g.gl_pathv[i]);
+	globfree(&g);
+}
+
 int tly_replay_run(const char *passes, char **argv)
 {
 	const char *dir = getenv("TALLY_OUTPUT_DIR");
 	char stem[256], base[PATH_MAX - 32], script[PATH_MAX], name[320], path[PATH_MAX], idx[16];
-	char *env[] = { "TALLY_PASS_INDEX", idx, "TALLY_OUTPUT_NAME", name, NULL };
+	char image[PATH_MAX], cwd[PATH_MAX / 2];
+	char *env[] = { "TALLY_PASS_INDEX", idx, "TALLY_OUTPUT_NAME", name, "TALLY_PASS_IMAGE", image, NULL };
 	int npasses = strcmp(passes, "auto") ? atoi(passes) : 0, rc;
 
 	if (getenv("TALLY_PASS_INDEX") && *getenv("TALLY_PASS_INDEX"))
@@ -164,6 +181,11 @@ int tly_replay_run(const char *passes, char **argv)
 	merge_script(script, sizeof script);
 	job_stem(argv, stem, sizeof stem);
 	snprintf(base, sizeof base, "%s/%s", dir && *dir ? dir : ".", stem);
+	/* absolute: the ranks may start in another directory */
+	if (base[0] != '/' && getcwd(cwd, sizeof cwd))
+		snprintf(image, sizeof image, "%s/%s", cwd, base);
+	else
+		snprintf(image, sizeof image, "%s", base);
 	for (int k = 0; k < (npasses ? npasses : 1); k++) {
 		snprintf(idx, sizeof idx, "%d", k);
 		snprintf(name, sizeof name, "%s.pass%d.h5", stem, k);
@@ -175,6 +197,7 @@ int tly_replay_run(const char *passes, char **argv)
 		if ((rc = run_child(argv, env)) != 0) {
 			fprintf(stderr, "tally-run: application replay: run %d exited with %d; stopping (files of "
 				"the runs before are kept)\n", k + 1, rc);
+			remove_images(image);
 			return rc;
 		}
 		if (!npasses && (npasses = recorded_passes(script, path)) < 1) {
@@ -182,6 +205,7 @@ int tly_replay_run(const char *passes, char **argv)
 			npasses = 1;
 		}
 	}
+	remove_images(image);
 	rc = merge(script, base, npasses);
 	return rc == 0 || rc == 3 ? 0 : rc;
 }

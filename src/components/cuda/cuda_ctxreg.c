@@ -1,6 +1,6 @@
 /*
  * cuda_ctxreg.c - what Tally knows per CUDA context: kernel replay on or
- * off, the collection mode, who profiles it (the range profiler allows one
+ * off, the collection mode, the application-replay pass and its image file, who profiles it (the range profiler allows one
  * session per context), and the kernels launched since the owner's last
  * harvest (to name AutoRange ranges).
  */
@@ -22,6 +22,8 @@ struct ctx_rec {
 	int replay;
 	int mode;
 	int passes;           /* passes of the owner's config (replay updates) */
+	int user_pass;        /* application replay: pass + 1 (0: off) */
+	char image[512];      /* ... and its counter data image file */
 	const void *owner;
 	size_t nlaunch;
 	char **launch;        /* names, MAX_LAUNCH_NAMES at most */
@@ -165,6 +167,35 @@ int tly_cu_ctx_replay(CUcontext ctx) { return get_field(ctx, 0); }
 int tly_cu_ctx_set_mode(CUcontext ctx, int mode) { return set_field(ctx, 1, mode); }
 int tly_cu_ctx_mode(CUcontext ctx) { return get_field(ctx, 1); }
 void tly_cu_ctx_set_passes(CUcontext ctx, int passes) { set_field(ctx, 2, passes); }
+
+int tly_cu_ctx_set_user_pass(CUcontext ctx, int pass, const char *image)
+{
+	struct ctx_rec *r;
+
+	pthread_mutex_lock(&cr.lock);
+	r = find(ctx, 1);
+	if (r) {
+		r->user_pass = pass >= 0 ? pass + 1 : 0;
+		snprintf(r->image, sizeof r->image, "%s", pass >= 0 && image ? image : "");
+	}
+	pthread_mutex_unlock(&cr.lock);
+	return r ? PAPI_OK : tly_err_set(PAPI_ENOMEM, "too many CUDA contexts");
+}
+
+int tly_cu_ctx_user_pass(CUcontext ctx, char *image, size_t len)
+{
+	struct ctx_rec *r;
+	int pass = -1;
+
+	pthread_mutex_lock(&cr.lock);
+	r = find(ctx, 0);
+	if (r && r->user_pass) {
+		pass = r->user_pass - 1;
+		snprintf(image, len, "%s", r->image);
+	}
+	pthread_mutex_unlock(&cr.lock);
+	return pass;
+}
 
 int tly_cu_any_replay(void)
 {

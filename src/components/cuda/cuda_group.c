@@ -78,6 +78,21 @@ int tally_gpu_group_destroy(tally_gpu_group_t g)
 	return PAPI_OK;
 }
 
+/* Passes the group's metrics need together (a lone metric may need
+ * several); 0 for an empty group or when the host API fails. */
+static int group_passes(tally_gpu_group_t g)
+{
+	struct tly_cu_config cfg;
+	int passes;
+
+	if (!g->n || tly_cu_config_build(tly_cu_device(g->dev)->chip, tly_cu_device_avail_any(g->dev),
+					 (const char *const *)g->names, g->n, &cfg) != PAPI_OK)
+		return 0;
+	passes = (int)cfg.passes;
+	tly_cu_config_free(&cfg);
+	return passes;
+}
+
 static int check_one_pass(tally_gpu_group_t g)
 {
 	struct tly_cu_config cfg;
@@ -350,7 +365,7 @@ int tally_gpu_group_get_attr(tally_gpu_group_t g, int attr, void *value, size_t 
 			v = di.instance_count;
 		return put(value, size, &v, sizeof v);
 	case TALLY_GPU_GROUP_ATTR_PASSES:
-		v = g->n ? 1 : 0;
+		v = group_passes(g);
 		return put(value, size, &v, sizeof v);
 	case TALLY_GPU_GROUP_ATTR_ENABLED:
 		return put(value, size, &g->enabled, sizeof g->enabled);

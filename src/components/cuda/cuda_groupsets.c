@@ -283,6 +283,13 @@ int tally_gpu_group_set_disable(tally_gpu_group_set_t *set)
 	return PAPI_OK;
 }
 
+static int user_pass_on(CUcontext ctx)
+{
+	char image[512];
+
+	return tly_cu_ctx_user_pass(ctx, image, sizeof image) >= 0;
+}
+
 int tally_gpu_group_sets_enable_all(tally_gpu_group_sets_t *sets)
 {
 	struct sets_priv *p = (struct sets_priv *)sets;
@@ -293,7 +300,7 @@ int tally_gpu_group_sets_enable_all(tally_gpu_group_sets_t *sets)
 	if (p->active)
 		return PAPI_OK;
 	replay = tly_cu_ctx_replay(p->ctx);
-	if (sets->host_passes > 1 && !replay)
+	if (sets->host_passes > 1 && !replay && !user_pass_on(p->ctx))
 		return tly_err_set(PAPI_EMULPASS, "%d passes need kernel replay (tally_gpu_kernel_replay_enable) "
 				   "or one tally_gpu_group_set_enable per pass", sets->host_passes);
 	return shared_open(p->all, p->ngroups, 1, replay, &p->active);
@@ -331,6 +338,17 @@ int tally_gpu_kernel_replay_disable(void *cu_context)
 	int dev, rc = tly_cu_ctx_resolve(cu_context, &ctx, &dev);
 
 	return rc == PAPI_OK ? tly_cu_ctx_set_replay(ctx, 0) : rc;
+}
+
+int tally_gpu_user_replay_pass(void *cu_context, int pass, const char *image_path)
+{
+	CUcontext ctx;
+	int dev, rc;
+
+	if (pass >= 0 && (!image_path || !*image_path))
+		return tly_err_set(PAPI_EINVAL, "tally_gpu_user_replay_pass: pass %d needs an image file", pass);
+	rc = tly_cu_ctx_resolve(cu_context, &ctx, &dev);
+	return rc == PAPI_OK ? tly_cu_ctx_set_user_pass(ctx, pass, image_path) : rc;
 }
 
 int tally_gpu_set_collection_mode(void *cu_context, int mode)

@@ -133,6 +133,18 @@ void tly_cu_ctx_note_launch(CUcontext ctx, const char *name, int *replay_passes)
 int tly_cu_ctx_launch_name(CUcontext ctx, size_t i, char *buf, size_t len);
 void tly_cu_ctx_clear_launches(CUcontext ctx);
 void tly_cu_ctx_set_passes(CUcontext ctx, int passes);
+/* Application replay across processes: the pass the next session runs and
+ * the file of its counter data image; -1 when off. */
+int tly_cu_ctx_set_user_pass(CUcontext ctx, int pass, const char *image);
+int tly_cu_ctx_user_pass(CUcontext ctx, char *image, size_t len);
+
+/* ---- counter data images on disk (cuda_image.c) ------------------------------ */
+/* Write/read the image of a session with config cfg after pass `pass`.
+ * Reading checks the file was written for the same config and image size
+ * and by pass `pass` (the previous run's). */
+int tly_cu_image_save(const char *path, const struct tly_cu_config *cfg, int pass, const uint8_t *img,
+		      size_t size);
+int tly_cu_image_load(const char *path, const struct tly_cu_config *cfg, int pass, uint8_t *img, size_t size);
 void tly_cu_ctxreg_shutdown(void);
 
 /* ---- range profiler sessions (cuda_range.c) ------------------------------- */
@@ -149,6 +161,8 @@ struct tly_cu_coll {
 	size_t max_ranges;
 	int kernel_mode;      /* AutoRange (else one UserRange) */
 	int kernel_replay;    /* KernelReplay (else UserReplay) */
+	int user_pass;        /* application replay: the pass this process runs, else -1 */
+	char image[512];      /* ... and the counter data image file */
 	int running;
 	size_t dropped;
 	double *vals;         /* scratch: n values of one range */

@@ -7,7 +7,11 @@
  *     replay its work otherwise);
  *   kernel mode: AutoRange, one range per kernel, with KernelReplay when
  *     the config needs several passes or kernel replay was asked for
- *     (CUPTI rejects UserRange + KernelReplay).
+ *     (CUPTI rejects UserRange + KernelReplay);
+ *   application replay (a pass set on the context): AutoRange + UserReplay
+ *     at that pass index; the counter data image comes from the previous
+ *     run's file (cuda_image.c) and goes back to it at the harvest, and
+ *     only the run of the last pass evaluates ranges.
  * A harvest stops the profiler, decodes, evaluates each range and, when
  * asked, re-initialises the counter data image and starts again, so the
  * next window starts from zero.
@@ -73,8 +77,11 @@ static int arm(struct tly_cu_coll *c)
 	ip.pRangeProfilerObject = c->obj;
 	ip.counterDataSize = c->cdata_size;
 	ip.pCounterData = c->cdata;
-	rc = tly_cu_pti_err(P()->cuptiRangeProfilerCounterDataImageInitialize(&ip),
-			    "cuptiRangeProfilerCounterDataImageInitialize");
+	if (c->user_pass > 0)
+		rc = tly_cu_image_load(c->image, &c->cfg, c->user_pass - 1, c->cdata, c->cdata_size);
+	else
+		rc = tly_cu_pti_err(P()->cuptiRangeProfilerCounterDataImageInitialize(&ip),
+				    "cuptiRangeProfilerCounterDataImageInitialize");
 	sc.pRangeProfilerObject = c->obj;
 	sc.configSize = c->cfg.size;
 	sc.pConfig = c->cfg.image;
@@ -86,6 +93,7 @@ static int arm(struct tly_cu_coll *c)
 	sc.numNestingLevels = 1;
 	sc.minNestingLevel = 1;
 	sc.targetNestingLevel = 1;
+	sc.passIndex = c->user_pass > 0 ? (size_t)c->user_pass : 0;
 	if (rc == PAPI_OK)
 		rc = tly_cu_pti_err(P()->cuptiRangeProfilerSetConfig(&sc), "cuptiRangeProfilerSetConfig");
 	st.pRangeProfilerObject = c->obj;
@@ -171,14 +179,18 @@ int tly_cu_coll_open(struct tly_cu_coll *c, CUcontext ctx, int dev, const char *
 		c->ctx = NULL;
 		return rc;
 	}
+	c->user_pass = kernel_replay ? -1 : tly_cu_ctx_user_pass(ctx, c->image, sizeof c->image);
 	rc = copy_names(c, names, n);
 	if (rc == PAPI_OK)
 		rc = tly_cu_config_build(tly_cu_device(dev)->chip, tly_cu_device_avail_any(dev), names, n, &c->cfg);
-	if (rc == PAPI_OK && c->cfg.passes > 1 && !kernel_replay)
+	if (rc == PAPI_OK && c->user_pass >= (int)c->cfg.passes)
+		rc = tly_err_set(PAPI_EINVAL, "application replay pass %d: these GPU metrics need %zu passes "
+				 "(0..%zu)", c->user_pass, c->cfg.passes, c->cfg.passes - 1);
+	if (rc == PAPI_OK && c->cfg.passes > 1 && !kernel_replay && c->user_pass < 0)
 		rc = tly_err_set(PAPI_EMULPASS, "these GPU metrics need %zu passes; enable kernel replay "
 				 "(tally_gpu_kernel_replay_enable or TALLY_CUDA_REPLAY=kernel) or use group sets",
 				 c->cfg.passes);
-	c->kernel_mode = kernel_mode || kernel_replay;
+	c->kernel_mode = kernel_mode || kernel_replay || c->user_pass >= 0;
 	c->kernel_replay = kernel_replay;
 	c->max_ranges = c->kernel_mode ? KERNEL_MODE_RANGES : 1;
 	if (rc == PAPI_OK)
@@ -220,12 +232,14 @@ static int stop_decode(struct tly_cu_coll *c)
 	sp.pRangeProfilerObject = c->obj;
 	if (rc == PAPI_OK)
 		rc = tly_cu_pti_err(P()->cuptiRangeProfilerStop(&sp), "cuptiRangeProfilerStop");
-	if (rc == PAPI_OK && !sp.isAllPassSubmitted)
+	if (rc == PAPI_OK && !sp.isAllPassSubmitted && c->user_pass < 0)
 		rc = tly_err_set(PAPI_EMULPASS, "range profiler: not all %zu passes were submitted", c->cfg.passes);
 	dp.pRangeProfilerObject = c->obj;
 	if (rc == PAPI_OK)
 		rc = tly_cu_pti_err(P()->cuptiRangeProfilerDecodeData(&dp), "cuptiRangeProfilerDecodeData");
 	c->dropped += dp.numOfRangeDropped;
+	if (rc == PAPI_OK && c->user_pass >= 0)
+		rc = tly_cu_image_save(c->image, &c->cfg, c->user_pass, c->cdata, c->cdata_size);
 	return rc;
 }
 
@@ -276,11 +290,15 @@ int tly_cu_coll_harvest(struct tly_cu_coll *c, int restart, tly_cu_range_fn fn, 
 	rc = push_ctx(c->ctx);
 	if (rc != PAPI_OK)
 		return rc;
+	if (c->user_pass >= 0 && !c->running) {   /* this run's one pass is done */
+		pop_ctx();
+		return PAPI_OK;
+	}
 	rc = stop_decode(c);
-	if (rc == PAPI_OK)
+	if (rc == PAPI_OK && (c->user_pass < 0 || c->user_pass == (int)c->cfg.passes - 1))
 		rc = evaluate(c, fn, ud);
 	tly_cu_ctx_clear_launches(c->ctx);
-	if (restart) {
+	if (restart && c->user_pass < 0) {
 		int r2 = arm(c);
 
 		rc = rc == PAPI_OK ? r2 : rc;
