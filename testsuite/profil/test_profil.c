@@ -105,7 +105,10 @@ static void profile_row(int line, int bytes, unsigned scale, int flags, double w
 		TH_EQ(bucket(buf, bytes, 0), all);
 	else
 		TH_CHECK(in >= 0.9 * all);
-	TH_NEAR(all, want_frac * t0 / PERIOD, 0.15);
+	/* the profiling clock (task clock) also runs while the hypervisor
+	 * steals the vCPU, thread CPU time does not: allow the steal's ticks */
+	TH_NEAR(all, want_frac * t0 / PERIOD,
+		0.15 + th_steal_allowance_ns() / PERIOD / (want_frac * t0 / PERIOD));
 	free(buf);
 	th_at(0);
 }
