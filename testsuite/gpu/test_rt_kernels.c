@@ -6,10 +6,15 @@
  * kernel outside any region.  Every work kernel runs TG_BLOCKS x TG_THREADS
  * threads x TG_ITERS FFMAs.  The ranks take turns (barriers): GPU
  * counters are device-wide, so ranks sharing a GPU must not have kernels
- * profiled at the same time.  Exits 77 without a GPU.
+ * profiled at the same time.  Exits 77 without a GPU.  Argument "vary": a
+ * deliberately non-deterministic program for application replay, one more
+ * work kernel in "solve" per TALLY_PASS_INDEX (run k of tally-run --passes
+ * launches k more).
  */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <nvtx3/nvToolsExt.h>
 
@@ -18,11 +23,11 @@
 
 #define TG_WORK_LAUNCHES 3
 
-static void phase(int rank)
+static void phase(int rank, int launches)
 {
 	tally_region_begin("solve");
 	nvtxRangePushA("gpu_phase");
-	for (int k = 0; k < TG_WORK_LAUNCHES; k++)
+	for (int k = 0; k < launches; k++)
 		if (tg_work(TG_BLOCKS, TG_THREADS, TG_ITERS) != 0)
 			printf("rank %d: launch %d failed\n", rank, k);
 	tg_sync();
@@ -34,8 +39,11 @@ static void phase(int rank)
 
 int main(int argc, char **argv)
 {
-	int rank, size, ok, all;
+	int rank, size, ok, all, launches = TG_WORK_LAUNCHES;
+	const char *pass = getenv("TALLY_PASS_INDEX");
 
+	if (argc > 1 && !strcmp(argv[1], "vary") && pass)
+		launches += atoi(pass);
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -49,7 +57,7 @@ int main(int argc, char **argv)
 	}
 	for (int turn = 0; turn < size; turn++) {
 		if (turn == rank)
-			phase(rank);
+			phase(rank, launches);
 		MPI_Barrier(MPI_COMM_WORLD);
 	}
 	MPI_Barrier(MPI_COMM_WORLD);

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""check_replay_gpu.py KR.h5 AR.h5 [--shared] [--image] - run_replay_gpu.sh's files.
+"""check_replay_gpu.py KR.h5 AR.h5 [--shared] [--image | --mismatch] - run_replay_gpu.sh's files.
 
 Truth (testsuite/gpu/test_rt_kernels.c): per rank 3 launches of `work` in
 region "solve" and 1 outside; each launch runs 16384 blocks x 256 threads
@@ -16,6 +16,10 @@ time: rank 0 has the values, the other ranks none.
 the runs went through a counter data image: mode 'application replay
 (image)', values from the last run; the earlier runs' files (AR.pass<k>.h5)
 hold the same launches with NaN values.
+--mismatch: AR is an application replay of `test_rt_kernels vary` (run k
+launches k more kernels in "solve"): pass_checks must hold exactly one
+"kernel launches" row per rank with GPU values and run k > 0 (3 launches in
+run 0, 3 + k in run k), nothing else.
 """
 import math
 import sys
@@ -55,8 +59,21 @@ def kernels(path):
     return k
 
 
+def check_mismatch(ar, gpu_ranks):
+    got = sorted((r["check"], r["rank"], "solve" in r["region"] and "work" in r["region"], r["pass"],
+                  r["expected"], r["got"]) for r in rows(ar, "pass_checks"))
+    want = sorted(("kernel launches", rank, True, k, 3, 3 + k) for rank in gpu_ranks for k in (1, 2))
+    for r in rows(ar, "pass_checks"):
+        print("pass_checks:", r["rank"], r["region"], r["message"])
+    check(got == want, f"pass_checks: the kernel launch differences {want}, nothing else (got {got})")
+    print(f"{len(failures)} failure(s)")
+    sys.exit(1 if failures else 0)
+
+
 kr, ar = sys.argv[1], sys.argv[2]
 shared, image = "--shared" in sys.argv[3:], "--image" in sys.argv[3:]
+if "--mismatch" in sys.argv[3:]:
+    check_mismatch(ar, [0] if shared else sorted({r["rank"] for r in rows(ar, "ranks")}))
 mode = "application replay (image)" if image else "application replay"
 sched = rows(ar, "passes")
 ranks = sorted({r["rank"] for r in sched})

@@ -9,7 +9,10 @@
 #          shows the packing without a GPU);
 #   image: sm__throughput (which alone spans 8 passes on GH100) with two
 #          counters: every run adds its pass to a counter data image kept
-#          on disk, the last run evaluates it.
+#          on disk, the last run evaluates it;
+# and the sets list under application replay of `test_rt_kernels vary`
+# (run k launches k more kernels): check_replay_gpu.py --mismatch wants
+# exactly the kernel launch differences in pass_checks.
 # 77 without a GPU, or without h5py (the files are then left in KEEP_DIR;
 # merge them with wrappers/passes/tally-merge-passes.py).  NP=<ranks>
 # (default 2).  A GPU's counters serve one process at a time: ranks sharing
@@ -56,9 +59,16 @@ replay() {
 }
 replay sets "$SETS"
 replay image "$IMAGE"
+ev=$(echo "$SETS" | sed 's/\([^,]*\)/cuda:::\1/g')
+timeout 300 "$run" --passes=3 --events=$ev --output-name=vary.ar.h5 --verbose=2 -- \
+  mpirun --oversubscribe -np $NP "${wrap[@]}" "$app" vary > vary.ar.log 2>&1
+rc=$?; cat vary.ar.log
+[ $have_h5py = 0 ] && grep -q "merging the passes failed" vary.ar.log && rc=0
+[ $rc -eq 0 ] || { echo "vary: application replay job failed ($rc)"; exit 1; }
 ls -l
 [ $have_h5py = 1 ] || { echo "h5py missing: files left in $dir"; exit 77; }
 rc=0
 /usr/bin/python3 "$checker" sets.kr.h5 sets.ar.h5 $share || rc=1
 /usr/bin/python3 "$checker" image.kr.h5 image.ar.h5 $share --image || rc=1
+/usr/bin/python3 "$checker" sets.kr.h5 vary.ar.h5 $share --mismatch || rc=1
 exit $rc
