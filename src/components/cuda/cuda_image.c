@@ -76,15 +76,15 @@ int tly_cu_image_load(const char *path, const struct tly_cu_config *cfg, int pas
 	if (ok && (memcmp(got.magic, want.magic, 8) || got.config_hash != want.config_hash ||
 		   got.config_size != want.config_size || got.image_size != want.image_size)) {
 		fclose(f);
-		return tly_err_set(PAPI_ECMP, "counter data image '%s' was made for another metric list or GPU",
+		return tly_err_set(PAPI_EINVAL, "counter data image '%s' was made for another metric list or GPU",
 				   path);
 	}
 	if (ok && got.pass != pass) {
 		fclose(f);
-		return tly_err_set(PAPI_ECMP, "counter data image '%s' holds pass %d; pass %d needs pass %d's",
+		return tly_err_set(PAPI_EINVAL, "counter data image '%s' holds pass %d; pass %d needs pass %d's",
 				   path, got.pass, pass + 1, pass);
 	}
 	ok = ok && fread(img, 1, size, f) == size;
 	fclose(f);
-	return ok ? PAPI_OK : tly_err_set(PAPI_ECMP, "counter data image '%s' is truncated", path);
+	return ok ? PAPI_OK : tly_err_set(PAPI_EINVAL, "counter data image '%s' is truncated", path);
 }
