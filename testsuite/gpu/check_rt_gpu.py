@@ -1,11 +1,13 @@
 #!/usr/bin/python3
-"""check_rt_gpu.py MULTI SINGLE... - gpu_kernels of run_rt_gpu.sh's files.
+"""check_rt_gpu.py MULTI SINGLE... [--shared] - gpu_kernels of run_rt_gpu.sh's files.
 
 Truth (test_rt_kernels.c, gpu_kernels.cu): per rank 3 launches of `work`
 in region "solve" (NVTX range "gpu_phase" inside it) and 1 outside; each
 launch runs 16384 x 256 threads x 100 FFMAs, i.e. 419,430,400 FFMA thread
 instructions.  Kernel replay must give the counters exactly the values
-of the one-pass runs (SINGLE...), every launch the same.
+of the one-pass runs (SINGLE...), every launch the same.  --shared: the
+two ranks share one GPU, whose counters serve one process at a time: rank
+0 has the values, rank 1 none.
 """
 import sys
 
@@ -55,7 +57,8 @@ def kernels(path):
     return k
 
 
-multi, singles = sys.argv[1], sys.argv[2:]
+shared = "--shared" in sys.argv[2:]
+multi, singles = sys.argv[1], [a for a in sys.argv[2:] if a != "--shared"]
 check(schedule(multi, "kernel replay") >= 2, "the full list needs >= 2 passes")
 km, ks = kernels(multi), {}
 for single in singles:
@@ -64,7 +67,9 @@ for single in singles:
 for (rank, region, kern, metric), r in sorted(km.items()):
     print(f"rank {rank} {region:24s} {kern:8s} {metric:56s} pass {r['pass']} launches {r['launches']} "
           f"total {r['total']:.0f} min {r['min']:.2f} mean {r['mean']:.2f} max {r['max']:.2f} {r['replay']}")
-for rank in (0, 1):
+check({k[0] for k in km} == ({0} if shared else {0, 1}),
+      f"GPU values from ranks {sorted({k[0] for k in km})} ({'rank 0 only: one shared GPU' if shared else 'both'})")
+for rank in (0,) if shared else (0, 1):
     for region, n in (("solve", 3), ("(thread)", 1)):
         key = (rank, region, "work", COUNTERS[1])
         check(key in km and km[key]["launches"] == n, f"rank {rank} {region}: {n} work launches")

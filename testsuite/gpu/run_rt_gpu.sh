@@ -5,7 +5,8 @@
 # pass each (the single-pass reference); then check_rt_gpu.py compares the
 # gpu_kernels tables.  77 without a GPU.  NP=<ranks> overrides the 2 ranks;
 # GPU_PER_RANK=1 gives each rank its own GPU (CUDA_VISIBLE_DEVICES = local
-# rank): the GPU's counters serve one profiling process at a time.
+# rank): the GPU's counters serve one profiling process at a time, so
+# ranks sharing a GPU leave it to the lowest rank (the checker is told so).
 set -u
 app=$1 run=$2 checker=$3 keep=${4:-}
 [ -e /dev/nvidiactl ] || { echo "SKIP: no NVIDIA GPU or driver on this machine (/dev/nvidiactl missing)"; exit 77; }
@@ -16,8 +17,8 @@ C1=smsp__inst_executed.sum
 C2=smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__sass_thread_inst_executed_op_fadd_pred_on.sum,smsp__sass_inst_executed_op_global_ld.sum,smsp__sass_inst_executed_op_global_st.sum
 M=$C1,$C2,sm__throughput.avg.pct_of_peak_sustained_elapsed
 cuda() { echo "$1" | sed 's/\([^,]*\)/cuda:::\1/g'; }
-wrap=()
-[ "${GPU_PER_RANK:-0}" = 1 ] && wrap=(sh -c 'CUDA_VISIBLE_DEVICES=$OMPI_COMM_WORLD_LOCAL_RANK exec "$0" "$@"')
+wrap=() share=--shared
+[ "${GPU_PER_RANK:-0}" = 1 ] && { wrap=(sh -c 'CUDA_VISIBLE_DEVICES=$OMPI_COMM_WORLD_LOCAL_RANK exec "$0" "$@"'); share=; }
 dir=${keep:-$(mktemp -d)}; mkdir -p "$dir"; [ -n "$keep" ] || trap 'rm -rf "$dir"' EXIT
 cd "$dir"
 for f in multi:$M single1:$C1 single2:$C2; do
@@ -30,4 +31,4 @@ for f in multi:$M single1:$C1 single2:$C2; do
   [ $rc -eq 0 ] || { echo "job $name failed ($rc)"; exit 1; }
 done
 command -v /usr/bin/python3 >/dev/null && /usr/bin/python3 -c "import h5py" 2>/dev/null || { echo "h5py missing: files left in $dir"; exit 77; }
-exec /usr/bin/python3 "$checker" multi.h5 single1.h5 single2.h5
+exec /usr/bin/python3 "$checker" multi.h5 single1.h5 single2.h5 $share
