@@ -90,12 +90,14 @@ int tly_rt_enter_at(struct tly_rt_thread *t, const char *name, int kind, int cou
 		t->truncated++;
 		return -1;
 	}
+	/* time outside the counter reads: a region's time includes the cost of
+	 * reading its counters, so a clock counter never exceeds the time */
 	f = &t->stack[t->depth++];
 	f->node = c;
+	f->t0 = t0 >= 0 ? t0 : tly_rt_now();
 	f->counters = counters && t->evset >= 0;
 	if (f->counters && PAPI_read(t->evset, (long long *)f->v0) != PAPI_OK)
 		f->counters = 0;
-	f->t0 = t0 >= 0 ? t0 : tly_rt_now();
 	tly_pass_enter(t, c);  /* passes/: region rotation */
 	return 0;
 }
@@ -126,11 +128,11 @@ int tly_rt_exit_at(struct tly_rt_thread *t, int64_t now)
 	}
 	if (t->depth <= 1)
 		return -1;
-	if (now < 0)
-		now = tly_rt_now();
 	f = &t->stack[t->depth - 1];
 	tly_pass_exit(t, f->node);  /* passes/: region rotation */
 	ok = f->counters && PAPI_read(t->evset, v) == PAPI_OK;
+	if (now < 0)
+		now = tly_rt_now();
 	fold(t, f, now, ok ? v : NULL, 1);
 	t->depth--;
 	return 0;
