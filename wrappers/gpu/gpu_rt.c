@@ -27,7 +27,8 @@ struct launch {
 static struct {
 	pthread_mutex_t lock;
 	int on, device, n, replay;
-	int image;            /* application replay through saved counter data images */
+	int pass;             /* application replay: this run's pass, else -1 */
+	int image;            /* ... through saved counter data images */
 	tally_gpu_event_t ids[TLY_GPU_MAX_METRICS];
 	tally_gpu_group_sets_t *sets;
 	struct launch *l;
@@ -140,7 +141,8 @@ static void schedule(struct tly_pass_sched *s)
 	s->extra_hash = (uint64_t)gs.sets->host_passes;
 	/* the mode belongs to the schedule: a rank that cannot profile (a
 	 * shared GPU) still records the job's mode */
-	tly_pass_state()->gpu_replay = tly_pass_replay_index() >= 0 && gs.sets->num_sets > 1;
+	gs.pass = tly_pass_replay_index();
+	tly_pass_state()->gpu_replay = gs.pass >= 0 && gs.sets->num_sets > 1;
 	gs.image = tly_pass_state()->gpu_replay && has_multipass_group(gs.sets);
 	tly_pass_state()->gpu_image = gs.image;
 	if (tally_gpu_device_info(gs.device, &di) == PAPI_OK)
@@ -205,9 +207,9 @@ static int enable(void)
 	int rc;
 
 	if (gs.image)
-		return enable_image_pass(tly_pass_replay_index());
-	if (tly_pass_replay_index() >= 0 && gs.sets->num_sets > 1)
-		return enable_one_set(tly_pass_replay_index());
+		return enable_image_pass(gs.pass);
+	if (tly_pass_state()->gpu_replay)
+		return enable_one_set(gs.pass);
 	gs.replay = gs.sets->host_passes > 1;
 	if (gs.replay && !strcmp(mode, "off")) {
 		tly_rt_log(1, "the GPU metrics need %d passes and TALLY_PASS_MODE=off; no GPU data",
@@ -269,8 +271,8 @@ void tly_gpu_rt_view(struct tly_gpu_view *v)
 {
 	pthread_mutex_lock(&gs.lock);
 	*v = (struct tly_gpu_view){ .on = gs.on, .device = gs.device, .n = gs.n, .replay = gs.replay,
-				    .image_pass = gs.image ? tly_pass_replay_index() : -1,
-				    .image_last = gs.image && tly_pass_replay_index() == gs.sets->host_passes - 1,
+				    .image_pass = gs.image ? gs.pass : -1,
+				    .image_last = gs.image && gs.pass == gs.sets->host_passes - 1,
 				    .ids = gs.ids, .sets = gs.sets, .nl = gs.nl, .ks = &gs.ks, .nks = &gs.nks };
 	pthread_mutex_unlock(&gs.lock);
 }

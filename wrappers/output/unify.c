@@ -10,13 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hash.h"
+
 static uint64_t hash(const char *s)
 {
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
+	return tly_fnv1a(TLY_FNV_BASIS, s, strlen(s));
 }
 
 static int grow_table(struct tly_names *nm)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/hash.h"
 #include "papi.h"
 
 static int try_group(const int *codes, int n)
@@ -73,28 +74,19 @@ int tly_pass_plan_cpu(struct tly_pass_sched *s, const char *const *names, int n)
 	return s->nev ? 0 : -1;
 }
 
-static uint64_t fnv(uint64_t h, const void *data, size_t n)
-{
-	const unsigned char *b = data;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 1099511628211ULL;
-	return h;
-}
-
 uint64_t tly_pass_hash(struct tly_pass_sched *s)
 {
-	uint64_t h = 14695981039346656037ULL;
+	uint64_t h = TLY_FNV_BASIS;
 
-	h = fnv(h, s->device, strlen(s->device) + 1);
-	h = fnv(h, &s->nev, sizeof s->nev);
-	h = fnv(h, &s->npasses, sizeof s->npasses);
-	h = fnv(h, &s->gpu, sizeof s->gpu);
+	h = tly_fnv1a(h, s->device, strlen(s->device) + 1);
+	h = tly_fnv1a(h, &s->nev, sizeof s->nev);
+	h = tly_fnv1a(h, &s->npasses, sizeof s->npasses);
+	h = tly_fnv1a(h, &s->gpu, sizeof s->gpu);
 	for (int i = 0; i < s->nev; i++) {
-		h = fnv(h, s->names[i], strlen(s->names[i]) + 1);
-		h = fnv(h, &s->pass_of[i], sizeof s->pass_of[i]);
+		h = tly_fnv1a(h, s->names[i], strlen(s->names[i]) + 1);
+		h = tly_fnv1a(h, &s->pass_of[i], sizeof s->pass_of[i]);
 	}
-	h = fnv(h, &s->extra_hash, sizeof s->extra_hash);
+	h = tly_fnv1a(h, &s->extra_hash, sizeof s->extra_hash);
 	s->hash = h & 0x7fffffffffffffffULL;  /* stored as a signed I64 */
 	return s->hash;
 }

@@ -16,30 +16,22 @@
 
 #include "papi.h"
 #include "core/errors.h"
+#include "core/hash.h"
 
 struct image_header {
 	char magic[8];          /* "TLYCDAT1" */
-	uint64_t config_hash;   /* FNV-1a of the config image */
+	uint64_t config_hash;   /* FNV-1a of the config image (core/hash.h) */
 	uint64_t config_size;
 	uint64_t image_size;
 	int32_t pass;           /* the pass that wrote the image */
 	int32_t passes;
 };
 
-static uint64_t fnv1a(const uint8_t *p, size_t n)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ p[i]) * 1099511628211ULL;
-	return h;
-}
-
 static void header_of(struct image_header *h, const struct tly_cu_config *cfg, int pass, size_t size)
 {
 	memset(h, 0, sizeof *h);
 	memcpy(h->magic, "TLYCDAT1", 8);
-	h->config_hash = fnv1a(cfg->image, cfg->size);
+	h->config_hash = tly_fnv1a(TLY_FNV_BASIS, cfg->image, cfg->size);
 	h->config_size = cfg->size;
 	h->image_size = size;
 	h->pass = pass;
