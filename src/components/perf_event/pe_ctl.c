@@ -41,6 +41,16 @@ static void group_close(struct tly_pe_group *g)
 	group_clear(g);
 }
 
+/* The privilege levels to count: the domain's USER, KERNEL and
+ * SUPERVISOR bits; PAPI_DOM_ALL means every level this kernel lets the
+ * thread count (no kernel under perf_event_paranoid 2). */
+static int count_domain(int domain)
+{
+	if ((domain & PAPI_DOM_ALL) == PAPI_DOM_ALL && !tly_pe_probe_get()->kernel_ok)
+		return PAPI_DOM_USER;
+	return domain & DOM_MASK;
+}
+
 static int check_opts(const struct tly_ctl_opts *o)
 {
 	if (!(o->domain & DOM_MASK))
@@ -194,7 +204,7 @@ static int open_try(const struct tly_pe_ctl *c, const struct tly_ctl_opts *o, co
 
 	*err = 0;
 	for (int i = 0; i < n && rc == PAPI_OK; i++) {
-		rc = tly_pe_encode(names[i], o->domain & DOM_MASK, &attrs[i]);
+		rc = tly_pe_encode(names[i], count_domain(o->domain), &attrs[i]);
 		tly_pe_ovf_attr(c, i, o->inherit, &attrs[i]);
 		if (target_pid(o) == 0 && o->cpu < 0 && !o->inherit)
 			tly_pe_rdpmc_attr(&attrs[i]); /* counters map_pages may map */

@@ -21,6 +21,7 @@
  * TALLY_PERF_RDPMC=0 to force read() for A/B comparisons.
  */
 #include "pe_internal.h"
+#include "pe_count.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -133,13 +134,7 @@ static inline int read_one(const struct perf_event_mmap_page *pg, long long *val
 		if (!HAVE_RDPMC || !p->cap_user_rdpmc || idx == 0 || width == 0 || width > 64)
 			return PAPI_ECMP;
 #if HAVE_RDPMC
-		{
-			/* sign-extend the pmc_width-bit counter before adding it */
-			unsigned shift = 64u - width;
-			int64_t pmc = (int64_t)(rdpmc(idx - 1) << shift) >> shift;
-
-			count += pmc;
-		}
+		count = tly_pe_count_of(count, rdpmc(idx - 1), width);
 #endif
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	} while (p->lock != seq);
