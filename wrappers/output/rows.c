@@ -119,6 +119,7 @@ static void rank_rows(struct tly_rt_proc *p, struct tly_rows *r, int64_t events,
 	k->pid = getpid();
 	k->nthreads = p->nthreads;
 	k->elapsed_ns = (p->end_ns ? p->end_ns : tly_rt_now()) - p->start_ns;
+	k->cpu_ns = p->cpu_ns ? p->cpu_ns : tly_rt_process_cpu_ns();
 	k->overhead_ns = p->overhead_ns;
 	k->region_events = events;
 	k->truncated = trunc;

@@ -55,14 +55,18 @@ static void load_one(const struct setting *s, struct tly_rt_cfg *cfg)
 {
 	char *dst = (char *)cfg + s->off;
 	const char *v = getenv(s->env);
+	int say = !tly_rt_libomp_rerun();   /* the first run said it */
 
 	if (v && strlen(v) >= sizeof cfg->events) {
-		tly_rt_log(1, "%s is longer than %zu characters; using the default '%s'",
-			   s->env, sizeof cfg->events - 1, s->def);
+		if (say)
+			tly_rt_log(1, "%s is longer than %zu characters; using the default '%s'",
+				   s->env, sizeof cfg->events - 1, s->def);
 		v = NULL;
 	} else if (v && !valid(s->kind, v)) {
-		tly_rt_log(1, "%s='%s' is not a valid %s; using the default '%s'", s->env, v,
-			   !strcmp(s->kind, "BOOL") ? "yes/no value" : "non-negative integer", s->def);
+		if (say)
+			tly_rt_log(1, "%s='%s' is not a valid %s; using the default '%s'", s->env, v,
+				   !strcmp(s->kind, "BOOL") ? "yes/no value" : "non-negative integer",
+				   s->def);
 		v = NULL;
 	}
 	snprintf(dst, sizeof cfg->events, "%s", v ? v : s->def);
@@ -81,7 +85,7 @@ static void report_unknown(void)
 			continue;
 		for (size_t i = 0; i < sizeof settings / sizeof *settings; i++)
 			known |= strlen(settings[i].env) == n && !strncmp(settings[i].env, *e, n);
-		if (!known && strncmp(*e, "TALLY_INTERNAL_", 15) != 0)
+		if (!known && strncmp(*e, "TALLY_INTERNAL_", 15) != 0 && !tly_rt_libomp_rerun())
 			tly_rt_log(1, "unknown setting %.*s ignored (tally-run --help lists them)", (int)n, *e);
 	}
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -122,6 +123,7 @@ static void start_measuring(void)
 	read_cmdline();
 	if (proc.opt.disable || tly_rt_name_in_list(proc.opt.raw.exclude, proc.exe))
 		return;
+	tly_rt_libomp_switch(proc.opt.raw.libomp);   /* may run the program again on libomp */
 	proc.will_measure = 1;
 	proc.start_ns = tly_rt_now();
 	proc.start_wall = (int64_t)time(NULL);
@@ -168,12 +170,23 @@ __attribute__((constructor)) static void tly_rt_load(void)
 	tly_rt_enabled();
 }
 
+int64_t tly_rt_process_cpu_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return ((int64_t)ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL
+	       + ((int64_t)ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000LL;
+}
+
 void tly_rt_stop_all(void)
 {
 	pthread_mutex_lock(&proc.lock);
 	if (!proc.end_ns) {
 		proc.end_ns = tly_rt_now();
 		proc.end_wall = (int64_t)time(NULL);
+		proc.cpu_ns = tly_rt_process_cpu_ns();
 	}
 	for (struct tly_rt_thread *t = proc.threads; t; t = t->next)
 		tly_rt_thread_stop(t);
