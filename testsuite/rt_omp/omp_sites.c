@@ -3,7 +3,8 @@
  * GAMMA visits per thread), for the tests of GCC OpenMP under the runtime.
  * Built with gcc -fopenmp -g (libgomp), once plainly and once with a
  * DT_RPATH to a directory holding libgomp, the way Spack links.  The line
- * of each `#pragma omp parallel` carries a SITE marker the checker reads.
+ * of each `#pragma omp parallel` carries a SITE marker the checker reads
+ * (and the call of the inlined one a CALL marker).
  * At the end it writes its own process CPU time (getrusage) to
  * omp_sites.rank<r>.cpu: the ground truth for ranks.cpu_ns. */
 #include <mpi.h>
@@ -16,7 +17,7 @@
 #define GAMMA 3
 #define WORK 20000000
 
-static double phase_alpha(void)
+static __attribute__((noinline)) double phase_alpha(void)
 {
 	double s = 0;
 #pragma omp parallel for reduction(+ : s) schedule(static) /* SITE phase_alpha */
@@ -25,7 +26,7 @@ static double phase_alpha(void)
 	return s;
 }
 
-static double phase_beta(void)
+static __attribute__((noinline)) double phase_beta(void)
 {
 	double s = 0;
 #pragma omp parallel reduction(+ : s) /* SITE phase_beta */
@@ -36,12 +37,18 @@ static double phase_beta(void)
 	return s;
 }
 
-static double phase_gamma(void)
+/* always inlined: its region is named "gamma_body (...) in phase_gamma (...)" */
+static inline __attribute__((always_inline)) double gamma_body(void)
 {
 	double s = 0;
-#pragma omp parallel reduction(+ : s) /* SITE phase_gamma */
+#pragma omp parallel reduction(+ : s) /* SITE gamma_body */
 	s += omp_get_thread_num() + 1;
 	return s;
+}
+
+static __attribute__((noinline)) double phase_gamma(void)
+{
+	return gamma_body(); /* CALL phase_gamma */
 }
 
 static void write_cpu(int rank)

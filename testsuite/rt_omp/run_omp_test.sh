@@ -35,4 +35,4 @@ files=(tally-*.h5)
 n=$(grep -c "has no OMPT" err.txt)
 want=0; [ $mode = hidden ] && want=1
 [ "$n" -eq $want ] || { echo "want $want warning(s) about libgomp, got $n"; exit 1; }
-exec /usr/bin/python3 "$checker" "${files[0]}" $nranks $mode "$src" .
+exec /usr/bin/python3 "$checker" "${files[0]}" $nranks $mode "$src" . "$app"

@@ -42,6 +42,17 @@ void tly_rt_libomp_switch(const char *how);
 /* 1 in the second run of a re-executed process (its messages were given). */
 int tly_rt_libomp_rerun(void);
 
+/* ---- source names of code addresses (rt_srcname.c) -------------------
+ * name: "function (file:line)[ in caller (file:line)...]" (inlined frames)
+ * from DWARF, else "symbol+0xoffset"; raw: "module+0xoffset".  is_return:
+ * pc is a return address (the call before it is named).  1 when DWARF
+ * named it.  Not for hot paths: callers cache per address. */
+int tly_rt_srcname(const void *pc, int is_return, char *name, size_t nlen, char *raw, size_t rlen);
+/* A region name "<label> @ <src>" that carries its raw address after
+ * TLY_RT_ADDR_SEP; the writer puts that part in regions.address. */
+#define TLY_RT_ADDR_SEP '\x1d'
+void tly_rt_name_with_address(char *buf, size_t len, const char *label, const char *src, const char *raw);
+
 /* ---- logging (rt_log.c) ---------------------------------------------- */
 void tly_rt_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
