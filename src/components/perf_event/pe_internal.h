@@ -9,6 +9,7 @@
  *                 name, describe, encode)
  *   pe_ctl.c      control state of one event set: one perf group
  *   pe_rdpmc.c    user-space counter reads (perf_event_mmap_page)
+ *   pe_count.h    their arithmetic: counter width, reset, wrap
  *   pe_pmceid.c   Arm common events the CPU PMU implements (PMCEID)
  *   pe_errno.c    errno -> PAPI code and message, in one place
  *   pe_budget.c   TALLY_PERF_MAX_COUNTERS, the testing counter budget

@@ -131,7 +131,7 @@ static inline int read_one(const struct perf_event_mmap_page *pg, long long *val
 		idx = p->index;
 		count = p->offset;
 		width = p->pmc_width; /* once: the page is volatile */
-		if (!HAVE_RDPMC || !p->cap_user_rdpmc || idx == 0 || width == 0 || width > 64)
+		if (!HAVE_RDPMC || !p->cap_user_rdpmc || idx == 0 || width - 1u > 63u)
 			return PAPI_ECMP;
 #if HAVE_RDPMC
 		count = tly_pe_count_of(count, rdpmc(idx - 1), width);
