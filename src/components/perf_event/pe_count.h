@@ -28,7 +28,7 @@ static inline int64_t tly_pe_count_of(int64_t offset, uint64_t pmc, unsigned wid
 	uint64_t v = (uint64_t)offset + (uint64_t)((int64_t)(pmc << shift) >> shift);
 
 	/* 2 << (width - 1) is 2^width, and 0 for width 64 (never short) */
-	if ((int64_t)v < 0)
+	if (__builtin_expect((int64_t)v < 0, 0))
 		v += UINT64_C(2) << (width - 1);
 	return (int64_t)v;
 }
