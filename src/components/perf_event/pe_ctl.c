@@ -12,7 +12,7 @@
  *
  * PAPI_reset of a running set whose counters are read from user space
  * (pe_rdpmc.c) records the counts as a base instead of issuing
- * PERF_EVENT_IOC_RESET: no system call (2817 -> 236 instructions in the
+ * PERF_EVENT_IOC_RESET: no system call (2817 -> 220 instructions in the
  * arm64 guest), and the kernel never leaves the user page relative to a
  * raw counter value, the state that made 32-bit arm counters read
  * n - 2^32 after a reset (pe_count.h).  PAPI_start clears the base.

@@ -42,7 +42,7 @@ static inline uint64_t rdpmc(uint32_t counter)
 #define ARM64_CYCLE_COUNTER 31 /* user index 32, minus one */
 /* mrs needs the register name at compile time: one case per counter */
 #define EVCNTR(n) case n: __asm__ __volatile__("mrs %0, pmevcntr" #n "_el0" : "=r"(v)); break
-static inline uint64_t rdpmc(uint32_t counter)
+static inline __attribute__((always_inline)) uint64_t rdpmc(uint32_t counter)
 {
 	uint64_t v = 0;
 
@@ -118,7 +118,7 @@ void tly_pe_rdpmc_unmap(struct perf_event_mmap_page *pg)
 		munmap(pg, (size_t)sysconf(_SC_PAGESIZE));
 }
 
-static inline int read_one(const struct perf_event_mmap_page *pg, long long *val)
+static inline __attribute__((always_inline)) int read_one(const struct perf_event_mmap_page *pg, long long *val)
 {
 	const volatile struct perf_event_mmap_page *p = pg;
 	uint32_t seq, idx;
@@ -131,7 +131,12 @@ static inline int read_one(const struct perf_event_mmap_page *pg, long long *val
 		idx = p->index;
 		count = p->offset;
 		width = p->pmc_width; /* once: the page is volatile */
-		if (!HAVE_RDPMC || !p->cap_user_rdpmc || idx == 0 || width - 1u > 63u)
+		/* one test and branch each, all predicted not taken */
+		if (__builtin_expect(!HAVE_RDPMC || idx == 0, 0))
+			return PAPI_ECMP;
+		if (__builtin_expect(!p->cap_user_rdpmc, 0))
+			return PAPI_ECMP;
+		if (__builtin_expect(width - 1u > 63u, 0))
 			return PAPI_ECMP;
 #if HAVE_RDPMC
 		count = tly_pe_count_of(count, rdpmc(idx - 1), width);
