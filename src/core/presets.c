@@ -29,6 +29,7 @@ static struct {
 	const char *pmus[MAX_PRESENT_PMUS]; /* PMUs the enabled components list */
 	const char *core_pmu; /* the CPU's core PMU (tly_component.core_pmu); NULL: none */
 	int hw_ok;            /* the kernel counts hardware events */
+	int generic_forced;   /* TALLY_PRESETS_GENERIC=1 */
 } st;
 
 enum { TIER_ALL, TIER_SPECIFIC, TIER_GENERIC };
@@ -140,7 +141,11 @@ static void note_rejected(struct tly_preset *np, int rc, const char *where, cons
 
 static void note_mapped(struct tly_preset *np, const char *where, const char *pmu)
 {
-	if (np->generic)
+	if (np->generic && st.generic_forced)
+		snprintf(np->note, sizeof np->note,
+			 "generic: mapped by %s to the kernel's generic hardware events "
+			 "(TALLY_PRESETS_GENERIC=1)", where);
+	else if (np->generic)
 		snprintf(np->note, sizeof np->note,
 			 "generic: mapped by %s to the kernel's generic hardware events (no preset map for "
 			 "core PMU %s)", where, st.core_pmu ? st.core_pmu : "(none libpfm4 knows)");
@@ -244,8 +249,9 @@ static void note_unmapped(const struct resolve *specific, const struct resolve *
 				 st.hw_ok ? "" : " (and the kernel exposes no hardware PMU here)");
 		else if (generic->matched)
 			snprintf(p->note, sizeof p->note,
-				 "generic: the kernel's generic hardware events give no %s (no preset map for "
-				 "core PMU %s)", sym, st.core_pmu ? st.core_pmu : "(none libpfm4 knows)");
+				 "generic: the kernel's generic hardware events give no %s (%s%s)", sym,
+				 st.generic_forced ? "TALLY_PRESETS_GENERIC=1" : "no preset map for core PMU ",
+				 st.generic_forced ? "" : st.core_pmu ? st.core_pmu : "(none libpfm4 knows)");
 		else if (st.core_pmu)
 			snprintf(p->note, sizeof p->note, "no preset mapping for PMU %s%s", st.core_pmu,
 				 st.hw_ok ? "" : " (and the kernel exposes no hardware PMU to count it)");
@@ -269,6 +275,7 @@ int tly_presets_init(void)
 	int force = generic_forced();
 
 	memset(&st, 0, sizeof st);
+	st.generic_forced = force;
 	for (int i = 0; i < PAPI_END_idx; i++)
 		st.p[i].avail = PAPI_ENOEVNT;
 	collect_pmus();
