@@ -126,17 +126,19 @@ static void note_rejected(struct tly_preset *np, int rc, const char *where, cons
 	const char *detail = tly_err_detail()[0] ? tly_err_detail() : tly_err_text(rc);
 	int level = rc == PAPI_EPERM ? paranoid_level() : -99;
 
+	const char *tag = np->generic ? "generic: " : "";
+
 	np->avail = rc;
 	if (!st.hw_ok)
 		snprintf(np->note, sizeof np->note,
-			 "not countable on this machine: the kernel exposes no hardware PMU to program "
-			 "the mapping of %s; only software events can be counted", where);
+			 "%snot countable on this machine: the kernel exposes no hardware PMU to program "
+			 "the mapping of %s; only software events can be counted", tag, where);
 	else if (level != -99)
 		snprintf(np->note, sizeof np->note,
-			 "%s: %s was rejected: %s (/proc/sys/kernel/perf_event_paranoid is %d)",
-			 where, what, detail, level);
+			 "%s%s: %s was rejected: %s (/proc/sys/kernel/perf_event_paranoid is %d)",
+			 tag, where, what, detail, level);
 	else
-		snprintf(np->note, sizeof np->note, "%s: %s was rejected: %s", where, what, detail);
+		snprintf(np->note, sizeof np->note, "%s%s: %s was rejected: %s", tag, where, what, detail);
 }
 
 static void note_mapped(struct tly_preset *np, const char *where, const char *pmu)

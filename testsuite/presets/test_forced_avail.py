@@ -9,7 +9,9 @@ that PMU (<pmu>::EVENT...).  Where the kernel exposes no core PMU (this is
 judged from /sys/bus/event_source/devices, independently of Tally), each
 must also be marked not countable on this machine, with a note that says
 the kernel exposes no hardware PMU.  Elsewhere (a machine whose real PMU
-differs from the forced one) only the terms are checked.
+differs from the forced one) only the terms are checked.  Last, with
+TALLY_PRESETS_GENERIC=1 the same presets must map to perf:: natives (the
+generic tier) with notes marked "generic:".
 """
 import os
 import re
@@ -70,6 +72,19 @@ def main(argv):
                       f"{case}: the note does not say why\n{out}")
             first = terms[0] if terms else "-"
             print(f"{pmu:18} {preset:13} {len(terms)} term(s), first {first}")
+    # the generic tier, forced: perf:: natives, notes marked generic
+    for preset in PRESETS:
+        env = dict(os.environ, TALLY_PRESETS_GENERIC="1")
+        env.pop("LIBPFM_FORCE_PMU", None)
+        p = subprocess.run([argv[1], "-e", preset], env=env, capture_output=True, text=True, timeout=60)
+        out = p.stdout + p.stderr
+        case = f"TALLY_PRESETS_GENERIC=1 papi_avail -e {preset}"
+        terms = re.findall(r"^\s*Native term \d+\s*:.*?(\S+)\s*$", out, re.M)
+        check(p.returncode == 0 and terms, f"{case}: no native terms listed\n{out}")
+        for t in terms:
+            check(t.startswith("perf::"), f"{case}: term {t} is not a perf:: event")
+        check(re.search(r"^Note\s*:\s*generic: ", out, re.M), f"{case}: the note is not marked generic\n{out}")
+        print(f"generic            {preset:13} {len(terms)} term(s), first {terms[0] if terms else '-'}")
     print(f"{checks} checks, {failures} failed")
     return 1 if failures or checks == 0 else 0
 
