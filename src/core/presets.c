@@ -214,9 +214,11 @@ static int on_row(void *arg, const struct tly_map_block *blk, const struct tly_m
 	if (!np)
 		return tly_err_set(PAPI_ENOMEM, "out of memory resolving %s", tly_preset_defs[row->idx].symbol);
 	resolve_row(rs, pmu, row, np);
-	/* never trade an available mapping for one that does not work, nor a
-	 * row that did not resolve for a later one (the first explains best) */
-	if (np->avail == PAPI_OK || (cur->avail != PAPI_OK && cur->nterms == 0))
+	/* never trade an available mapping for one that does not work; among
+	 * embedded rows that do not resolve the first explains best, while a
+	 * user file's row (TIER_ALL) says what the user asked for */
+	if (np->avail == PAPI_OK ||
+	    (cur->avail != PAPI_OK && (cur->nterms == 0 || rs->tier == TIER_ALL)))
 		*cur = *np;
 	free(np);
 	return PAPI_OK;
