@@ -13,12 +13,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "output/h5_par.h"
 #include "output/unify.h"
 
 struct wctx {
 	MPI_Comm *comm;       /* NULL: serial */
 	int rank;
-	hid_t file, dxpl;
+	hid_t file, dxpl, dcpl;
+	int64_t off[TLY_NTABLES], total[TLY_NTABLES];   /* this rank's row offsets, job totals */
 	hid_t mem[TLY_NTABLES], ftype[TLY_NTABLES];
 };
 
@@ -67,19 +69,13 @@ static void doc_attr(hid_t obj, const char *doc)
 
 static int write_table(struct wctx *w, int tid, const void *rows, int64_t n)
 {
-	int64_t off = 0, total = reduce_i64(w, n, MPI_SUM);
-	hsize_t dtot = (hsize_t)total, dn = (hsize_t)(n ? n : 1), doff, dcnt = (hsize_t)n;
+	int64_t total = w->total[tid];
+	hsize_t dtot = (hsize_t)total, dn = (hsize_t)(n ? n : 1), doff = (hsize_t)w->off[tid], dcnt = (hsize_t)n;
 	hid_t fs, ms, ds;
 	herr_t rc = 0;
 
-	if (w->comm) {
-		PMPI_Exscan(&n, &off, 1, MPI_INT64_T, MPI_SUM, *w->comm);
-		if (w->rank == 0)
-			off = 0;
-	}
-	doff = (hsize_t)off;
 	fs = H5Screate_simple(1, &dtot, NULL);
-	ds = H5Dcreate2(w->file, tly_h5_table_names[tid], w->ftype[tid], fs, H5P_DEFAULT, H5P_DEFAULT,
+	ds = H5Dcreate2(w->file, tly_h5_table_names[tid], w->ftype[tid], fs, H5P_DEFAULT, w->dcpl,
 			H5P_DEFAULT);
 	if (ds < 0) {
 		H5Sclose(fs);
@@ -107,7 +103,7 @@ static hid_t open_file(struct wctx *w, const char *path)
 	hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), f;
 
 	if (w->comm)
-		H5Pset_fapl_mpio(fapl, *w->comm, MPI_INFO_NULL);
+		tly_h5_par_fapl(fapl, *w->comm);
 	f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
 	H5Pclose(fapl);
 	return f;
@@ -156,6 +152,7 @@ static int write_all(struct wctx *w, struct tly_rt_proc *p, struct tly_rows *row
 	int64_t us;
 
 	write_attrs(w, p, partial, why);
+	tly_h5_par_plan(w->comm, rows->n, TLY_NTABLES, w->off, w->total);
 	for (int i = 0; i < TLY_NTABLES; i++)
 		rc |= write_table(w, i, rows->t[i], rows->n[i]);
 	us = reduce_i64(w, (tly_rt_now() - t0) / 1000, MPI_MAX);
@@ -216,6 +213,7 @@ int tly_out_write(void *comm_ptr, const char *path, int partial)
 		ok = (int)reduce_i64(&w, ok, MPI_MIN);
 	if (ok) {
 		w.dxpl = H5Pcreate(H5P_DATASET_XFER);
+		w.dcpl = tly_h5_par_dcpl();
 		if (w.comm)
 			H5Pset_dxpl_mpio(w.dxpl, H5FD_MPIO_COLLECTIVE);
 		rc = write_all(&w, p, &rows, partial, partial ? p->why : "", t0);
@@ -225,6 +223,7 @@ int tly_out_write(void *comm_ptr, const char *path, int partial)
 		if (w.comm)
 			rc = (int)-reduce_i64(&w, -(int64_t)rc, MPI_MAX);
 		H5Pclose(w.dxpl);
+		H5Pclose(w.dcpl);
 	} else {
 		tly_rt_log(1, "cannot create %s; no measurement file written", path);
 	}
