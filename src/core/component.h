@@ -91,6 +91,13 @@ struct tly_component {
 	/* Fraction (0..1) of the enabled time each native was counted since
 	 * the last start/reset; 1 for every native of a set not multiplexed. */
 	int (*ctl_mpx_coverage)(void *ctl, double *fractions);
+
+	/* Optional: the CPU core PMU this component counts on, by its libpfm4
+	 * name: the one that makes "a hardware PMU is here" true and the one
+	 * PAPI presets map to.  NULL when there is none, with *why saying why
+	 * in a sentence that starts "no hardware PMU: " when the kernel has
+	 * none.  Valid after init, until shutdown. */
+	const char *(*core_pmu)(const char **why);
 };
 
 /* The generated list of enabled components (components_list.c). */

@@ -17,8 +17,8 @@
 #define MAX_PRESENT_PMUS 64
 #define MAX_FILE_BYTES (4 << 20)
 
-static const char no_hw_note[] =
-	"libpfm4 found no hardware PMU on this CPU; only software events are available";
+static const char no_core_note[] =
+	"no hardware PMU: no enabled component counts CPU hardware events";
 
 /* Changed only under the library lock (init, shutdown, PAPI_encode_events). */
 static struct {
@@ -26,6 +26,8 @@ static struct {
 	struct tly_preset p[PAPI_END_idx];
 	int npmus;
 	const char *pmus[MAX_PRESENT_PMUS]; /* PMUs the enabled components list */
+	const char *core;      /* the core PMU the embedded maps match, or NULL */
+	const char *core_why;  /* why there is none */
 } st;
 
 /* One pass over one map file. */
@@ -33,42 +35,52 @@ struct resolve {
 	const char *file;
 	int replace;    /* rows may replace presets that are already available */
 	int allow_star; /* "CPU,*" matches (user files only) */
+	int core_only;  /* blocks match the core PMU only (the embedded maps) */
 	int matched;    /* rows of matching blocks seen */
 	const char *matched_pmu;
 };
 
+/*
+ * The PMUs user map files may name are every PMU an enabled component
+ * lists; the embedded maps describe core PMUs only and match the one core
+ * PMU a component names through its core_pmu hook (perf_event:
+ * tly_pe_core_pmu, decided in pe_pmu_select.c from libpfm4's
+ * PFM_PMU_TYPE_CORE and the kernel), never an uncore, L3 or RAPL PMU.
+ */
 static void collect_pmus(void)
 {
 	st.npmus = 0;
+	st.core = NULL;
+	st.core_why = no_core_note;
 	for (int c = 0; c < tly_num_components; c++) {
 		PAPI_component_info_t *info = tly_cmp_info(c);
+		const struct tly_component *cmp = tly_cmp(c);
+		const char *why = NULL;
 
 		if (tly_cmp_check(c) != PAPI_OK || !info)
 			continue;
 		for (int i = 0; i < PAPI_PMU_MAX; i++)
 			if (info->pmu_names[i] && st.npmus < MAX_PRESENT_PMUS)
 				st.pmus[st.npmus++] = info->pmu_names[i];
+		if (!st.core && cmp && cmp->core_pmu) {
+			st.core = cmp->core_pmu(&why);
+			if (!st.core && why && why[0])
+				st.core_why = why;
+		}
 	}
 }
 
-/*
- * Components list every PMU libpfm4 finds, core or not; the preset maps
- * only describe core PMUs.  To tell "no hardware PMU" from "a core PMU the
- * maps do not know", leave out the kernel's software PMUs and the libpfm4
- * families that are never core PMUs (energy counters, uncore boxes).
- */
-static int is_noncore_pmu(const char *pmu)
-{
-	return strcmp(pmu, "perf") == 0 || strcmp(pmu, "perf_raw") == 0 ||
-	       strstr(pmu, "rapl") || strstr(pmu, "_unc") || strstr(pmu, "uncore");
-}
-
 /* The PMU of this block that is present ("*" for a wildcard), or NULL. */
-static const char *block_match(const struct tly_map_block *blk, int allow_star)
+static const char *block_match(const struct tly_map_block *blk, int allow_star, int core_only)
 {
 	for (int b = 0; b < blk->npmus; b++) {
 		if (allow_star && strcmp(blk->pmus[b], "*") == 0)
 			return "*";
+		if (core_only) {
+			if (st.core && strcmp(blk->pmus[b], st.core) == 0)
+				return st.core;
+			continue;
+		}
 		for (int i = 0; i < st.npmus; i++)
 			if (strcmp(blk->pmus[b], st.pmus[i]) == 0)
 				return st.pmus[i];
@@ -150,7 +162,7 @@ static int on_row(void *arg, const struct tly_map_block *blk, const struct tly_m
 {
 	struct resolve *rs = arg;
 	struct tly_preset *cur = &st.p[row->idx];
-	const char *pmu = block_match(blk, rs->allow_star);
+	const char *pmu = block_match(blk, rs->allow_star, rs->core_only);
 	struct tly_preset *np;
 
 	if (!pmu)
@@ -173,21 +185,15 @@ static int on_row(void *arg, const struct tly_map_block *blk, const struct tly_m
 /* Why a preset no map row reached is unavailable. */
 static void note_unmapped(const struct resolve *embedded)
 {
-	char why[PAPI_HUGE_STR_LEN] = "";
-	size_t n = 0;
-
-	for (int i = 0; i < st.npmus && n < sizeof why; i++)
-		if (!is_noncore_pmu(st.pmus[i]))
-			n += snprintf(why + n, sizeof why - n, "%s%s", n ? ", " : "", st.pmus[i]);
 	for (int i = 0; i < PAPI_END_idx; i++) {
 		struct tly_preset *p = &st.p[i];
 
 		if (p->note[0])
 			continue;
-		if (!why[0])
-			snprintf(p->note, sizeof p->note, "%s", no_hw_note);
+		if (!st.core)
+			snprintf(p->note, sizeof p->note, "%s", st.core_why);
 		else if (!embedded->matched)
-			snprintf(p->note, sizeof p->note, "no preset mapping for PMU %s", why);
+			snprintf(p->note, sizeof p->note, "no preset mapping for core PMU %s", st.core);
 		else
 			snprintf(p->note, sizeof p->note, "the preset maps have no entry for %s on PMU %s",
 				 tly_preset_defs[i].symbol, embedded->matched_pmu);
@@ -196,7 +202,7 @@ static void note_unmapped(const struct resolve *embedded)
 
 int tly_presets_init(void)
 {
-	struct resolve rs = { .replace = 0 };
+	struct resolve rs = { .replace = 0, .core_only = 1 };
 
 	memset(&st, 0, sizeof st);
 	for (int i = 0; i < PAPI_END_idx; i++)

@@ -74,16 +74,10 @@ static void append(char *buf, size_t len, const char *fmt, const char *a, int b)
 /* Why counting is limited, though the component stays usable. */
 static void explain_limits(PAPI_component_info_t *info, const struct tly_pe_probe *p)
 {
-	char cpu[256];
-
 	info->disabled_reason[0] = '\0';
-	if (!p->hw_ok) {
-		tly_pe_cpu_model(cpu, sizeof cpu);
-		append(info->disabled_reason, sizeof info->disabled_reason,
-		       "hardware counters unavailable: the kernel exposes no hardware PMU for this CPU (%s; "
-		       "perf_event_open of a hardware event fails with errno %d), so libpfm4's CPU-detected "
-		       "PMU cannot be used; software events only", cpu, p->hw_errno);
-	}
+	if (p->core_pmu < 0)
+		snprintf(info->disabled_reason, sizeof info->disabled_reason, "hardware counters unavailable: %s",
+		         p->core_why);
 	if (!p->kernel_ok)
 		append(info->disabled_reason, sizeof info->disabled_reason,
 		       "%s/proc/sys/kernel/perf_event_paranoid is %d: only user-domain counting of your own "
@@ -142,6 +136,11 @@ static void publish_pmus(PAPI_component_info_t *info, const struct tly_pe_probe 
 			continue;
 		pe_state.pmu_names[i] = strdup(pi.name);
 		info->pmu_names[i] = pe_state.pmu_names[i];
+	}
+	/* libpfm4 names no software events: the component does (pe_swevents.c) */
+	if (tly_pe_sw_active() && p->npmus < PAPI_PMU_MAX) {
+		pe_state.pmu_names[p->npmus] = strdup("perf");
+		info->pmu_names[p->npmus] = pe_state.pmu_names[p->npmus];
 	}
 }
 
@@ -212,4 +211,5 @@ const struct tly_component tly_cmp_perf_event = {
 	.ctl_cleanup = tly_pe_ctl_cleanup,
 	.ctl_set_overflow = tly_pe_ctl_set_overflow,
 	.ctl_mpx_coverage = tly_pe_ctl_mpx_coverage,
+	.core_pmu = tly_pe_core_pmu,
 };
