@@ -92,12 +92,12 @@ struct tly_component {
 	 * the last start/reset; 1 for every native of a set not multiplexed. */
 	int (*ctl_mpx_coverage)(void *ctl, double *fractions);
 
-	/* Optional: the CPU core PMU this component counts on, by its libpfm4
-	 * name: the one that makes "a hardware PMU is here" true and the one
-	 * PAPI presets map to.  NULL when there is none, with *why saying why
-	 * in a sentence that starts "no hardware PMU: " when the kernel has
-	 * none.  Valid after init, until shutdown. */
-	const char *(*core_pmu)(const char **why);
+	/* Optional: the CPU's core PMU, for the preset maps.  Returns the
+	 * name the component's event library gives the core PMU it detected
+	 * (NULL: none), whether or not the kernel can program it, and sets
+	 * *hw_ok to 1 when the kernel counts hardware events (0 if not).
+	 * Valid from init to shutdown. */
+	const char *(*core_pmu)(int *hw_ok);
 };
 
 /* The generated list of enabled components (components_list.c). */

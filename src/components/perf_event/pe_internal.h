@@ -57,8 +57,12 @@ struct tly_pe_probe {
 	int num_cntrs;        /* generic + fixed counters of the core PMU */
 	int npmus;
 	int pmus[TLY_PE_MAX_PMUS];  /* usable libpfm4 PMU ids (pfm_pmu_t) */
-	int core_pmu;         /* the core PMU presets map to (pfm_pmu_t); -1 none */
-	char core_why[1024];  /* why there is none ("" when there is one) */
+	int core_pmu;         /* libpfm4's detected core PMU (PFM_PMU_TYPE_CORE,
+	                         present; the one presets map to), usable or
+	                         not; -1: none */
+	int core_ok;          /* the kernel has a core PMU too: core PMU device
+	                         in sysfs and a hardware event opens */
+	char core_why[1024];  /* why there is no usable core PMU ("" if core_ok) */
 };
 
 extern const struct tly_component tly_cmp_perf_event;
@@ -79,12 +83,10 @@ void tly_pe_cpu_model(char *buf, size_t len);
 int tly_pe_rdpmc_allowed(void);
 
 /* ---- pe_pmu_select.c ----------------------------------------------- */
-/* Decide the PMUs offered and the core PMU (p->core_pmu, p->core_why)
- * from libpfm4 and the kernel (p->hw_ok must be probed); returns npmus. */
+/* Decide the PMUs offered and the core PMU (p->core_pmu, p->core_ok,
+ * p->core_why) from libpfm4 and the kernel (p->hw_ok must be probed);
+ * returns npmus. */
 int tly_pe_pmus_scan(struct tly_pe_probe *p, int *core_cntrs);
-/* The core PMU's libpfm4 name, or NULL with *why saying why there is none
- * (the component's core_pmu hook). */
-const char *tly_pe_core_pmu(const char **why);
 
 /* ---- pe_swevents.c ------------------------------------------------- */
 /* The kernel's software events, offered when libpfm4 names none. */

@@ -1,18 +1,22 @@
 /*
  * pe_pmu_select.c - which libpfm4 PMUs the component offers, and which one
  * is THE core PMU: the one that says "there is a hardware PMU" and the one
- * PAPI presets map to (tly_pe_pmus_scan decides; tly_pe_core_pmu answers).
+ * PAPI presets map to (tly_pe_pmus_scan decides; the component's core_pmu
+ * hook, pe_core_pmu in perf_event.c, hands it to the presets).
  *
  * libpfm4 detects PMUs from CPUID, not from the kernel, and lists uncore
  * PMUs (L3, data fabric, RAPL) beside the core one.  Seen on an AMD EPYC
  * KVM guest: no core PMU in the kernel, libpfm4 4.13 reporting only the
  * uncore amd64_fam19h_zen3_l3 as present.  So:
- * - the core PMU is a libpfm4 PFM_PMU_TYPE_CORE PMU, and only when the
- *   kernel has one too: a core PMU device in /sys/bus/event_source/devices
- *   ("cpu", "cpu_core"/"cpu_atom", or a device with a "cpus" list and no
+ * - the core PMU is a libpfm4 PFM_PMU_TYPE_CORE PMU (among several, as
+ *   Intel's architectural PMU beside the model's, the one with the most
+ *   events), never an uncore one; presets map to it even where it cannot
+ *   count, to say what they would count;
+ * - "a hardware PMU is here" (core_ok) only when the kernel has a core PMU
+ *   too: a core PMU device in /sys/bus/event_source/devices ("cpu",
+ *   "cpu_core"/"cpu_atom", or a device with a "cpus" list and no
  *   "cpumask", as Arm's armv8_pmuv3_*) and a hardware event that opens;
- *   among several (Intel's architectural PMU beside the model's), the one
- *   with the most events;
+ *   only then are the core PMU's events offered;
  * - an uncore or other non-core PMU is offered for its own natives only
  *   when the kernel exposes it (one of its events encodes: libpfm4 finds
  *   its device type in sysfs), and never decides anything about presets;
@@ -173,50 +177,36 @@ static void add_name(char *buf, size_t len, const char *name)
 int tly_pe_pmus_scan(struct tly_pe_probe *p, int *core_cntrs)
 {
 	char devices[1024], libpfm_core[256] = "", unexposed[512] = "";
-	int kernel_core = sysfs_core_device(devices, sizeof devices);
-	int core_ok = p->hw_ok && kernel_core != 0, best = -1;
+	int kernel_core = sysfs_core_device(devices, sizeof devices), best = -1;
 	pfm_pmu_info_t pi;
 
 	p->npmus = 0;
 	p->core_pmu = -1;
+	p->core_ok = p->hw_ok && kernel_core != 0;
 	*core_cntrs = 0;
 	for (int pmu = PFM_PMU_NONE; pmu < PFM_PMU_MAX && p->npmus < TLY_PE_MAX_PMUS; pmu++) {
 		if (!pmu_info(pmu, &pi) || !pi.is_present)
 			continue;
-		if (pi.type == PFM_PMU_TYPE_CORE || pmu == PFM_PMU_PERF_EVENT_RAW) {
-			if (pi.type == PFM_PMU_TYPE_CORE && !core_ok)
-				add_name(libpfm_core, sizeof libpfm_core, pi.name);
-			if (!core_ok)
-				continue;
-			if (pi.type == PFM_PMU_TYPE_CORE && (best < 0 || pi.nevents > best)) {
-				best = pi.nevents;
-				p->core_pmu = pmu;
+		if (pi.type == PFM_PMU_TYPE_CORE && pi.nevents > best) {
+			best = pi.nevents;
+			p->core_pmu = pmu;
+			if (p->core_ok)
 				*core_cntrs = pi.num_cntrs + pi.num_fixed_cntrs;
-			}
+		}
+		if (pi.type == PFM_PMU_TYPE_CORE || pmu == PFM_PMU_PERF_EVENT_RAW) {
+			if (pi.type == PFM_PMU_TYPE_CORE && !p->core_ok)
+				add_name(libpfm_core, sizeof libpfm_core, pi.name);
+			if (!p->core_ok)
+				continue;
 		} else if (pi.type != PFM_PMU_TYPE_OS_GENERIC && !kernel_exposes(pmu, &pi)) {
 			add_name(unexposed, sizeof unexposed, pi.name);
 			continue;
 		}
 		p->pmus[p->npmus++] = pmu;
 	}
-	if (p->core_pmu < 0)
+	if (!p->core_ok || p->core_pmu < 0)
 		explain(p, kernel_core, devices, libpfm_core, unexposed);
 	else
 		p->core_why[0] = '\0';
 	return p->npmus;
-}
-
-const char *tly_pe_core_pmu(const char **why)
-{
-	const struct tly_pe_probe *p = tly_pe_probe_get();
-	pfm_pmu_info_t pi;
-
-	if (p->initialized && p->core_pmu >= 0 && pmu_info(p->core_pmu, &pi)) {
-		if (why)
-			*why = "";
-		return pi.name;
-	}
-	if (why)
-		*why = p->initialized ? p->core_why : "the perf_event component is not initialised";
-	return NULL;
 }

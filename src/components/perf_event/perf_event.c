@@ -20,6 +20,7 @@ static struct {
 	pthread_mutex_t lock;
 	struct tly_pe_probe probe;
 	char *pmu_names[PAPI_PMU_MAX];
+	char *core_pmu; /* libpfm4 name of probe.core_pmu */
 } pe_state = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 const struct tly_pe_probe *tly_pe_probe_get(void)
@@ -75,7 +76,7 @@ static void append(char *buf, size_t len, const char *fmt, const char *a, int b)
 static void explain_limits(PAPI_component_info_t *info, const struct tly_pe_probe *p)
 {
 	info->disabled_reason[0] = '\0';
-	if (p->core_pmu < 0)
+	if (!p->core_ok)
 		snprintf(info->disabled_reason, sizeof info->disabled_reason, "hardware counters unavailable: %s",
 		         p->core_why);
 	if (!p->kernel_ok)
@@ -123,6 +124,8 @@ static void free_names(void)
 		free(pe_state.pmu_names[i]);
 		pe_state.pmu_names[i] = NULL;
 	}
+	free(pe_state.core_pmu);
+	pe_state.core_pmu = NULL;
 }
 
 static void publish_pmus(PAPI_component_info_t *info, const struct tly_pe_probe *p)
@@ -142,6 +145,26 @@ static void publish_pmus(PAPI_component_info_t *info, const struct tly_pe_probe 
 		pe_state.pmu_names[p->npmus] = strdup("perf");
 		info->pmu_names[p->npmus] = pe_state.pmu_names[p->npmus];
 	}
+	memset(&pi, 0, sizeof pi);
+	pi.size = sizeof pi;
+	if (p->core_pmu >= 0 && pfm_get_pmu_info((pfm_pmu_t)p->core_pmu, &pi) == PFM_SUCCESS)
+		pe_state.core_pmu = strdup(pi.name);
+}
+
+/* The preset maps' PMU: libpfm4's core PMU even where the kernel cannot
+ * program it, so presets can say what they would count and why not; never
+ * an uncore PMU (tly_pe_pmus_scan, pe_pmu_select.c, decides).  *hw_ok:
+ * the kernel has a core PMU too. */
+static const char *pe_core_pmu(int *hw_ok)
+{
+	const char *name;
+
+	pthread_mutex_lock(&pe_state.lock);
+	if (hw_ok)
+		*hw_ok = pe_state.probe.core_ok;
+	name = pe_state.core_pmu;
+	pthread_mutex_unlock(&pe_state.lock);
+	return name;
 }
 
 static int pe_init(PAPI_component_info_t *info)
@@ -211,5 +234,5 @@ const struct tly_component tly_cmp_perf_event = {
 	.ctl_cleanup = tly_pe_ctl_cleanup,
 	.ctl_set_overflow = tly_pe_ctl_set_overflow,
 	.ctl_mpx_coverage = tly_pe_ctl_mpx_coverage,
-	.core_pmu = tly_pe_core_pmu,
+	.core_pmu = pe_core_pmu,
 };
