@@ -57,6 +57,7 @@ static void load_one(const struct setting *s, struct tly_rt_cfg *cfg, int say)
 {
 	char *dst = (char *)cfg + s->off;
 	const char *v = getenv(s->env);
+	int say = !tly_rt_libomp_rerun();   /* the first run said it */
 
 	if (v && strlen(v) >= sizeof cfg->events) {
 		if (say)
@@ -86,7 +87,7 @@ static void report_unknown(void)
 			continue;
 		for (size_t i = 0; i < sizeof settings / sizeof *settings; i++)
 			known |= strlen(settings[i].env) == n && !strncmp(settings[i].env, *e, n);
-		if (!known && strncmp(*e, "TALLY_INTERNAL_", 15) != 0)
+		if (!known && strncmp(*e, "TALLY_INTERNAL_", 15) != 0 && !tly_rt_libomp_rerun())
 			tly_rt_log_job(1, "unknown setting %.*s ignored (tally-run --help lists them)", (int)n, *e);
 	}
 }
