@@ -57,7 +57,6 @@ static void load_one(const struct setting *s, struct tly_rt_cfg *cfg, int say)
 {
 	char *dst = (char *)cfg + s->off;
 	const char *v = getenv(s->env);
-	int say = !tly_rt_libomp_rerun();   /* the first run said it */
 
 	if (v && strlen(v) >= sizeof cfg->events) {
 		if (say)
@@ -118,9 +117,10 @@ void tly_rt_config_load(struct tly_rt_opts *o)
 void tly_rt_config_report(void)
 {
 	struct tly_rt_cfg scratch;
+	int say = !tly_rt_libomp_rerun();   /* a run again on libomp: the first run said it */
 
 	for (size_t i = 0; i < sizeof settings / sizeof *settings; i++)
-		load_one(&settings[i], &scratch, 1);
+		load_one(&settings[i], &scratch, say);
 	report_unknown();
 }
 
