@@ -267,15 +267,35 @@ def case_once():
     check(n == 1, f"RANK/WORLD_SIZE job: reported once ({n} times)")
 
 
+class Result:
+    def __init__(self, rc, out, err):
+        self.returncode, self.stdout, self.stderr = rc, out, err
+
+
 def sections(path, by, fmt):
-    p = subprocess.run([REPORT, path, "--by", by, "--format", fmt, "--top", "0"], capture_output=True, text=True)
-    return p
+    """tally-report's main() in this process (the tally package of the
+    build): 16 runs per file, without 16 interpreter start-ups."""
+    import contextlib
+    import io
+    sys.path.insert(0, os.environ["TALLY_PYTHONPATH"])
+    from tally.cli import main
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            rc = main([path, "--by", by, "--format", fmt, "--top", "0"])
+        except SystemExit as e:
+            rc = e.code
+        except Exception as e:  # a traceback is a failure, reported as one
+            import traceback
+            rc, err = 99, io.StringIO("Traceback " + traceback.format_exc())
+    return Result(rc, out.getvalue(), err.getvalue())
 
 
 def report_one(path):
     """Every --by and --format; the json sections against the tables' rows."""
-    with h5py.File(path, "r") as f:
-        rows = {k: len(f[k]) for k in f if isinstance(f[k], h5py.Dataset)}
+    rows = {}
+    with h5py.File(path, "r") as f:   # every dataset, NVTX payloads (nvtx/payloads/<schema>) too
+        f.visititems(lambda k, o: rows.__setitem__(k, len(o)) if isinstance(o, h5py.Dataset) else None)
     has_kernels = rows.get("gpu_kernels", 0) > 0
     for by in ("region", "rank", "thread", "kernel"):
         for fmt in ("text", "csv", "json", "markdown"):
@@ -298,6 +318,9 @@ def report_one(path):
             nvtx = rows.get("nvtx_marks", 0) + rows.get("nvtx_ranges", 0) + rows.get("nvtx_schemas", 0)
             check(nvtx > 0 or "Table nvtx_domains" not in titles,
                   f"{os.path.basename(path)}: no NVTX section for a program without NVTX")
+            for t in ("nvtx_marks", "nvtx_ranges", "nvtx_schemas", "pcsamp_status", "passes"):
+                check((rows.get(t, 0) > 0) == (f"Table {t}" in titles),
+                      f"{os.path.basename(path)} --by {by}: 'Table {t}' shown exactly when it has rows ({rows.get(t, 0)})")
             main = {"region": "Region tree", "rank": "By rank", "thread": "By thread"}[by]
             check(main in titles and "Run" in titles, f"{os.path.basename(path)} --by {by}: '{main}' and 'Run'")
 
@@ -314,6 +337,13 @@ def case_report():
         p = run(cmd, d, env=env)
         check(p.returncode == 0, f"{name}: written")
         made.append(os.path.join(d, name))
+    # a merged job of two processes (ranks from RANK/WORLD_SIZE)
+    procs = [subprocess.Popen([RUN, "--output-name=job.h5", "--", APP, "threads" if r else "sleep"], cwd=d,
+                              env=dict(ENV, RANK=str(r), WORLD_SIZE="2"), stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL) for r in range(2)]
+    check(all(p.wait(timeout=120) == 0 for p in procs), "job.h5: both processes exit 0")
+    check(int(attr(os.path.join(d, "job.h5"), "nranks")) == 2, "job.h5: merged, 2 ranks")
+    made.append(os.path.join(d, "job.h5"))
     if MPIEXEC and APP_MPI:
         p = run([MPIEXEC, "-np", "2", RUN, "--output-name=mpi.h5", "--", APP_MPI, "children"], d)
         made.append(os.path.join(d, "mpi.h5"))
@@ -326,6 +356,18 @@ def case_report():
         parts = glob.glob(os.path.join(d, "*.partial.h5"))
         check(len(parts) == 1, f"SIGTERM: one partial file ({parts})")
         made += parts
+    # OpenMP (on LLVM libomp), NVTX with payloads (serial and MPI): the
+    # programs of the rt_serial and nvtx tests
+    extra = (("omp.h5", "OMP_APP", [], dict(ENV, OMP_NUM_THREADS="3")), ("nvtx.h5", "NVTX_APP", [], None))
+    for name, var, args, env in extra:
+        if os.environ.get(var):
+            p = run([RUN, f"--output-name={name}", "--", os.environ[var], *args], d, env=env)
+            check(p.returncode == 0, f"{name}: written")
+            made.append(os.path.join(d, name))
+    if os.environ.get("NVTX_MPI_APP") and MPIEXEC:
+        p = run([MPIEXEC, "-np", "2", RUN, "--output-name=nvtx_mpi.h5", "--", os.environ["NVTX_MPI_APP"]], d)
+        check(p.returncode == 0, "nvtx_mpi.h5: written")
+        made.append(os.path.join(d, "nvtx_mpi.h5"))
     for path in made:
         if os.path.exists(path):
             report_one(path)
