@@ -117,10 +117,9 @@ void tly_rt_config_load(struct tly_rt_opts *o)
 void tly_rt_config_report(void)
 {
 	struct tly_rt_cfg scratch;
-	int say = !tly_rt_libomp_rerun();   /* a run again on libomp: the first run said it */
 
 	for (size_t i = 0; i < sizeof settings / sizeof *settings; i++)
-		load_one(&settings[i], &scratch, say);
+		load_one(&settings[i], &scratch, !tly_rt_libomp_rerun());   /* the first run said it */
 	report_unknown();
 }
 
