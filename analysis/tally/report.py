@@ -116,12 +116,12 @@ def region_tree_section(an, top, metric):
     excl = stats.summary(pr, "excl_s", all_columns=an.ranks)
     keep = set(t["max"].sort_values(ascending=False).head(top).index) if top else None
     keep = tree.with_ancestors(run.regions, keep) if keep is not None else None
-    sums = pr.groupby("region").sum(numeric_only=True)
+    sums = pr.groupby("region").sum(numeric_only=True, min_count=1)   # not measured: NaN, shown as '-'
     names = dict(zip(run.regions["id"].astype(int), run.regions["name"]))
     rows = []
     for rid, depth in tree.dfs_order(run.regions, keep):
         row = {"region": "  " * depth + str(names[rid]), "id": rid,
-               "visits": int(sums["visits"].get(rid, 0)), "incl mean [s]": t["mean"].get(rid, np.nan),
+               "visits": int(np.nan_to_num(sums["visits"].get(rid, 0))), "incl mean [s]": t["mean"].get(rid, np.nan),
                "incl min [s]": t["min"].get(rid, np.nan), "incl max [s]": t["max"].get(rid, np.nan),
                "excl mean [s]": excl["mean"].get(rid, np.nan), "imbalance": t["imbalance"].get(rid, np.nan),
                "cv": t["cv"].get(rid, np.nan)}
@@ -131,7 +131,7 @@ def region_tree_section(an, top, metric):
                 row[f"{e} excl"] = sums[f"{e} (excl)"].get(rid, 0)
         rows.append(row)
     note = (f"times: region wall time per rank (max over its threads), statistics across {len(an.ranks)} ranks; "
-            "counters: sums over ranks and threads")
+            "counters: sums over ranks and threads ('-': not measured, e.g. MPI calls without TALLY_MPI_COUNTERS)")
     if keep is not None and len(keep) < len(run.regions):
         note += f"; showing the {top} regions with the largest max time and their ancestors (--top)"
     return Section("Region tree", pd.DataFrame(rows), note)

@@ -96,6 +96,7 @@ static void stats_rows(struct tly_rt_proc *p, int32_t **gid, struct tly_rows *r)
 			s[k].visits = t->nodes[i].visits;
 			s[k].incl_ns = t->nodes[i].incl_ns;
 			memcpy(s[k].counters, t->nodes[i].cnt, sizeof s[k].counters);
+			s[k].uncounted = p->nev > 0 && !t->nodes[i].counted;
 		}
 }
 

@@ -70,6 +70,7 @@ struct tly_rt_node {
 	const char *key;      /* the name pointer it was created with (MPI: static) */
 	int32_t parent, first_child, next_sibling;
 	int32_t kind;
+	int32_t counted;      /* counters were read at a visit (else: not measured) */
 	int64_t visits, incl_ns;
 	int64_t cnt[TLY_RT_MAX_EVENTS];
 };
