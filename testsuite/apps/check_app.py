@@ -63,6 +63,10 @@ def check_mpi(f, cdir, nranks):
             shown = h if h else (0, 0, 0)
             print("%-4d %-22s %12d %14d %14d   %s" % (r, name, *shown,
                   "equal" if ok else "DIFFERS: counter %s" % (w,)))
+    for r in range(nranks):
+        if not want[r]:
+            print("rank %d: the counters saw no MPI call" % r)
+            bad += 1
     if set(have) - set(range(nranks)):
         print("the file has ranks %s, the job had %d" % (sorted(have), nranks))
         bad += 1
@@ -110,6 +114,8 @@ def check_omp(f, cdir, nranks, nthreads):
                 print("  %-40s GOMP_parallel calls %d, Tally visits %d: DIFFERS" %
                       (site, want.get(site, 0), have.get(site, 0)))
                 bad += 1
+        if want and want == dict(have):
+            print("  every site: Tally's visits equal the GOMP_parallel calls")
     return bad
 
 
