@@ -15,8 +15,11 @@ SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 echo "install-apps: installing ${missing[*]}"
 $SUDO apt-get update -qq || echo "install-apps: apt-get update failed"
-for p in "${missing[@]}"; do
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "$p" >/dev/null ||
-    echo "install-apps: could not install $p: its test will skip"
-done
+export DEBIAN_FRONTEND=noninteractive
+# all at once (one dependency resolution); one by one only if that fails
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
+  for p in "${missing[@]}"; do
+    $SUDO apt-get install -y -qq --no-install-recommends "$p" >/dev/null ||
+      echo "install-apps: could not install $p: its test will skip"
+  done
 exit 0
