@@ -57,7 +57,6 @@ static void load_one(const struct setting *s, struct tly_rt_cfg *cfg, int say)
 {
 	char *dst = (char *)cfg + s->off;
 	const char *v = getenv(s->env);
-	int say = !tly_rt_libomp_rerun();   /* the first run said it */
 
 	if (v && strlen(v) >= sizeof cfg->events) {
 		if (say)
@@ -120,7 +119,7 @@ void tly_rt_config_report(void)
 	struct tly_rt_cfg scratch;
 
 	for (size_t i = 0; i < sizeof settings / sizeof *settings; i++)
-		load_one(&settings[i], &scratch, 1);
+		load_one(&settings[i], &scratch, !tly_rt_libomp_rerun());   /* the first run said it */
 	report_unknown();
 }
 
