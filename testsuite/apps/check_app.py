@@ -9,9 +9,10 @@ Usage: check_app.py TALLY_FILE COUNT_DIR NRANKS NTHREADS PLAIN_OUT TALLY_OUT APP
           counters (count_mpi_c.c, count_mpi_f.c: c.<rank>.txt, f.<rank>.txt);
           a function on one side only is a difference.
   OpenMP: every rank has NTHREADS threads when the program starts parallel
-          regions; for each rank's initial thread, the visits of each
-          `omp parallel @ SITE` region (summed over the paths it appears
-          under) equal the GOMP_parallel calls from SITE (count_omp.c).
+          regions; for each rank's initial thread, the visits of the OpenMP
+          parallel regions (kind 3) of each code address SITE (regions.address,
+          summed over the paths they appear under) equal the GOMP_parallel
+          calls from SITE (count_omp.c).
   Results: the result lines (results.py) of the plain and the measured run
           are the same.
 Reads the file with h5py alone (not Tally's reader).  Exit 0 when all hold.
@@ -87,7 +88,8 @@ def omp_sites(cdir, rank):
 
 
 def check_omp(f, cdir, nranks, nthreads):
-    regions = {int(r["id"]): r["name"].decode() for r in f["regions"][:]}
+    # kind 3: OpenMP parallel; address: module+0xoffset of its code (schema 2)
+    regions = {int(r["id"]): r["address"].decode() for r in f["regions"][:] if int(r["kind"]) == 3}
     threads = f["threads"][:]
     stats = f["region_stats"][:]
     bad = 0
@@ -101,9 +103,9 @@ def check_omp(f, cdir, nranks, nthreads):
             continue
         have = collections.Counter()
         for s in stats[(stats["rank"] == r) & (stats["thread"] == initial[0])]:
-            name = regions[int(s["region"])]
-            if name.startswith("omp parallel @ "):
-                have[name[len("omp parallel @ "):]] += int(s["visits"])
+            site = regions.get(int(s["region"]))
+            if site is not None:
+                have[site] += int(s["visits"])
         print("rank %d: %d thread(s) in the file (want %d), %d parallel region site(s), "
               "%d region start(s) by the initial thread" %
               (r, len(mine), nthreads if want else 1, len(want), sum(want.values())))
