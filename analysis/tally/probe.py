@@ -1,0 +1,64 @@
+"""A damaged file can crash libhdf5 itself (seen: H5A__close on bit-flipped
+files; h5dump crashes on the same files), which no Python code can catch.
+tally-report therefore first reads the file(s) in a forked child: when the
+child dies of a signal or takes too long, the user gets one sentence and
+exit status 2 instead of a core dump or a hang.  The reproducers are in
+testsuite/report/hdf5_crashes/ (docs/report.md, "Damaged files")."""
+import glob
+import os
+import select
+import signal
+import time
+
+from .errors import TallyError
+
+TIMEOUT = float(os.environ.get("TALLY_PROBE_TIMEOUT", "120"))
+
+
+def _child(path):
+    """Read the file as the report will; exit 0 (errors are the parent's to report)."""
+    try:
+        from .fileio import read_file
+        read_file(path)
+    except BaseException:   # pylint: disable=broad-except
+        pass
+    os._exit(0)
+
+
+def _probe_one(path):
+    """None, or one sentence when reading path kills or hangs the reader."""
+    pid = os.fork()
+    if pid == 0:
+        _child(path)
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            return f"{path}: reading it did not end within {TIMEOUT:.0f} s; the file is damaged"
+        select.select([], [], [], 0.01)
+    if os.WIFSIGNALED(status):
+        return (f"{path}: the HDF5 library crashed reading it (signal {os.WTERMSIG(status)}); "
+                "the file is damaged")
+    return None
+
+
+def probe(path):
+    """{file: sentence} of the files under path (a file or a directory) that
+    crash or hang the reader; raises TallyError when path is such a file."""
+    if not hasattr(os, "fork") or os.environ.get("TALLY_NO_PROBE"):
+        return {}
+    if not os.path.isdir(path):
+        why = _probe_one(path) if os.path.isfile(path) else None
+        if why:
+            raise TallyError(why)
+        return {}
+    bad = {}
+    for f in sorted(glob.glob(os.path.join(path, "*.h5"))):
+        why = _probe_one(f)
+        if why:
+            bad[f] = why
+    return bad
