@@ -13,6 +13,10 @@ from . import gpu, metrics, mpi, stats, tree
 from .errors import TallyError
 
 KNOWN = {"events", "ranks", "threads", "regions", "region_stats", "mpi"}
+# Tables that only describe the rows of others: shown when one of those has rows
+# (the runtime lists the default NVTX domain of every rank, NVTX or not).
+DESCRIBES = {"nvtx_domains": ("nvtx_marks", "nvtx_ranges", "nvtx_schemas", "nvtx_names"),
+             "nvtx_names": ("nvtx_marks", "nvtx_ranges", "nvtx_schemas")}
 
 
 @dataclass
@@ -68,8 +72,10 @@ def meta_section(run):
     if run.has("ranks"):
         rk = run.ranks
         rows += [("hosts", rk["host"].nunique()), ("threads", int(rk["nthreads"].sum())),
-                 ("elapsed max [s]", rk["elapsed_ns"].max() / 1e9),
-                 ("Tally overhead max [s]", rk["overhead_ns"].max() / 1e9),
+                 ("elapsed max [s]", rk["elapsed_ns"].max() / 1e9)]
+        if "cpu_ns" in rk:   # schema 2: the process's CPU time, unmeasured threads included
+            rows.append(("process CPU time, sum over ranks [s]", rk["cpu_ns"].sum() / 1e9))
+        rows += [("Tally overhead max [s]", rk["overhead_ns"].max() / 1e9),
                  ("region enter/exit pairs", int(rk["region_events"].sum())),
                  ("truncated region entries", int(rk["truncated"].sum()))]
         if "regions_folded" in rk:
@@ -202,8 +208,16 @@ def other_sections(run, top):
     for name, t in run.tables.items():
         if name in KNOWN or name == kname or (pc is not None and t is pc) or t.empty:
             continue  # empty tables say nothing; CSV export still writes them
+        if name in DESCRIBES and not any(run.has(o) for o in DESCRIBES[name]) and not _nvtx_regions(run):
+            continue
         out.append(Section(f"Table {name}", t.head(top or len(t)), run.docs.get(name, "") or ""))
     return out
+
+
+def _nvtx_regions(run):
+    """True when the region tree holds NVTX ranges (kind 7)."""
+    reg = run.table("regions")
+    return "kind" in reg.columns and bool((reg["kind"] == 7).any())
 
 
 def build(run, by="region", metric="time", top=20):

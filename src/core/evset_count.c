@@ -19,35 +19,44 @@
 #include "core/thread_rec.h"
 #include "core/threads.h"
 
-static void event_values(const struct tly_evset *es, long long *values)
+static void values_from(const struct tly_evset *es, const long long *raw, long long *values)
 {
 	for (int i = 0; i < es->nevents; i++) {
 		const struct tly_ev *ev = &es->a->ev[i];
 
 		if (!ev->preset || ev->derived == TLY_NOT_DERIVED) {
-			values[i] = es->a->raw[ev->pos[0]];
+			values[i] = raw[ev->pos[0]];
 			continue;
 		}
 		long long terms[TLY_MAX_TERMS];
 
 		for (int t = 0; t < ev->nterms; t++)
-			terms[t] = es->a->raw[ev->pos[t]];
+			terms[t] = raw[ev->pos[t]];
 		values[i] = tly_preset_value(ev->preset, terms);
 	}
 }
 
+static void event_values(const struct tly_evset *es, long long *values)
+{
+	values_from(es, es->a->raw, values);
+}
+
+/* A read of a running set writes nothing the set shares: the raw counts
+ * go to this call's stack, so two threads may read one set at once (the
+ * docs say which operations allow that: docs/threads.md). */
 int tly_evset_values(struct tly_evset *es, long long *values)
 {
+	long long raw[TLY_MAX_NATIVES];
 	int rc;
 
 	if (!(es->state & PAPI_RUNNING)) {
 		memcpy(values, es->a->stopvals, (size_t)es->nevents * sizeof *values);
 		return PAPI_OK;
 	}
-	rc = tly_parts_read(es);
+	rc = tly_parts_read_into(es, raw);
 	if (rc != PAPI_OK)
 		return rc;
-	event_values(es, values);
+	values_from(es, raw, values);
 	return PAPI_OK;
 }
 

@@ -4,7 +4,9 @@
  * in a child process that forces libpfm4 onto it (LIBPFM_FORCE_PMU, read by
  * pfm_initialize), so the check needs none of that hardware.  A PMU this
  * libpfm4 was built without (Arm PMUs on an x86 build) is reported as not
- * checkable here; a row that does not encode fails with its file:line.
+ * checkable here; a row that does not encode, or whose qualified name is
+ * too long for the perf_event component (PAPI_MAX_STR_LEN), fails with its
+ * file:line.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -109,7 +111,12 @@ static int check_pmu(const char *pmu)
 
 		if (strcmp(items[i].pmu, pmu) != 0)
 			continue;
-		if (encode(pmu, items[i].native, &why) != PFM_SUCCESS) {
+		/* the perf_event component takes names shorter than PAPI_MAX_STR_LEN */
+		if (strlen(pmu) + 2 + strlen(items[i].native) >= PAPI_MAX_STR_LEN) {
+			fprintf(stderr, "%s:%d: %s::%s is longer than %d characters\n", items[i].file,
+				items[i].line, pmu, items[i].native, PAPI_MAX_STR_LEN - 1);
+			bad++;
+		} else if (encode(pmu, items[i].native, &why) != PFM_SUCCESS) {
 			fprintf(stderr, "%s:%d: %s::%s does not encode: %s\n", items[i].file,
 				items[i].line, pmu, items[i].native, why);
 			bad++;

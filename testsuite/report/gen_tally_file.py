@@ -103,8 +103,10 @@ def rows_for_rank(args, rank, regions, rng, nev, local_ids):
     vals = rank_values(rng, rank, args.ranks, len(regions), args.threads, nev)
     stats = [(rank, t, local_ids[i], v[0][i], v[1][i], v[2][i])
              for t, v in enumerate(vals) for i in range(len(regions))]
+    elapsed = int(vals[0][1][0]) + 5000
+    cpu = (elapsed * args.threads,) if args.cpu_ns else ()   # schema 2
     ranks = [(rank, "node%d" % (rank // 16), 1000 + rank, args.threads,
-              int(vals[0][1][0]) + 5000, 200 + rank, int(sum(v[0].sum() for v in vals)), 0)]
+              elapsed) + cpu + (200 + rank, int(sum(v[0].sum() for v in vals)), 0)]
     threads = [(rank, t, 2000 + rank * 10 + t, 0 if t == 0 else 1) for t in range(args.threads)]
     mpi = []
     for k, fn in enumerate(MPI_FUNCS):
@@ -167,6 +169,7 @@ def main():
     ap.add_argument("--seed", type=int, default=11)
     args = ap.parse_args()
     version, _, tables = parse(args.schema)
+    args.cpu_ns = any(f[0] == "cpu_ns" for f in tables["ranks"])
     events = [e for e in args.events.split(",") if e]
     ev_rows = [(i, e, "perf_event", "ns" if "CLOCK" in e else "", "synthetic " + e) for i, e in enumerate(events)]
     regions = region_tree(args.regions)

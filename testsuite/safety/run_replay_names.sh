@@ -13,11 +13,11 @@ cd "$dir" || exit 1
 fail=0
 bad() { echo "FAILED: $*"; fail=1; }
 odir="$dir/O'Brien \$(touch $dir/pwned1); x"
-mkdir -p "$odir" "$dir/bin'\`touch $dir/pwned2\`"
-prog="$dir/bin'\`touch $dir/pwned2\`/app';touch $dir/pwned3;'"
+mkdir -p "$odir" "$dir/bin'\`touch pwned2\`"
+prog="$dir/bin'\`touch pwned2\`/app';touch pwned3;'"
 cp "$app" "$prog"
 EV=perf::PAGE-FAULTS,perf::TASK-CLOCK,perf::MINOR-FAULTS,perf::MAJOR-FAULTS
-name=$'m\'; touch '"$dir"$'/pwned4; \'\nx.h5'
+name=$'m\'; touch pwned4; \'\nx.h5'
 TALLY_PERF_MAX_COUNTERS=2 TALLY_OUTPUT_DIR="$odir" timeout 120 "$run" --passes=auto --events=$EV \
   --output-name="$name" -- "$prog" 3 8 serial 2>err.txt || { cat err.txt; bad "replay failed"; }
 cat err.txt

@@ -51,21 +51,26 @@ static int valid(const char *kind, const char *v)
 	return 1;
 }
 
-static void load_one(const struct setting *s, struct tly_rt_cfg *cfg)
+/* Load one setting; with `say`, report a malformed value (the value and
+ * its default are the same either way). */
+static void load_one(const struct setting *s, struct tly_rt_cfg *cfg, int say)
 {
 	char *dst = (char *)cfg + s->off;
 	const char *v = getenv(s->env);
 
 	if (v && strlen(v) >= sizeof cfg->events) {
-		tly_rt_log(1, "%s is longer than %zu characters; using the default '%s'",
-			   s->env, sizeof cfg->events - 1, s->def);
+		if (say)
+			tly_rt_log_job(1, "%s is longer than %zu characters; using the default '%s'",
+				       s->env, sizeof cfg->events - 1, s->def);
 		v = NULL;
 	} else if (v && !valid(s->kind, v)) {
-		tly_rt_log(1, "%s='%s' is not a valid %s; using the default '%s'", s->env, v,
-			   !strcmp(s->kind, "BOOL") ? "yes/no value" : "non-negative integer", s->def);
+		if (say)
+			tly_rt_log_job(1, "%s='%s' is not a valid %s; using the default '%s'", s->env, v,
+				       !strcmp(s->kind, "BOOL") ? "yes/no value" : "non-negative integer", s->def);
 		v = NULL;
 	}
-	snprintf(dst, sizeof cfg->events, "%s", v ? v : s->def);
+	if (dst)
+		snprintf(dst, sizeof cfg->events, "%s", v ? v : s->def);
 }
 
 /* Settings the library (libtally) reads and checks itself: known here,
@@ -90,8 +95,8 @@ static void report_unknown(void)
 			known |= strlen(settings[i].env) == n && !strncmp(settings[i].env, *e, n);
 		for (size_t i = 0; i < sizeof library_settings / sizeof *library_settings; i++)
 			known |= strlen(library_settings[i]) == n && !strncmp(library_settings[i], *e, n);
-		if (!known && strncmp(*e, "TALLY_INTERNAL_", 15) != 0)
-			tly_rt_log(1, "unknown setting %.*s ignored (tally-run --help lists them)", (int)n, *e);
+		if (!known && strncmp(*e, "TALLY_INTERNAL_", 15) != 0 && !tly_rt_libomp_rerun())
+			tly_rt_log_job(1, "unknown setting %.*s ignored (tally-run --help lists them)", (int)n, *e);
 	}
 }
 
@@ -100,7 +105,7 @@ void tly_rt_config_load(struct tly_rt_opts *o)
 	memset(o, 0, sizeof *o);
 	/* verbose first, so the other messages honour it */
 	for (size_t i = 0; i < sizeof settings / sizeof *settings; i++)
-		load_one(&settings[i], &o->raw);
+		load_one(&settings[i], &o->raw, 0);
 	o->mpi = parse_bool(o->raw.mpi);
 	o->mpi_regions = parse_bool(o->raw.mpi_regions);
 	o->mpi_counters = parse_bool(o->raw.mpi_counters);
@@ -111,15 +116,24 @@ void tly_rt_config_load(struct tly_rt_opts *o)
 	o->disable = parse_bool(o->raw.disable);
 	o->output_replace = parse_bool(o->raw.output_replace);
 	o->max_depth = atoi(o->raw.max_depth);
-	if (o->max_depth < 1) {
-		/* the root region is depth 1: 0 would record nothing at all */
-		tly_rt_log(1, "TALLY_MAX_DEPTH=0 is not valid (the program itself is depth 1); using 1");
+	if (o->max_depth < 1)   /* reported by rt_config_check.c */
 		o->max_depth = 1;
-	}
 	o->max_regions = atoi(o->raw.max_regions);
 	o->nvtx_max_marks = atol(o->raw.nvtx_max_marks);
 	o->exit_timeout = atoi(o->raw.exit_timeout);
 	o->verbose = atoi(o->raw.verbose);
+}
+
+/* Said once, by a process that measures (a launcher or shell that
+ * inherits the preload says nothing) and is the job's first (rt_log.c). */
+void tly_rt_config_report(void)
+{
+	struct tly_rt_cfg scratch;
+
+	for (size_t i = 0; i < sizeof settings / sizeof *settings; i++)
+		load_one(&settings[i], &scratch, !tly_rt_libomp_rerun());   /* the first run said it */
+	if (!tly_rt_libomp_rerun())
+		tly_rt_config_check(&scratch);
 	report_unknown();
 }
 

@@ -64,6 +64,11 @@ void tly_rt_choose_outname(char *buf, size_t len, const char *suffix)
 		snprintf(buf, len, "%s/%s", dir, name);
 		return;
 	}
+	if (p->job.size > 1 && !p->in_mpi_job) {
+		/* every process of the job finds the same name without talking */
+		snprintf(buf, len, "%s/tally-%s-%s%s", dir, p->exe, p->job.id, suffix);
+		return;
+	}
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
 	snprintf(buf, len, "%s/tally-%s-%s-%ld%s", dir, p->exe, stamp, (long)getpid(), suffix);
