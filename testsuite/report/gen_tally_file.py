@@ -107,7 +107,6 @@ def rows_for_rank(args, rank, regions, rng, nev, local_ids):
     cpu = (elapsed * args.threads,) if args.cpu_ns else ()   # schema 2
     ranks = [(rank, "node%d" % (rank // 16), 1000 + rank, args.threads,
               elapsed) + cpu + (200 + rank, int(sum(v[0].sum() for v in vals)), 0)]
-    ranks = [r + (0,) * (args.ranks_fields - len(r)) for r in ranks]   # counts of folded/dropped: none
     threads = [(rank, t, 2000 + rank * 10 + t, 0 if t == 0 else 1) for t in range(args.threads)]
     mpi = []
     for k, fn in enumerate(MPI_FUNCS):
@@ -175,7 +174,6 @@ def main():
     args = ap.parse_args()
     version, _, tables = parse(args.schema)
     args.cpu_ns = any(f[0] == "cpu_ns" for f in tables["ranks"])
-    args.ranks_fields = len(tables["ranks"])
     events = [e for e in args.events.split(",") if e]
     ev_rows = [(i, e, "perf_event", "ns" if "CLOCK" in e else "", "synthetic " + e) for i, e in enumerate(events)]
     regions = region_tree(args.regions)
