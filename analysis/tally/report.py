@@ -78,6 +78,11 @@ def meta_section(run):
         rows += [("Tally overhead max [s]", rk["overhead_ns"].max() / 1e9),
                  ("region enter/exit pairs", int(rk["region_events"].sum())),
                  ("truncated region entries", int(rk["truncated"].sum()))]
+        if "regions_folded" in rk:
+            rows.append(("region entries folded into '(other regions)' (TALLY_MAX_REGIONS)",
+                         int(rk["regions_folded"].sum())))
+        if "nvtx_marks_dropped" in rk:
+            rows.append(("NVTX marks not kept (TALLY_NVTX_MAX_MARKS)", int(rk["nvtx_marks_dropped"].sum())))
     rows.append(("write time [s]", int(m.get("write_seconds", 0)) / 1e6))
     for e in run.table("events").itertuples(index=False):
         rows.append((f"event {e.index}", f"{e.name} [{e.units}] ({e.component})"))
@@ -93,7 +98,7 @@ def partial_rows(run):
     reasons = "; ".join(f"rank {r}: {w}" for r, w in sorted(run.partial_reasons.items()))
     return [("data", "PARTIAL (per-rank partial files, the job did not reach MPI_Finalize)"),
             ("partial ranks", _ranges(run.partial_ranks)), ("missing ranks", _ranges(run.missing_ranks) or "none"),
-            ("reasons", reasons)]
+            ("reasons", reasons)] + [("damaged file left out", d) for d in run.damaged]
 
 
 def _ranges(values):

@@ -7,6 +7,7 @@
 #include "nvtx/nvtx.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@ static struct {
 	size_t nranges, capranges;
 	uint64_t next_range;
 	int dropped_logged;
+	atomic_long nmarks;   /* marks kept, all threads */
 } st = { .lock = PTHREAD_MUTEX_INITIALIZER, .next_range = 1 };
 
 static _Thread_local struct tly_nv_thread *nv_self;
@@ -111,10 +113,26 @@ static int32_t cur_node(const struct tly_nv_thread *t)
 	return t->rt->depth ? t->rt->stack[t->rt->depth - 1].node : 0;
 }
 
+/* Marks kept (all threads) stay within TALLY_NVTX_MAX_MARKS: a program
+ * marking in a loop must not fill the memory or the file.  Further marks
+ * are counted (ranks.nvtx_marks_dropped) and the report says so. */
+static int mark_room(void)
+{
+	long max = tly_rt_proc()->opt.nvtx_max_marks;
+
+	if (atomic_load_explicit(&st.nmarks, memory_order_relaxed) >= max)
+		return 0;
+	return atomic_fetch_add(&st.nmarks, 1) < max;
+}
+
 void tly_nv_mark_add(struct tly_nv_thread *t, int domain, uint32_t cat, int64_t ts, const char *msg)
 {
 	struct tly_nv_mark *m;
 
+	if (!mark_room()) {
+		atomic_fetch_add(&tly_rt_proc()->marks_dropped, 1);
+		return;
+	}
 	if (grow((void **)&t->marks, &t->capmarks, t->nmarks, sizeof *t->marks) < 0)
 		return;
 	m = &t->marks[t->nmarks++];

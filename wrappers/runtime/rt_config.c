@@ -73,6 +73,13 @@ static void load_one(const struct setting *s, struct tly_rt_cfg *cfg, int say)
 		snprintf(dst, sizeof cfg->events, "%s", v ? v : s->def);
 }
 
+/* Settings the library (libtally) reads and checks itself: known here,
+ * never "unknown" (docs/runtime.md lists them). */
+static const char *const library_settings[] = {
+	"TALLY_PERF_MAX_COUNTERS", "TALLY_PERF_RDPMC", "TALLY_CUPTI_LIB", "TALLY_CUDA_REPLAY",
+	"TALLY_CUDA_NO_CACHE", "TALLY_QUIET",
+};
+
 /* Settings that look like ours but are not in the table. */
 static void report_unknown(void)
 {
@@ -86,6 +93,8 @@ static void report_unknown(void)
 			continue;
 		for (size_t i = 0; i < sizeof settings / sizeof *settings; i++)
 			known |= strlen(settings[i].env) == n && !strncmp(settings[i].env, *e, n);
+		for (size_t i = 0; i < sizeof library_settings / sizeof *library_settings; i++)
+			known |= strlen(library_settings[i]) == n && !strncmp(library_settings[i], *e, n);
 		if (!known && strncmp(*e, "TALLY_INTERNAL_", 15) != 0 && !tly_rt_libomp_rerun())
 			tly_rt_log_job(1, "unknown setting %.*s ignored (tally-run --help lists them)", (int)n, *e);
 	}
@@ -105,9 +114,12 @@ void tly_rt_config_load(struct tly_rt_opts *o)
 	o->serial = parse_bool(o->raw.serial);
 	o->signals = parse_bool(o->raw.signals);
 	o->disable = parse_bool(o->raw.disable);
+	o->output_replace = parse_bool(o->raw.output_replace);
 	o->max_depth = atoi(o->raw.max_depth);
-	if (o->max_depth < 1)
+	if (o->max_depth < 1)   /* reported by rt_config_check.c */
 		o->max_depth = 1;
+	o->max_regions = atoi(o->raw.max_regions);
+	o->nvtx_max_marks = atol(o->raw.nvtx_max_marks);
 	o->exit_timeout = atoi(o->raw.exit_timeout);
 	o->verbose = atoi(o->raw.verbose);
 }
@@ -120,6 +132,8 @@ void tly_rt_config_report(void)
 
 	for (size_t i = 0; i < sizeof settings / sizeof *settings; i++)
 		load_one(&settings[i], &scratch, !tly_rt_libomp_rerun());   /* the first run said it */
+	if (!tly_rt_libomp_rerun())
+		tly_rt_config_check(&scratch);
 	report_unknown();
 }
 
