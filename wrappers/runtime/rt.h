@@ -18,6 +18,7 @@
 #define TLY_RT_MAX_EVENTS 16
 #define TLY_RT_HIST 32        /* log2 message-size buckets */
 #define TLY_RT_NAME 256
+#define TLY_RT_SITE_DEPTH 8   /* deepest MPI call-site stack */
 
 /* ---- settings (rt_config.c) ------------------------------------------ */
 struct tly_rt_cfg {
@@ -30,6 +31,7 @@ struct tly_rt_opts {
 	struct tly_rt_cfg raw;
 	int mpi, mpi_regions, mpi_counters, ompt, regions, serial, signals, disable;
 	int max_depth, exit_timeout, verbose;
+	int mpi_callsites;    /* frames per MPI call site, 0: off */
 };
 void tly_rt_config_load(struct tly_rt_opts *o);   /* quiet */
 void tly_rt_config_report(void);                  /* malformed and unknown settings, once per job */
@@ -103,6 +105,7 @@ struct tly_rt_thread {
 	int depth, truncated_depth;
 	int64_t truncated;    /* enters beyond max depth */
 	int in_mpi;           /* wrapper nesting guard */
+	struct tly_mpi_sites *sites;  /* MPI call sites (mpi/mpi_sites.c), NULL: none yet */
 	struct tly_rt_mpi_stat *mpi;  /* [tly_mpi_nfuncs] */
 	int64_t overhead_ns;
 	struct tly_rt_thread *next;
@@ -245,6 +248,9 @@ int tly_rt_will_measure(void);
 void tly_rt_choose_outname(char *buf, size_t len, const char *suffix);
 
 /* ---- output (output/) --------------------------------------------------- */
+struct tly_rows;
+/* This rank's rows of the mpi_sites table (mpi/mpi_sites.c). */
+void tly_mpi_site_rows(struct tly_rt_proc *p, struct tly_rows *r);
 /* Write the job file.  comm_ptr: pointer to the tool's MPI_Comm, or NULL
  * for a serial (or per-rank partial) file.  0 or -1. */
 int tly_out_write(void *comm_ptr, const char *path, int partial);

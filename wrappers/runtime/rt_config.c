@@ -100,6 +100,8 @@ void tly_rt_config_load(struct tly_rt_opts *o)
 	o->mpi = parse_bool(o->raw.mpi);
 	o->mpi_regions = parse_bool(o->raw.mpi_regions);
 	o->mpi_counters = parse_bool(o->raw.mpi_counters);
+	o->mpi_callsites = atoi(o->raw.mpi_callsites) > TLY_RT_SITE_DEPTH ? TLY_RT_SITE_DEPTH
+									 : atoi(o->raw.mpi_callsites);
 	o->ompt = parse_bool(o->raw.ompt);
 	o->regions = parse_bool(o->raw.regions);
 	o->serial = parse_bool(o->raw.serial);
