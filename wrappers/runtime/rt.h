@@ -32,6 +32,7 @@ struct tly_rt_opts {
 	int mpi, mpi_regions, mpi_counters, ompt, regions, serial, signals, disable;
 	int max_depth, exit_timeout, verbose;
 	int mpi_callsites;    /* frames per MPI call site, 0: off */
+	int omp_counters;     /* counters at OpenMP region boundaries */
 };
 void tly_rt_config_load(struct tly_rt_opts *o);   /* quiet */
 void tly_rt_config_report(void);                  /* malformed and unknown settings, once per job */

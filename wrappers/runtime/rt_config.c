@@ -103,6 +103,7 @@ void tly_rt_config_load(struct tly_rt_opts *o)
 	o->mpi_callsites = atoi(o->raw.mpi_callsites) > TLY_RT_SITE_DEPTH ? TLY_RT_SITE_DEPTH
 									 : atoi(o->raw.mpi_callsites);
 	o->ompt = parse_bool(o->raw.ompt);
+	o->omp_counters = parse_bool(o->raw.omp_counters);
 	o->regions = parse_bool(o->raw.regions);
 	o->serial = parse_bool(o->raw.serial);
 	o->signals = parse_bool(o->raw.signals);
