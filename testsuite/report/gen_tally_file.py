@@ -128,7 +128,11 @@ def write(path, version, tables, attrs, rows, nev, extra):
             if extra and name in EXTRA_TABLES:   # written by write_extra in its own shape
                 continue
             dt = dtype(fields, nev)
-            data = np.array([tuple(r) for r in rows.get(name, [])], dtype=dt)
+            # Fields a newer schema appended to a table take their zero value.
+            data = np.zeros(len(rows.get(name, [])), dtype=dt)
+            for i, r in enumerate(rows.get(name, [])):
+                for fname, value in zip(dt.names, r):
+                    data[i][fname] = value
             ds = f.create_dataset(name, data=data, dtype=dt)
             ds.attrs["doc"] = np.bytes_("synthetic " + name)
         if extra:
