@@ -173,13 +173,14 @@ static void reexec_with(const char *lib)
 	setenv("LD_PRELOAD", old ? old : "", 1);
 }
 
-static void warn_unmeasured(const struct gomp_probe *p, const char *why)
+static void warn_unmeasured(const struct gomp_probe *p, const char *why, int off)
 {
 	tly_rt_log_job(1, "this program runs OpenMP on GCC's libgomp (%s), which has no OMPT: %s, so its "
-		   "OpenMP worker threads and parallel regions are not measured (their CPU time is "
-		   "only in ranks.cpu_ns, the process's CPU time). To measure them install LLVM's "
-		   "libomp (Debian: libomp-dev) or give its path: TALLY_LIBOMP=/path/to/libomp.so.5 "
-		   "(tally-run --libomp=...)", p->gomp, why);
+		       "OpenMP worker threads and parallel regions are not measured (their CPU time is "
+		       "only in ranks.cpu_ns, the process's CPU time). To measure them %s", p->gomp, why,
+		       off ? "leave TALLY_LIBOMP at 'auto' (tally-run --libomp=auto)"
+			   : "install LLVM's libomp (Debian: libomp-dev) or give its path: "
+			     "TALLY_LIBOMP=/path/to/libomp.so.5 (tally-run --libomp=...)");
 }
 
 static int rerun(void)
@@ -213,5 +214,5 @@ void tly_rt_libomp_switch(const char *how)
 		reexec_with(lib);
 		why = "re-running the program with libomp preloaded failed";
 	}
-	warn_unmeasured(&p, why);
+	warn_unmeasured(&p, why, off);
 }
