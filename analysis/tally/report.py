@@ -12,7 +12,7 @@ import pandas as pd
 from . import gpu, metrics, mpi, stats, tree
 from .errors import TallyError
 
-KNOWN = {"events", "ranks", "threads", "regions", "region_stats", "mpi"}
+KNOWN = {"events", "ranks", "threads", "regions", "region_stats", "mpi", "mpi_sites"}
 # Tables that only describe the rows of others: shown when one of those has rows
 # (the runtime lists the default NVTX domain of every rank, NVTX or not).
 DESCRIBES = {"nvtx_domains": ("nvtx_marks", "nvtx_ranges", "nvtx_schemas", "nvtx_names"),
@@ -196,7 +196,18 @@ def mpi_sections(an, top):
             Section("MPI calls by bytes", fn.sort_values(["bytes_sent", "bytes_recv"], ascending=False)
                     [["function", "calls", "bytes_sent", "bytes_recv", "bytes/call"]].head(top or len(fn))),
             Section("MPI per rank", mpi.by_rank(an.run).sort_values("mpi_time_s", ascending=False).head(top or 10**9)),
-            Section("MPI message sizes", mpi.histogram(an.run), "calls per log2 bucket of max(sent, received)")]
+            Section("MPI message sizes", mpi.histogram(an.run), "calls per log2 bucket of max(sent, received)")] \
+        + site_section(an.run, top)
+
+
+def site_section(run, top):
+    """MPI call sites, when TALLY_MPI_CALLSITES recorded them."""
+    s = mpi.by_site(run)
+    if s is None:
+        return []
+    return [Section("MPI call sites by time", s.head(top or len(s)),
+                    "site: calling frames as function (file:line), innermost first; address: the first "
+                    "module+0xoffset stack of that name")]
 
 
 def other_sections(run, top):

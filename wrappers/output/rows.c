@@ -180,6 +180,7 @@ int tly_rows_build(struct tly_rt_proc *p, struct tly_names *all, int32_t **gid, 
 	thread_rows(p, r, &events, &trunc, &folded);
 	rank_rows(p, r, events, trunc, folded);
 	mpi_rows(p, r);
+	tly_mpi_site_rows(p, r);
 	return 0;
 }
 
