@@ -29,8 +29,6 @@ static void merge_script(char *buf, size_t len)
 
 	p[n > 0 ? n : 0] = '\0';
 	snprintf(buf, len, "%s/../share/tally/tally-merge-passes.py", dirname(p));
-	if (access(buf, R_OK) != 0)
-		snprintf(buf, len, "%s", TALLY_MERGE_BUILD);
 }
 
 /* Runs argv to completion; its exit status (128 + signal when killed). */
