@@ -189,3 +189,4 @@ class Tally(CMakePackage):
         assert "MPI_Allreduce" in text, text
         if self.spec.satisfies("+openmp"):
             assert re.search(r"^\s*threads\s+4\s*$", text, re.M), text
+            assert "omp parallel" in text, text
