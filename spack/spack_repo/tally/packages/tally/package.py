@@ -29,7 +29,8 @@ class Tally(CMakePackage):
     license("BSD-3-Clause", checked_by="tally-hpc")
 
     version("main", branch="main")
-    version("0.1.0", sha256="0000000000000000000000000000000000000000000000000000000000000000")
+    # tally-0.1.0.tar.gz: `cmake --build <build> --target dist` at commit 749b503
+    version("0.1.0", sha256="65646291fdf2f0d0dff853b4e3b1829d945c0ae082c344db46bb4f7c28f8aeb7")
 
     variant("mpi", default=True, description="Measurement runtime: tally-run, PMPI wrappers")
     variant("hdf5", default=True, description="HDF5 writer of the runtime (one file per job)")
