@@ -29,6 +29,7 @@ static struct {
 	const char *pmus[MAX_PRESENT_PMUS]; /* PMUs the enabled components list */
 	const char *core_pmu; /* the CPU's core PMU (tly_component.core_pmu); NULL: none */
 	int hw_ok;            /* the kernel counts hardware events */
+	int generic_forced;   /* TALLY_PRESETS_GENERIC=1 */
 } st;
 
 enum { TIER_ALL, TIER_SPECIFIC, TIER_GENERIC };
@@ -125,22 +126,28 @@ static void note_rejected(struct tly_preset *np, int rc, const char *where, cons
 	const char *detail = tly_err_detail()[0] ? tly_err_detail() : tly_err_text(rc);
 	int level = rc == PAPI_EPERM ? paranoid_level() : -99;
 
+	const char *tag = np->generic ? "generic: " : "";
+
 	np->avail = rc;
 	if (!st.hw_ok)
 		snprintf(np->note, sizeof np->note,
-			 "not countable on this machine: the kernel exposes no hardware PMU to program "
-			 "the mapping of %s; only software events can be counted", where);
+			 "%snot countable on this machine: the kernel exposes no hardware PMU to program "
+			 "the mapping of %s; only software events can be counted", tag, where);
 	else if (level != -99)
 		snprintf(np->note, sizeof np->note,
-			 "%s: %s was rejected: %s (/proc/sys/kernel/perf_event_paranoid is %d)",
-			 where, what, detail, level);
+			 "%s%s: %s was rejected: %s (/proc/sys/kernel/perf_event_paranoid is %d)",
+			 tag, where, what, detail, level);
 	else
-		snprintf(np->note, sizeof np->note, "%s: %s was rejected: %s", where, what, detail);
+		snprintf(np->note, sizeof np->note, "%s%s: %s was rejected: %s", tag, where, what, detail);
 }
 
 static void note_mapped(struct tly_preset *np, const char *where, const char *pmu)
 {
-	if (np->generic)
+	if (np->generic && st.generic_forced)
+		snprintf(np->note, sizeof np->note,
+			 "generic: mapped by %s to the kernel's generic hardware events "
+			 "(TALLY_PRESETS_GENERIC=1)", where);
+	else if (np->generic)
 		snprintf(np->note, sizeof np->note,
 			 "generic: mapped by %s to the kernel's generic hardware events (no preset map for "
 			 "core PMU %s)", where, st.core_pmu ? st.core_pmu : "(none libpfm4 knows)");
@@ -207,9 +214,11 @@ static int on_row(void *arg, const struct tly_map_block *blk, const struct tly_m
 	if (!np)
 		return tly_err_set(PAPI_ENOMEM, "out of memory resolving %s", tly_preset_defs[row->idx].symbol);
 	resolve_row(rs, pmu, row, np);
-	/* never trade an available mapping for one that does not work, nor a
-	 * row that did not resolve for a later one (the first explains best) */
-	if (np->avail == PAPI_OK || (cur->avail != PAPI_OK && cur->nterms == 0))
+	/* never trade an available mapping for one that does not work; among
+	 * embedded rows that do not resolve the first explains best, while a
+	 * user file's row (TIER_ALL) says what the user asked for */
+	if (np->avail == PAPI_OK ||
+	    (cur->avail != PAPI_OK && (cur->nterms == 0 || rs->tier == TIER_ALL)))
 		*cur = *np;
 	free(np);
 	return PAPI_OK;
@@ -244,8 +253,9 @@ static void note_unmapped(const struct resolve *specific, const struct resolve *
 				 st.hw_ok ? "" : " (and the kernel exposes no hardware PMU here)");
 		else if (generic->matched)
 			snprintf(p->note, sizeof p->note,
-				 "generic: the kernel's generic hardware events give no %s (no preset map for "
-				 "core PMU %s)", sym, st.core_pmu ? st.core_pmu : "(none libpfm4 knows)");
+				 "generic: the kernel's generic hardware events give no %s (%s%s)", sym,
+				 st.generic_forced ? "TALLY_PRESETS_GENERIC=1" : "no preset map for core PMU ",
+				 st.generic_forced ? "" : st.core_pmu ? st.core_pmu : "(none libpfm4 knows)");
 		else if (st.core_pmu)
 			snprintf(p->note, sizeof p->note, "no preset mapping for PMU %s%s", st.core_pmu,
 				 st.hw_ok ? "" : " (and the kernel exposes no hardware PMU to count it)");
@@ -269,6 +279,7 @@ int tly_presets_init(void)
 	int force = generic_forced();
 
 	memset(&st, 0, sizeof st);
+	st.generic_forced = force;
 	for (int i = 0; i < PAPI_END_idx; i++)
 		st.p[i].avail = PAPI_ENOEVNT;
 	collect_pmus();

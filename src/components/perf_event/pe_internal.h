@@ -13,6 +13,7 @@
  *                 name, describe, encode)
  *   pe_ctl.c      control state of one event set: one perf group
  *   pe_rdpmc.c    user-space counter reads (perf_event_mmap_page)
+ *   pe_count.h    their arithmetic: counter width, reset, wrap
  *   pe_pmceid.c   Arm common events the CPU PMU implements (PMCEID)
  *   pe_errno.c    errno -> PAPI code and message, in one place
  *   pe_budget.c   TALLY_PERF_MAX_COUNTERS, the testing counter budget
@@ -174,6 +175,12 @@ struct tly_pe_ctl {
 	struct tly_pe_ovf ovf;
 	/* one group read: nr, time_enabled, time_running, values[n] */
 	uint64_t buf[3 + TLY_PE_MAX_EVENTS];
+	/* PAPI_reset of a running set read from user space: the counts at
+	 * the reset, subtracted from every read until the next start (no
+	 * system call, and the kernel's page is never left relative to a
+	 * raw counter value, pe_count.h) */
+	int based;
+	long long base[TLY_PE_MAX_EVENTS];
 	char names[TLY_PE_MAX_EVENTS][TLY_PE_NAME_LEN];
 };
 
