@@ -51,6 +51,21 @@ def _read_tables(f, sch):
     return tables, docs
 
 
+def _mask_uncounted(tables):
+    """Counter values of regions whose counters were not measured (schema 3's
+    region_stats.uncounted) become NaN: shown as absent, never as 0, and
+    left out of sums."""
+    st = tables.get("region_stats")
+    ev = tables.get("events")
+    if st is None or ev is None or "uncounted" not in st.columns or not len(st):
+        return
+    cols = [c for c in ev["name"] if c in st.columns]
+    mask = st["uncounted"].astype(bool).to_numpy()
+    if mask.any() and cols:
+        st[cols] = st[cols].astype(float)
+        st.loc[mask, cols] = float("nan")
+
+
 def _check_meta(path, meta, sch):
     """The root attributes the reader relies on, checked (sanity.py)."""
     meta["schema_version"] = sanity.schema_version(path, meta["schema_version"], sch)
@@ -75,6 +90,7 @@ def read_file(path, sch=None):
             raise
         except (OSError, KeyError, ValueError, RuntimeError, TypeError, IndexError, AttributeError) as e:
             raise TallyError(f"{path}: the file is truncated or damaged ({e.__class__.__name__} while reading its tables)") from None
+    _mask_uncounted(tables)
     run = Run(sch, meta, tables, docs, [path])
     if run.partial:
         rank = int(meta.get("partial_rank", -1))

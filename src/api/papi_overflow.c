@@ -78,12 +78,15 @@ int PAPI_overflow(int EventSet, int EventCode, int threshold, int flags, PAPI_ov
 	return TLY_RET(rc);
 }
 
-static int check_region(const PAPI_sprofil_t *r, int flags, int k)
+static int check_region(const PAPI_sprofil_t *r, int flags, int k, int n)
 {
 	unsigned bucket = (flags & PAPI_PROFIL_BUCKET_64) ? 8 : (flags & PAPI_PROFIL_BUCKET_32) ? 4 : 2;
 
 	if (!r->pr_base)
 		return tly_err_set(PAPI_EINVAL, "profile buffer %d is NULL", k);
+	/* the catch-all bucket (profil.h) is one bucket whatever its size */
+	if (k == n - 1 && tly_prof_is_catchall(r) && r->pr_size > 0)
+		return PAPI_OK;
 	if (r->pr_size < bucket)
 		return tly_err_set(PAPI_EINVAL, "profile buffer %d holds %u bytes, less than one %u-byte bucket", k,
 				   r->pr_size, bucket);
@@ -109,7 +112,7 @@ static int profile(struct tly_evset *es, int i, const PAPI_sprofil_t *r, int n, 
 	if (!r || n <= 0)
 		return tly_err_set(PAPI_EINVAL, "a profile needs at least one buffer");
 	for (int k = 0; k < n; k++)
-		if ((rc = check_region(&r[k], flags, k)) != PAPI_OK)
+		if ((rc = check_region(&r[k], flags, k, n)) != PAPI_OK)
 			return rc;
 	if (es->a->ev[i].overflow_threshold && !es->a->ev[i].prof)
 		return tly_err_set(PAPI_EINVAL, "this event has an overflow handler; turn it off first");

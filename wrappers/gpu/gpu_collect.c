@@ -134,7 +134,10 @@ static struct tly_gpu_kstat *fold(const struct tly_gpu_view *v, const struct har
 		int32_t node = 0;
 		const char *hooked = r < v->nl ? tly_gpu_rt_launch(r, &t, &node) : NULL;
 
-		if (hooked && strcmp(hooked, h->names[r]) && !warned++)
+		/* both names may be cut short (at different lengths): a name that
+		 * begins the other is the same kernel */
+		if (hooked && strncmp(hooked, h->names[r], strlen(hooked) < strlen(h->names[r]) ?
+				      strlen(hooked) : strlen(h->names[r])) && !warned++)
 			tly_rt_log(1, "kernel %d: the launch hook saw '%s', the profiler '%s'; attribution by "
 				   "launch order may be wrong", r, hooked, h->names[r]);
 		fold_row(find(ks, nks, t, node, v->device, hooked && v->image_pass >= 0 ? hooked : h->names[r]),

@@ -8,6 +8,7 @@
  */
 #include "gpu/gpu_rt.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,12 +46,30 @@ static const char *why(int rc)
 	return d && *d ? d : PAPI_strerror(rc);
 }
 
+/* A program without MPI_Finalize (a serial program, a Python script)
+ * ends in exit(); the runtime's exit handler was registered at load, so
+ * it runs after the CUDA runtime's, which has destroyed the context and
+ * its profiler data by then.  A handler registered at the first launch
+ * (after the CUDA runtime's own) harvests the values while the context
+ * lives; the writer then finds them collected. */
+static void harvest_at_exit(void)
+{
+	int64_t n;
+	int replay;
+
+	if (!tly_rt_proc()->finished)
+		tly_gpu_rt_collect(&n, &replay);
+}
+
 static uint64_t on_launch(const tally_gpu_launch_t *l, void *ud)
 {
+	static atomic_int exit_hook;
 	struct tly_rt_thread *t;
 	struct launch *x;
 
 	(void)ud;
+	if (l->phase == 1 && !atomic_exchange(&exit_hook, 1))
+		atexit(harvest_at_exit);
 	if (l->phase != 1 || !(t = tly_rt_self()))
 		return 0;
 	pthread_mutex_lock(&gs.lock);

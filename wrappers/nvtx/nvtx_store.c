@@ -28,7 +28,19 @@ static struct {
 	atomic_long nmarks;   /* marks kept, all threads */
 } st = { .lock = PTHREAD_MUTEX_INITIALIZER, .next_range = 1 };
 
-static _Thread_local struct tly_nv_thread *nv_self;
+/* initial-exec: looked up on every NVTX call (general-dynamic TLS costs a
+ * __tls_get_addr call each time) */
+static _Thread_local struct tly_nv_thread *nv_self __attribute__((tls_model("initial-exec")));
+
+/* Bounded copy of a message: on the push path, where snprintf's format
+ * machinery cost more than the rest of a payload push. */
+static void copy_msg(char *dst, size_t len, const char *src)
+{
+	size_t n = src ? strnlen(src, len - 1) : 0;
+
+	memcpy(dst, src ? src : "", n);
+	dst[n] = '\0';
+}
 
 void *tly_nv_alloc(struct tly_nv_arena *a, size_t n)
 {
@@ -140,7 +152,7 @@ void tly_nv_mark_add(struct tly_nv_thread *t, int domain, uint32_t cat, int64_t 
 	m->domain = domain;
 	m->category = cat;
 	m->time_ns = ts;
-	snprintf(m->message, sizeof m->message, "%s", msg ? msg : "");
+	copy_msg(m->message, sizeof m->message, msg);
 }
 
 static void dropped(const struct tly_nv_schema *s, uint64_t id)
@@ -202,7 +214,7 @@ const char *tly_nv_payloads(struct tly_nv_thread *t, int domain, int event, uint
 		h->range_id = range;
 		h->domain = domain;
 		if (d.msg && !found && msg) {
-			snprintf(msg, mlen, "%s", d.msg);
+			copy_msg(msg, mlen, d.msg);
 			found = msg;
 		}
 	}
@@ -257,7 +269,7 @@ uint64_t tly_nv_range_start(int domain, uint32_t cat, const char *msg)
 		r->end_thread = -1;
 		r->start_ns = tly_rt_now();
 		r->end_ns = -1;
-		snprintf(r->message, sizeof r->message, "%s", msg ? msg : "");
+		copy_msg(r->message, sizeof r->message, msg);
 	}
 	pthread_mutex_unlock(&st.lock);
 	return id;

@@ -96,6 +96,7 @@ static void stats_rows(struct tly_rt_proc *p, int32_t **gid, struct tly_rows *r)
 			s[k].visits = t->nodes[i].visits;
 			s[k].incl_ns = t->nodes[i].incl_ns;
 			memcpy(s[k].counters, t->nodes[i].cnt, sizeof s[k].counters);
+			s[k].uncounted = p->nev > 0 && !t->nodes[i].counted;
 		}
 }
 
@@ -179,6 +180,7 @@ int tly_rows_build(struct tly_rt_proc *p, struct tly_names *all, int32_t **gid, 
 	thread_rows(p, r, &events, &trunc, &folded);
 	rank_rows(p, r, events, trunc, folded);
 	mpi_rows(p, r);
+	tly_mpi_site_rows(p, r);
 	return 0;
 }
 

@@ -120,9 +120,11 @@ static void fold(struct tly_rt_thread *t, struct tly_rt_frame *f, int64_t now, c
 
 	n->visits += visit;
 	n->incl_ns += now - f->t0;
-	if (f->counters && v)
+	if (f->counters && v) {
 		for (int i = 0; i < t->nev; i++)
 			n->cnt[i] += v[i] - f->v0[i];
+		n->counted = 1;
+	}
 }
 
 int tly_rt_exit_at(struct tly_rt_thread *t, int64_t now)

@@ -18,6 +18,7 @@
 #define TLY_RT_MAX_EVENTS 16
 #define TLY_RT_HIST 32        /* log2 message-size buckets */
 #define TLY_RT_NAME 256
+#define TLY_RT_SITE_DEPTH 8   /* deepest MPI call-site stack */
 
 /* ---- settings (rt_config.c) ------------------------------------------ */
 struct tly_rt_cfg {
@@ -31,6 +32,8 @@ struct tly_rt_opts {
 	int mpi, mpi_regions, mpi_counters, ompt, regions, serial, signals, disable;
 	int max_depth, exit_timeout, verbose, output_replace, max_regions;
 	long nvtx_max_marks;
+	int mpi_callsites;    /* frames per MPI call site, 0: off */
+	int omp_counters;     /* counters at OpenMP region boundaries */
 };
 void tly_rt_config_load(struct tly_rt_opts *o);   /* quiet */
 void tly_rt_config_report(void);                  /* malformed and unknown settings, once per job */
@@ -43,8 +46,6 @@ int tly_rt_name_in_list(const char *list, const char *name);
  * libomp preloaded (`how`: TALLY_LIBOMP); where that cannot be done, warn
  * once.  Returns unless it re-executes the program. */
 void tly_rt_libomp_switch(const char *how);
-/* 1 in the second run of a re-executed process (its messages were given). */
-int tly_rt_libomp_rerun(void);
 
 /* ---- source names of code addresses (rt_srcname.c) -------------------
  * name: "function (file:line)[ in caller (file:line)...]" (inlined frames)
@@ -76,6 +77,7 @@ struct tly_rt_node {
 	const char *key;      /* the name pointer it was created with (MPI: static) */
 	int32_t parent, first_child, next_sibling, last_child;
 	int32_t kind;
+	int32_t counted;      /* counters were read at a visit (else: not measured) */
 	uint32_t hash;        /* of (parent, kind, name): regions/region_index.c */
 	int64_t visits, incl_ns;
 	int64_t cnt[TLY_RT_MAX_EVENTS];
@@ -116,6 +118,7 @@ struct tly_rt_thread {
 	int64_t truncated;    /* enters beyond max depth */
 	int64_t folded;       /* enters of new regions beyond TALLY_MAX_REGIONS */
 	int in_mpi;           /* wrapper nesting guard */
+	struct tly_mpi_sites *sites;  /* MPI call sites (mpi/mpi_sites.c), NULL: none yet */
 	struct tly_rt_mpi_stat *mpi;  /* [tly_mpi_nfuncs] */
 	int64_t overhead_ns;
 	struct tly_rt_thread *next;
@@ -259,6 +262,9 @@ int tly_rt_will_measure(void);
 void tly_rt_choose_outname(char *buf, size_t len, const char *suffix);
 
 /* ---- output (output/) --------------------------------------------------- */
+struct tly_rows;
+/* This rank's rows of the mpi_sites table (mpi/mpi_sites.c). */
+void tly_mpi_site_rows(struct tly_rt_proc *p, struct tly_rows *r);
 /* Write the job file.  comm_ptr: pointer to the tool's MPI_Comm, or NULL
  * for a serial (or per-rank partial) file.  0 or -1. */
 int tly_out_write(void *comm_ptr, char *path, size_t len, int partial);

@@ -95,7 +95,7 @@ static void report_unknown(void)
 			known |= strlen(settings[i].env) == n && !strncmp(settings[i].env, *e, n);
 		for (size_t i = 0; i < sizeof library_settings / sizeof *library_settings; i++)
 			known |= strlen(library_settings[i]) == n && !strncmp(library_settings[i], *e, n);
-		if (!known && strncmp(*e, "TALLY_INTERNAL_", 15) != 0 && !tly_rt_libomp_rerun())
+		if (!known && strncmp(*e, "TALLY_INTERNAL_", 15) != 0)
 			tly_rt_log_job(1, "unknown setting %.*s ignored (tally-run --help lists them)", (int)n, *e);
 	}
 }
@@ -109,7 +109,10 @@ void tly_rt_config_load(struct tly_rt_opts *o)
 	o->mpi = parse_bool(o->raw.mpi);
 	o->mpi_regions = parse_bool(o->raw.mpi_regions);
 	o->mpi_counters = parse_bool(o->raw.mpi_counters);
+	o->mpi_callsites = atoi(o->raw.mpi_callsites) > TLY_RT_SITE_DEPTH ? TLY_RT_SITE_DEPTH
+									 : atoi(o->raw.mpi_callsites);
 	o->ompt = parse_bool(o->raw.ompt);
+	o->omp_counters = parse_bool(o->raw.omp_counters);
 	o->regions = parse_bool(o->raw.regions);
 	o->serial = parse_bool(o->raw.serial);
 	o->signals = parse_bool(o->raw.signals);
@@ -131,9 +134,8 @@ void tly_rt_config_report(void)
 	struct tly_rt_cfg scratch;
 
 	for (size_t i = 0; i < sizeof settings / sizeof *settings; i++)
-		load_one(&settings[i], &scratch, !tly_rt_libomp_rerun());   /* the first run said it */
-	if (!tly_rt_libomp_rerun())
-		tly_rt_config_check(&scratch);
+		load_one(&settings[i], &scratch, 1);
+	tly_rt_config_check(&scratch);
 	report_unknown();
 }
 
