@@ -24,6 +24,7 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,6 +155,31 @@ static char **own_argv(void)
 	return argv;
 }
 
+/* libomp's waiting, chosen like libgomp's when the user set none: a worker
+ * waiting at a barrier spins 200 ms under libomp (KMP_BLOCKTIME) against
+ * libgomp's ~300k spins (well under 1 ms), cut to ~1k spins when there are
+ * more threads than CPUs.  On an oversubscribed rank (Open MPI binds each
+ * rank to a core) libomp's spinning takes the CPU from the thread it waits
+ * for.  So: KMP_BLOCKTIME=0 when the first OMP_NUM_THREADS exceeds the CPUs
+ * this process may run on, else 1 ms.  Never set when any of KMP_BLOCKTIME,
+ * OMP_WAIT_POLICY, KMP_LIBRARY or GOMP_SPINCOUNT is set. */
+static void libgomp_like_wait(void)
+{
+	static const char *const user[] = { "KMP_BLOCKTIME", "OMP_WAIT_POLICY", "KMP_LIBRARY",
+					     "GOMP_SPINCOUNT" };
+	const char *nt = getenv("OMP_NUM_THREADS");
+	cpu_set_t set;
+	long cpus = 0, threads;
+
+	for (size_t i = 0; i < sizeof user / sizeof *user; i++)
+		if (getenv(user[i]))
+			return;
+	if (!sched_getaffinity(0, sizeof set, &set))
+		cpus = CPU_COUNT(&set);
+	threads = nt ? strtol(nt, NULL, 10) : 0;
+	setenv("KMP_BLOCKTIME", cpus > 0 && threads > cpus ? "0" : "1", 0);
+}
+
 /* Run this program again with `lib` added to LD_PRELOAD; returns only on
  * failure. */
 static void reexec_with(const char *lib)
@@ -168,6 +194,7 @@ static void reexec_with(const char *lib)
 	snprintf(pid, sizeof pid, "%ld", (long)getpid());
 	if (setenv("LD_PRELOAD", pre, 1) || setenv(MARK, pid, 1))
 		return;
+	libgomp_like_wait();
 	fflush(NULL);
 	execv("/proc/self/exe", argv);
 	setenv("LD_PRELOAD", old ? old : "", 1);
