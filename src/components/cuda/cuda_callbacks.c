@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "papi.h"
@@ -54,7 +55,7 @@ static int device_of(CUcontext ctx)
 
 static void on_launch(const CUpti_CallbackData *cd)
 {
-	char name[TALLY_GPU_NAME_LEN];
+	char *name;
 	tally_gpu_launch_t l = { .size = sizeof l };
 	tally_gpu_launch_hook_fn hook;
 	tally_gpu_replay_update_fn rfn;
@@ -67,7 +68,9 @@ static void on_launch(const CUpti_CallbackData *cd)
 	rfn = cb.replay_fn;
 	rud = cb.replay_ud;
 	pthread_mutex_unlock(&cb.lock);
-	tly_cu_demangle(cd->symbolName, name, sizeof name);
+	name = tly_cu_demangle_dup(cd->symbolName);
+	if (!name)
+		return;
 	l.phase = cd->callbackSite == CUPTI_API_EXIT;
 	l.name = name;
 	l.mangled = cd->symbolName;
@@ -82,14 +85,15 @@ static void on_launch(const CUpti_CallbackData *cd)
 		if (!l.phase && cd->correlationData)
 			*cd->correlationData = tag;
 	}
-	if (!l.phase)
-		return;
-	tly_cu_pcs_note_launch(cd->context, cd->correlationId, name);
-	tly_cu_ctx_note_launch(cd->context, name, &passes);
-	/* Under KernelReplay CUPTI has replayed the kernel once per pass by
-	 * the time the launch call returns. */
-	if (passes > 0 && rfn)
-		rfn(name, passes, rud);
+	if (l.phase) {
+		tly_cu_pcs_note_launch(cd->context, cd->correlationId, name);
+		tly_cu_ctx_note_launch(cd->context, name, &passes);
+		/* Under KernelReplay CUPTI has replayed the kernel once per
+		 * pass by the time the launch call returns. */
+		if (passes > 0 && rfn)
+			rfn(name, passes, rud);
+	}
+	free(name);
 }
 
 /* PC sampling: cubins for source lines, drains before unload/teardown. */
@@ -126,6 +130,11 @@ static int subscribe_locked(void)
 	CUpti_SubscriberParams sp = { .structSize = CUpti_SubscriberParams_STRUCT_SIZE };
 	CUptiResult r;
 
+	if (tly_cu_cupti_yields()) {
+		snprintf(cb.status, sizeof cb.status, "TALLY_CUPTI=app: CUPTI's subscription is left to the "
+			 "application's own tool; Tally's GPU features that need it are off");
+		return tly_err_set(PAPI_ECNFLCT, "%s", cb.status);
+	}
 	sp.subscriberName = "Tally";
 	sp.oldSubscriberName = other;
 	sp.oldSubscriberSize = sizeof other;
@@ -144,6 +153,13 @@ static int subscribe_locked(void)
 	for (size_t i = 0; i < sizeof resource_cbids / sizeof resource_cbids[0]; i++)
 		pti->cuptiEnableCallback(1, cb.sub, CUPTI_CB_DOMAIN_RESOURCE, resource_cbids[i]);
 	return PAPI_OK;
+}
+
+int tly_cu_cupti_yields(void)
+{
+	const char *v = getenv("TALLY_CUPTI");
+
+	return v && !strcmp(v, "app");
 }
 
 int tly_cu_cb_init(void)
@@ -179,6 +195,16 @@ const char *tly_cu_cb_status(void)
 const char *tally_gpu_subscriber_status(void)
 {
 	return cb.status;
+}
+
+int tally_gpu_subscribed(void)
+{
+	int held;
+
+	pthread_mutex_lock(&cb.lock);
+	held = cb.tried && cb.rc == PAPI_OK;
+	pthread_mutex_unlock(&cb.lock);
+	return held;
 }
 
 int tally_gpu_set_launch_hook(tally_gpu_launch_hook_fn fn, void *userdata)

@@ -130,7 +130,8 @@ int tly_cu_ctx_mode(CUcontext ctx);
 int tly_cu_any_replay(void);
 /* Kernel launches on a context since the owner's last harvest (names). */
 void tly_cu_ctx_note_launch(CUcontext ctx, const char *name, int *replay_passes);
-int tly_cu_ctx_launch_name(CUcontext ctx, size_t i, char *buf, size_t len);
+/* The whole name of the i-th launch (malloc'ed), or NULL. */
+char *tly_cu_ctx_launch_name(CUcontext ctx, size_t i);
 void tly_cu_ctx_clear_launches(CUcontext ctx);
 void tly_cu_ctx_set_passes(CUcontext ctx, int passes);
 /* Application replay across processes: the pass the next session runs and
@@ -181,6 +182,9 @@ int tly_cu_coll_close(struct tly_cu_coll *c, tly_cu_range_fn fn, void *ud);
 /* ---- callbacks (cuda_callbacks.c) ---------------------------------------- */
 /* Subscribe (once); PAPI_ECNFLCT with the other subscriber's name. */
 int tly_cu_cb_init(void);
+/* TALLY_CUPTI=app: Tally takes no CUPTI subscription (the application's
+ * own CUPTI tool keeps it). */
+int tly_cu_cupti_yields(void);
 void tly_cu_cb_shutdown(void);
 const char *tly_cu_cb_status(void);
 /* Replay-update subscription target. */

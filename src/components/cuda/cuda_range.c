@@ -247,7 +247,7 @@ static int eval_range(struct tly_cu_coll *c, size_t idx, tly_cu_range_fn fn, voi
 {
 	CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
 		.structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE };
-	char name[TALLY_GPU_NAME_LEN];
+	char *name;
 	int rc;
 
 	ev.pHostObject = c->cfg.host;
@@ -260,10 +260,10 @@ static int eval_range(struct tly_cu_coll *c, size_t idx, tly_cu_range_fn fn, voi
 	rc = tly_cu_pti_err(P()->cuptiProfilerHostEvaluateToGpuValues(&ev), "cuptiProfilerHostEvaluateToGpuValues");
 	if (rc != PAPI_OK)
 		return rc;
-	if (!c->kernel_mode || !tly_cu_ctx_launch_name(c->ctx, idx, name, sizeof name))
-		snprintf(name, sizeof name, "%s", c->kernel_mode ? "kernel" : "tally");
+	name = c->kernel_mode ? tly_cu_ctx_launch_name(c->ctx, idx) : NULL;
 	if (fn)
-		fn(ud, idx, name, c->vals);
+		fn(ud, idx, name ? name : c->kernel_mode ? "kernel" : "tally", c->vals);
+	free(name);
 	return PAPI_OK;
 }
 
