@@ -31,7 +31,8 @@ def _columns(name, values, dt, array_names, out):
         for sub in dt.names:
             _columns(f"{name}.{sub}", values[sub], dt.fields[sub][0], array_names, out)
     elif dt.subdtype is not None:
-        flat = values.reshape(len(values), -1)
+        # explicit width: an empty table cannot infer it (reshape(0, -1))
+        flat = values.reshape(len(values), int(np.prod(dt.subdtype[1])))
         labels = array_names.get(name) or []
         for i in range(flat.shape[1]):
             out[labels[i] if i < len(labels) else f"{name}_{i}"] = flat[:, i]

@@ -13,6 +13,10 @@ from . import gpu, metrics, mpi, stats, tree
 from .errors import TallyError
 
 KNOWN = {"events", "ranks", "threads", "regions", "region_stats", "mpi"}
+# Tables that only describe the rows of others: shown when one of those has rows
+# (the runtime lists the default NVTX domain of every rank, NVTX or not).
+DESCRIBES = {"nvtx_domains": ("nvtx_marks", "nvtx_ranges", "nvtx_schemas", "nvtx_names"),
+             "nvtx_names": ("nvtx_marks", "nvtx_ranges", "nvtx_schemas")}
 
 
 @dataclass
@@ -197,8 +201,16 @@ def other_sections(run, top):
     for name, t in run.tables.items():
         if name in KNOWN or name == kname or (pc is not None and t is pc) or t.empty:
             continue  # empty tables say nothing; CSV export still writes them
+        if name in DESCRIBES and not any(run.has(o) for o in DESCRIBES[name]) and not _nvtx_regions(run):
+            continue
         out.append(Section(f"Table {name}", t.head(top or len(t)), run.docs.get(name, "") or ""))
     return out
+
+
+def _nvtx_regions(run):
+    """True when the region tree holds NVTX ranges (kind 7)."""
+    reg = run.table("regions")
+    return "kind" in reg.columns and bool((reg["kind"] == 7).any())
 
 
 def build(run, by="region", metric="time", top=20):

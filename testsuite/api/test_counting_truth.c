@@ -103,6 +103,7 @@ static void test_write_sets_counters(void)
 		return;
 	}
 	TH_EQ(rc, PAPI_OK);
+	th_clock_begin();
 	t0 = thread_cpu_ns();
 	touch_fresh_pages(NPAGES);
 	busy_cpu_ns(BUSY_NS);
@@ -144,6 +145,7 @@ static void test_task_clock_vs_thread_cputime(void)
 	int es = api_set_of(both, 2);
 	long long v[2], t0, t1, t2;
 
+	th_clock_begin();
 	TH_EQ(PAPI_start(es), PAPI_OK);
 	t0 = thread_cpu_ns();
 	busy_cpu_ns(BUSY_NS);

@@ -334,6 +334,7 @@ static void test_multiplex(void)
 	/* a multiplexed set still counts */
 	long long v = 0;
 	TH_EQ(PAPI_add_named_event(es, API_TASK_CLOCK), PAPI_OK);
+	th_clock_begin();
 	TH_EQ(PAPI_start(es), PAPI_OK);
 	long long t0 = thread_cpu_ns();
 	busy_cpu_ns(50000000);

@@ -184,6 +184,7 @@ int main(void)
 	static const char *const tc[] = { API_TASK_CLOCK };
 	int es = api_set_of(tc, 1);
 	long long v = 0, t0, t1;
+	th_clock_begin();
 	TH_EQ(PAPI_start(es), PAPI_OK);
 	t0 = thread_cpu_ns();
 	busy_cpu_ns(BUSY_NS);

@@ -39,7 +39,8 @@ long long tft_thread_cpu_ns(void)
 
 /* Relative tolerance for perf::TASK-CLOCK against thread CPU time over a
  * window of cpu_ns: the shared rule of testsuite/harness/tharness.h
- * (5% or 3 ms, plus hypervisor steal time). */
+ * (5% or 3 ms either way; no steal allowance: the Fortran side has no
+ * window to measure the thread's own extra time over). */
 double tft_clock_tol(long long cpu_ns)
 {
 	return cpu_ns > 0 ? th_clock_tolerance((double)cpu_ns) / (double)cpu_ns : 0.05;

@@ -1,6 +1,7 @@
 ! tharness.f90 - the Fortran side of Tally's test harness: checks that
 ! count failures, ground-truth helpers from fhelper.c, page touching and
-! CPU burning.  `call th_done()` ends a test (exit 1 on any failure).
+! CPU burning.  `call th_done()` ends a test (exit 1 on any failure, or when no check
+! was made).
 module tfharness
   use, intrinsic :: iso_c_binding, only: c_int, c_long_long, c_float, c_char, c_double
   implicit none
@@ -91,6 +92,10 @@ contains
   subroutine th_done()
     write (*, '(i0,a,i0,a)') th_checks, ' checks, ', th_failures, ' failed'
     if (th_failures /= 0) error stop 1
+    if (th_checks == 0) then
+      write (0, '(a)') 'FAILED: the test made no check'
+      error stop 1
+    end if
   end subroutine th_done
 
   subroutine th_skip(why)

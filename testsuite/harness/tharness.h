@@ -4,8 +4,13 @@
  *   TH_CHECK(cond)              fail (and continue) when cond is false
  *   TH_EQ(a, b)                 integers equal
  *   TH_NEAR(a, b, rel)          |a-b| <= rel*|b|
- *   TH_SKIP("why")              exit 77 (CTest skip) with a reason
+ *   TH_NEAR_CLOCK(counted, cpu) task-clock ns against thread CPU ns (below)
+ *   TH_CLOCK_IN(c, in, out, x)  task-clock ns within physical bounds (below)
+ *   TH_SKIP("why")              exit 77 (CTest skip) with a reason: only for
+ *                               missing hardware or packages
+ *   TH_FATAL("why")             exit 1 now (usage, init, system failures)
  *   return th_done();           at the end of main: prints a summary, exit code
+ *                               (1 when a check failed or none was made)
  *
  * Table-driven tests pass the row's __LINE__ to th_at() so failures name it.
  */
@@ -15,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <math.h>
-#include <stdatomic.h>
 
 /*
  * Functions whose memory accesses are ground truth (touching N pages must
@@ -58,80 +62,74 @@ static inline void th_fail(const char *file, int line, const char *what)
 		snprintf(th_m_, sizeof th_m_, "%s ~ %s within %g (%g vs %g)", #a, #b, (double)(rel), th_a_, th_b_); \
 		th_fail(__FILE__, __LINE__, th_m_); } } while (0)
 
-/*
- * Hypervisor steal time of the whole machine so far, in ns (/proc/stat
- * "steal", summed over CPUs, in USER_HZ ticks); 0 where not reported.
- */
-static inline long long th_steal_ns(void)
-{
-	long long v[8] = { 0 };
-	FILE *f = fopen("/proc/stat", "r");
-
-	if (!f)
-		return 0;
-	if (fscanf(f, "cpu %lld %lld %lld %lld %lld %lld %lld %lld", &v[0], &v[1], &v[2], &v[3], &v[4],
-		   &v[5], &v[6], &v[7]) != 8)
-		v[7] = 0;
-	fclose(f);
-	return v[7] * (1000000000LL / 100);
-}
+#include "th_clock.h"
 
 /*
- * Tolerance for perf::TASK-CLOCK against CLOCK_THREAD_CPUTIME_ID over one
- * window of cpu_ns.  Two effects are real and not Tally's:
- * - perf's task clock keeps running while the hypervisor steals the vCPU;
- *   thread CPU time does not (paravirt steal accounting).  Seen here: +7%
- *   on 200 ms windows while neighbours loaded the host.  So the allowance
- *   includes the machine's steal since the test's first check (an upper
- *   bound for any window after it), plus one 10 ms tick when there was any.
- * - with 9-36 threads on 2 cores the two clocks were seen to differ by
- *   1-2 scheduler ticks on 15-25 ms windows.
- * Allowed: max(5%, 3 ms) + that steal.  Counting the wrong thread or the
- * whole process is still off by far more.  Thread-safe: the baseline is
- * set once (th_clock_begin or the first check) and only read after.
+ * TH_NEAR_CLOCK(counted, cpu_ns): task-clock ns against the thread CPU
+ * time of a window whose ends do not nest exactly with the counting ones
+ * (PAPI_start/stop on one side, clock_gettime on the other): within
+ * max(5%, 3 ms) below, and as much plus the thread's own extra time since
+ * th_clock_begin() above.  Zero, half or double the truth fails.
  */
-static _Atomic long long th_steal_base = -1;
-
-static inline void th_clock_begin(void)
-{
-	long long unset = -1;
-
-	atomic_compare_exchange_strong(&th_steal_base, &unset, th_steal_ns());
-}
-
-/* The baseline is taken when the test program starts. */
-__attribute__((constructor)) static void th_clock_at_start(void)
-{
-	th_clock_begin();
-}
-
-/* Steal since the baseline (plus a tick when any), in ns. */
-static inline double th_steal_allowance_ns(void)
-{
-	long long steal;
-
-	th_clock_begin();
-	steal = th_steal_ns() - atomic_load(&th_steal_base);
-	return steal > 0 ? (double)steal + 1e7 : 0;
-}
-
 static inline double th_clock_tolerance(double cpu_ns)
 {
-	double tol = 0.05 * cpu_ns > 3e6 ? 0.05 * cpu_ns : 3e6;
+	return 0.05 * cpu_ns > 3e6 ? 0.05 * cpu_ns : 3e6;
+}
 
-	return tol + th_steal_allowance_ns();
+static inline int th_clock_near(double counted, double cpu_ns, double allowance)
+{
+	double tol = th_clock_tolerance(cpu_ns);
+
+	return counted >= cpu_ns - tol && counted <= cpu_ns + tol + allowance;
 }
 
 #define TH_NEAR_CLOCK(counted, cpu_ns) \
-	TH_NEAR(counted, cpu_ns, th_clock_tolerance((double)(cpu_ns)) / (double)(cpu_ns))
+	do { double th_c_ = (double)(counted), th_t_ = (double)(cpu_ns), th_x_ = th_clock_allowance_ns(); \
+	     th_checks++; if (!th_clock_near(th_c_, th_t_, th_x_)) { char th_m_[512]; \
+		snprintf(th_m_, sizeof th_m_, "%s ~ %s: %g not in [%g, %g] (own extra time %g ns)", #counted, \
+			 #cpu_ns, th_c_, th_t_ - th_clock_tolerance(th_t_), \
+			 th_t_ + th_clock_tolerance(th_t_) + th_x_, th_x_); \
+		th_fail(__FILE__, __LINE__, th_m_); } } while (0)
 
+/*
+ * TH_CLOCK_IN(counted, inner_ns, outer_ns, extra_ns): one-sided physical
+ * bounds for a window the counting nests between: inner_ns is the CPU
+ * time inside the counting (a lower bound), outer_ns the CPU time around
+ * it and extra_ns the thread's extra time around it (th_clock_extra_ns):
+ * inner - slack <= counted <= outer + extra + slack, slack = 1% + 1 ms
+ * for the clock reads themselves.
+ */
+static inline double th_clock_slack(double ns)
+{
+	return 0.01 * ns + 1e6;
+}
+
+#define TH_CLOCK_IN(counted, inner_ns, outer_ns, extra_ns) \
+	do { double th_c_ = (double)(counted), th_lo_ = (double)(inner_ns), \
+	     th_hi_ = (double)(outer_ns) + (double)(extra_ns); th_checks++; \
+	     th_lo_ -= th_clock_slack(th_lo_); th_hi_ += th_clock_slack(th_hi_); \
+	     if (!(th_c_ >= th_lo_ && th_c_ <= th_hi_)) { char th_m_[512]; \
+		snprintf(th_m_, sizeof th_m_, "%s = %g not in [%g, %g] (CPU time %s, %s + extra %s)", #counted, \
+			 th_c_, th_lo_, th_hi_, #inner_ns, #outer_ns, #extra_ns); \
+		th_fail(__FILE__, __LINE__, th_m_); } } while (0)
+
+/* Skip (exit 77) only for what is truly missing here: a GPU, a PMU, a
+ * package that cannot be installed; say which. */
 #define TH_SKIP(why) \
 	do { printf("SKIP: %s\n", why); exit(77); } while (0)
 
+/* Stop with a failure: the test cannot go on (usage error from the CMake
+ * wiring, library initialisation failed, the system refused a resource). */
+#define TH_FATAL(why) \
+	do { fprintf(stderr, "%s:%d: FAILED: %s\n", __FILE__, __LINE__, why); exit(1); } while (0)
+
+/* A test that made no check proves nothing: it fails. */
 static inline int th_done(void)
 {
 	printf("%d checks, %d failed\n", th_checks, th_failures);
-	return th_failures ? 1 : 0;
+	if (th_checks == 0)
+		fprintf(stderr, "FAILED: the test made no check\n");
+	return th_failures || th_checks == 0 ? 1 : 0;
 }
 
 #endif /* TALLY_THARNESS_H */

@@ -71,6 +71,7 @@ static void read_resets(void)
 	long long c0, c1;
 	struct rusage r0, r1;
 
+	th_clock_begin();
 	TH_EQ(PAPI_read_counters(v, 2), PAPI_OK); /* zero point */
 	c0 = hlt_thread_cpu_ns();
 	hlt_touch_pages(NPAGES);

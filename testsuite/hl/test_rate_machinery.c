@@ -33,7 +33,11 @@ static int epc(int ref, struct sample *s)
 static void interval(int ref, long npages)
 {
 	struct sample s;
-	long long c0 = hlt_thread_cpu_ns(), r0 = hlt_ns(CLOCK_MONOTONIC), c1, r1;
+	long long c0, r0, c1, r1;
+
+	th_clock_begin();
+	c0 = hlt_thread_cpu_ns();
+	r0 = hlt_ns(CLOCK_MONOTONIC);
 
 	hlt_touch_pages(npages);
 	hlt_spin_cpu(SPIN_NS);

@@ -80,6 +80,7 @@ static void check_mode(int line, int force_sw, const long long *ref)
 	o.multiplex.eventset = es;
 	TH_EQ(PAPI_get_opt(PAPI_MULTIPLEX, &o), 1);
 	TH_EQ(o.multiplex.flags, force_sw ? PAPI_MULTIPLEX_FORCE_SW : 0);
+	th_clock_begin();
 	cpu = measure(es, v);
 	TH_EQ(tally_multiplex_coverage(es, cov), PAPI_OK);
 	for (int i = 0; i < NEV; i++) {

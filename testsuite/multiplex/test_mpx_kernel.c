@@ -33,6 +33,7 @@ static void check(int line, int force_sw)
 	for (int i = 0; i < NEV; i++)
 		TH_EQ(PAPI_add_named_event(es, names[i]), PAPI_OK);
 	for (int cycle = 0; cycle < 2; cycle++) {
+		th_clock_begin();
 		TH_EQ(PAPI_start(es), PAPI_OK);
 		t0 = thread_cpu_ns();
 		touch_fresh_pages(PAGES);

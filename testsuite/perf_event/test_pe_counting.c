@@ -41,6 +41,7 @@ static void check_task_clock(void *ctl)
 {
 	long long v[NEV], t0, t1;
 
+	th_clock_begin();
 	TH_EQ(pe->ctl_start(ctl), PAPI_OK);
 	t0 = thread_cpu_ns();
 	burn_cpu_ns(200000000LL);

@@ -82,7 +82,7 @@ int main(int argc, char **argv)
 
 	pmu_require();
 	if (argc < 2)
-		TH_SKIP("usage: test_pmu_avail <papi_avail>");
+		TH_FATAL("usage: test_pmu_avail <papi_avail>");
 	n = listed_presets(argv[1], names);
 	printf("papi_avail -a lists %d presets\n", n);
 	TH_CHECK(n >= 2);

@@ -35,14 +35,23 @@ install_host_pkgs() {
   fi
 }
 
-# The first deb URI apt is configured with (deb822 or one-line format).
+# The guest is Debian $suite; its packages come from the mirror this
+# machine's apt is configured with for that suite's main component, as apt
+# itself reports it (apt-get indextargets reads sources.list, *.list and
+# deb822 *.sources alike).  No host name is built in: with no such mirror
+# configured, the test bed cannot be made here, and we say so.
+suite=bookworm
+
 debian_mirror() {
   local m
-  m=$(grep -hsE '^URIs:' /etc/apt/sources.list.d/*.sources | awk '{print $2}' |
-      grep -v security | head -n1 || true)
-  [ -z "$m" ] && m=$(grep -hsE '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list |
-      awk '{print $2}' | grep -v security | head -n1 || true)
-  echo "${m:-http://deb.debian.org/debian}"
+  m=$(apt-get indextargets --format '$(TARGET_OF) $(RELEASE) $(COMPONENT) $(REPO_URI)' 2>/dev/null |
+      awk -v s="$suite" '$1 == "deb" && $2 == s && $3 == "main" { print $4; exit }')
+  if [ -z "$m" ]; then
+    log "SKIP: apt is configured with no Debian mirror for '$suite main' (see apt-get indextargets);"
+    log "      add one to /etc/apt/sources.list.d/ (e.g. a debian.sources with 'Suites: $suite') and retry"
+    exit 77
+  fi
+  echo "${m%/}"
 }
 
 cache_root() {
@@ -75,13 +84,13 @@ make_cross_dirs() { # guest
   ln -sfn "$(readlink -f "$g/rootfs/$ml/libpapi.so")" "$g/cross/papi/lib/libpapi.so"
 }
 
-build_guest() { # dir
-  local g=$1 tmp
+build_guest() { # dir mirror
+  local g=$1 mirror=$2 tmp
   tmp="$g.tmp.$$"
   rm -rf "$tmp"; mkdir -p "$tmp"
-  log "unpacking arm64 rootfs from $(debian_mirror) (${guest_pkgs[*]})"
+  log "unpacking arm64 rootfs from $mirror (${guest_pkgs[*]})"
   mmdebstrap --quiet --variant=extract --arch=arm64 --include="$(IFS=,; echo "${guest_pkgs[*]}")" \
-    bookworm "$tmp/rootfs" "$(debian_mirror)" >&2
+    "$suite" "$tmp/rootfs" "$mirror" >&2
   ln -sf busybox "$tmp/rootfs/bin/sh"
   local k
   k=$(ls "$tmp"/rootfs/boot/vmlinuz-* | sort -V | tail -n1)
@@ -93,15 +102,16 @@ build_guest() { # dir
 
 main() {
   install_host_pkgs
-  local key g
-  key=$(printf '%s\n' "${guest_pkgs[@]}" "$(debian_mirror)" "$layout" | sha256sum | cut -c1-16)
+  local key g mirror
+  mirror=$(debian_mirror)
+  key=$(printf '%s\n' "${guest_pkgs[@]}" "$mirror" "$layout" | sha256sum | cut -c1-16)
   g="$(cache_root)/guest-$key"
   if [ -f "$g/base.cpio.gz" ] && [ -f "$g/vmlinuz" ]; then
     make_cross_dirs "$g"
     log "reusing guest $g"
   else
     mkdir -p "$(cache_root)"
-    build_guest "$g"
+    build_guest "$g" "$mirror"
     log "guest ready in $g"
   fi
   echo "$g"

@@ -58,6 +58,9 @@ def test_good():
     names = files.get("mpi_ids.c", "")
     check("tly_mpi_nfuncs = 3;" in names, "nfuncs 3")
     check(re.findall(r'"(MPI_\w+)"', names) == ["MPI_Send", "MPI_Bcast", "MPI_Comm_set_name"], "names table")
+    # only calls with a byte expression enter the message-size histogram
+    check(re.findall(r"\t(\d), /\* (MPI_\w+) \*/", names) == [("1", "MPI_Send"), ("1", "MPI_Bcast"),
+                                                               ("0", "MPI_Comm_set_name")], "carries-a-message table")
     c = files.get("mpi_wrap_c.c", "")
     check(len(re.findall(r"^TALLY_RT_EXPORT int MPI_\w+\(", c, re.M)) == 3, "three C wrappers")
     check("int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)" in c,

@@ -123,7 +123,7 @@ int main(void)
 	if (idx_ll(0, "level") <= 0)
 		TH_SKIP("this kernel exposes no /sys/devices/system/cpu/cpu0/cache");
 	if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT)
-		TH_SKIP("PAPI_library_init failed");
+		TH_FATAL("PAPI_library_init failed");
 	hw = PAPI_get_hardware_info();
 	TH_CHECK(hw != NULL);
 	if (!hw)

@@ -17,7 +17,7 @@ int main(int argc, char **argv)
 	struct ut_out o;
 
 	if (argc < 2)
-		TH_SKIP("usage: test_util_clockres PATH_TO_papi_clockres");
+		TH_FATAL("usage: test_util_clockres PATH_TO_papi_clockres");
 	ut_run(&o, UT_MERGE, "%s -n 200000", argv[1]);
 	TH_EQ(o.status, 0);
 	for (size_t i = 0; i < sizeof(timers) / sizeof(timers[0]); i++) {

@@ -98,9 +98,9 @@ static void check_options(const char *exe)
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		TH_SKIP("usage: test_util_command_line PATH_TO_papi_command_line");
+		TH_FATAL("usage: test_util_command_line PATH_TO_papi_command_line");
 	if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT)
-		TH_SKIP("PAPI_library_init failed");
+		TH_FATAL("PAPI_library_init failed");
 	if (PAPI_query_named_event("perf::TASK-CLOCK") != PAPI_OK)
 		TH_SKIP("perf::TASK-CLOCK cannot be counted here (perf_event_paranoid?)");
 	check_two_events(argv[1]);

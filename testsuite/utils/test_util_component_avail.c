@@ -50,9 +50,9 @@ int main(int argc, char **argv)
 	char *active, *disabled;
 
 	if (argc < 2)
-		TH_SKIP("usage: test_util_component_avail PATH_TO_papi_component_avail");
+		TH_FATAL("usage: test_util_component_avail PATH_TO_papi_component_avail");
 	if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT)
-		TH_SKIP("PAPI_library_init failed");
+		TH_FATAL("PAPI_library_init failed");
 	ci = PAPI_get_component_info(0);
 	TH_CHECK(ci != NULL && strcmp(ci->name, "perf_event") == 0);
 	TH_CHECK(ci != NULL && ci->disabled == PAPI_OK);

@@ -38,9 +38,9 @@ int main(int argc, char **argv)
 	struct ut_out o;
 
 	if (argc < 2)
-		TH_SKIP("usage: test_util_cost PATH_TO_papi_cost");
+		TH_FATAL("usage: test_util_cost PATH_TO_papi_cost");
 	if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT)
-		TH_SKIP("PAPI_library_init failed");
+		TH_FATAL("PAPI_library_init failed");
 
 	ut_run(&o, UT_MERGE, "%s -t 2000", argv[1]);
 	TH_EQ(o.status, 0);

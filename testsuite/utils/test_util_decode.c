@@ -66,9 +66,9 @@ int main(int argc, char **argv)
 	int all, avail;
 
 	if (argc < 2)
-		TH_SKIP("usage: test_util_decode PATH_TO_papi_decode");
+		TH_FATAL("usage: test_util_decode PATH_TO_papi_decode");
 	if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT)
-		TH_SKIP("PAPI_library_init failed");
+		TH_FATAL("PAPI_library_init failed");
 	api_counts(&all, &avail);
 	TH_CHECK(all > 0);
 

@@ -42,9 +42,9 @@ int main(int argc, char **argv)
 	struct ut_out o;
 
 	if (argc < 2)
-		TH_SKIP("usage: test_util_event_chooser PATH_TO_papi_event_chooser");
+		TH_FATAL("usage: test_util_event_chooser PATH_TO_papi_event_chooser");
 	if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT)
-		TH_SKIP("PAPI_library_init failed");
+		TH_FATAL("PAPI_library_init failed");
 	if (PAPI_query_named_event("perf::TASK-CLOCK") != PAPI_OK)
 		TH_SKIP("perf::TASK-CLOCK cannot be counted here");
 	check_api_truth();

@@ -50,7 +50,7 @@ int main(int argc, char **argv)
 	int n = 0;
 
 	if (argc < 2)
-		TH_SKIP("usage: test_util_mem_info PATH_TO_papi_mem_info");
+		TH_FATAL("usage: test_util_mem_info PATH_TO_papi_mem_info");
 	if (!read_sys(0, "level", level, sizeof(level)))
 		TH_SKIP("no cache information in " SYS_CACHE);
 	ut_run(&o, UT_MERGE, "%s", argv[1]);

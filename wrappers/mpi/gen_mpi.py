@@ -73,6 +73,11 @@ def gen_ids(funcs, spec):
          "const int tly_mpi_nfuncs = %d;" % len(funcs),
          "const char *const tly_mpi_names[] = {"]
     c += ['\t"%s",' % f["name"] for f in funcs]
+    c += ["};\n",
+          "/* 1 for a call that carries a message (a byte expression other than 0):",
+          " * only these enter the message-size histogram */",
+          "const unsigned char tly_mpi_carries[] = {"]
+    c += ["\t%d, /* %s */" % (int(f["sent"].strip() != "0" or f["recv"].strip() != "0"), f["name"]) for f in funcs]
     c += ["};\n"]
     return "\n".join(h), "\n".join(c)
 

@@ -90,7 +90,8 @@ void tly_mpi_end(struct tly_mpi_call *c, int64_t sent, int64_t recv)
 	s->calls++;
 	s->sent += sent;
 	s->recv += recv;
-	s->hist[log2_bucket(sent > recv ? sent : recv)]++;
+	if (tly_mpi_carries[c->id])   /* MPI_Wait, MPI_Barrier...: no message, no bucket */
+		s->hist[log2_bucket(sent > recv ? sent : recv)]++;
 	if (c->region && tly_rt_proc()->opt.mpi_counters)
 		tly_rt_exit(c->t);
 	else if (c->region)

@@ -129,7 +129,7 @@ int tly_nvtx_write_payloads(hid_t file, void *comm_ptr, hid_t dxpl, struct tly_r
 static void write_attrs(struct wctx *w, struct tly_rt_proc *p, int partial, const char *why)
 {
 	/* a partial file carries the job size too, so readers can list missing ranks */
-	int32_t v = TLY_SCHEMA_VERSION, nr = p->in_mpi_job ? p->nranks : 1, pr = partial ? p->rank : -1;
+	int32_t v = TLY_SCHEMA_VERSION, nr = p->nranks > 0 ? p->nranks : 1, pr = partial ? p->rank : -1;
 	int32_t part = partial;
 	int64_t st = -reduce_i64(w, -p->start_wall, MPI_MAX), et = reduce_i64(w, p->end_wall, MPI_MAX);
 	char cmd[512];

@@ -31,11 +31,16 @@ struct tly_rt_opts {
 	int mpi, mpi_regions, mpi_counters, ompt, regions, serial, signals, disable;
 	int max_depth, exit_timeout, verbose;
 };
-void tly_rt_config_load(struct tly_rt_opts *o);
+void tly_rt_config_load(struct tly_rt_opts *o);   /* quiet */
+void tly_rt_config_report(void);                  /* malformed and unknown settings, once per job */
 int tly_rt_name_in_list(const char *list, const char *name);
 
 /* ---- logging (rt_log.c) ---------------------------------------------- */
 void tly_rt_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A message about the whole job (settings, events): said by the job's
+ * first process only (MPI rank 0, or rank 0 of the launcher's environment,
+ * which is known before MPI_Init), so once per job, not once per rank. */
+void tly_rt_log_job(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* ---- regions (regions/region.c) -------------------------------------- */
 enum tly_rt_kind { TLY_RK_ROOT, TLY_RK_USER, TLY_RK_MPI, TLY_RK_OMP_PARALLEL,
@@ -160,6 +165,26 @@ int tly_rt_exit_named(struct tly_rt_thread *t, const char *name);
 void tly_rt_thread_stop(struct tly_rt_thread *t);
 void tly_rt_node_path(const struct tly_rt_thread *t, int32_t n, char *buf, size_t len);
 
+/* ---- the job of a process without MPI (runtime/rt_job.c) -------------- */
+struct tly_rt_job {
+	int rank, size;       /* from the launcher's environment; 0 and 1 when none */
+	int known;            /* a launcher said */
+	char launcher[32];    /* which variables said it */
+	char id[96];          /* job identity, safe in a file name */
+};
+/* Rank, size and identity from RANK/WORLD_SIZE, OMPI_COMM_WORLD_*,
+ * PMIX_RANK, PMI_RANK/PMI_SIZE, SLURM_PROCID/SLURM_NTASKS; 1 when found. */
+int tly_rt_job_env(struct tly_rt_job *j);
+/* The directory of per-process pieces beside the job file `final`. */
+void tly_rt_job_dir(const char *final, const struct tly_rt_job *j, char *buf, size_t len);
+int tly_rt_job_pieces(const char *dir);              /* pieces present, -1: no dir */
+int tly_rt_job_claim_merge(const char *dir, int size); /* 1: this process merges */
+void tly_rt_job_clean(const char *dir);
+/* 1 when the program itself (not the preload) needs libmpi. */
+int tly_rt_program_links_mpi(void);
+/* Merge the pieces rank<r>.h5 of dir into one job file (output/h5_merge.c). */
+int tly_out_merge(const char *dir, int size, const char *path);
+
 /* ---- process state (runtime/rt_state.c) ------------------------------- */
 struct tly_rt_event_desc {
 	char name[128], component[32], units[32], descr[256];
@@ -170,7 +195,9 @@ struct tly_rt_proc {
 	int will_measure;     /* start-up decided to measure (set before active) */
 	int in_mpi_job;       /* MPI_Init seen */
 	int finished;         /* file (or partial) written */
-	int rank, nranks;
+	int rank, nranks;     /* MPI's, else the launcher's (rt_job.c), else 0 and 1 */
+	long pid;             /* the measured process (a fork child differs) */
+	struct tly_rt_job job;
 	int nev;
 	struct tly_rt_event_desc ev[TLY_RT_MAX_EVENTS];
 	int codes[TLY_RT_MAX_EVENTS];
@@ -211,5 +238,6 @@ void tly_rt_write_partial(const char *why);
 /* ---- MPI (mpi/) -------------------------------------------------------- */
 extern const int tly_mpi_nfuncs;
 extern const char *const tly_mpi_names[];
+extern const unsigned char tly_mpi_carries[];   /* 1: the call carries a message */
 
 #endif /* TALLY_RT_H */

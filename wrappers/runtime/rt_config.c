@@ -51,21 +51,26 @@ static int valid(const char *kind, const char *v)
 	return 1;
 }
 
-static void load_one(const struct setting *s, struct tly_rt_cfg *cfg)
+/* Load one setting; with `say`, report a malformed value (the value and
+ * its default are the same either way). */
+static void load_one(const struct setting *s, struct tly_rt_cfg *cfg, int say)
 {
 	char *dst = (char *)cfg + s->off;
 	const char *v = getenv(s->env);
 
 	if (v && strlen(v) >= sizeof cfg->events) {
-		tly_rt_log(1, "%s is longer than %zu characters; using the default '%s'",
-			   s->env, sizeof cfg->events - 1, s->def);
+		if (say)
+			tly_rt_log_job(1, "%s is longer than %zu characters; using the default '%s'",
+				       s->env, sizeof cfg->events - 1, s->def);
 		v = NULL;
 	} else if (v && !valid(s->kind, v)) {
-		tly_rt_log(1, "%s='%s' is not a valid %s; using the default '%s'", s->env, v,
-			   !strcmp(s->kind, "BOOL") ? "yes/no value" : "non-negative integer", s->def);
+		if (say)
+			tly_rt_log_job(1, "%s='%s' is not a valid %s; using the default '%s'", s->env, v,
+				       !strcmp(s->kind, "BOOL") ? "yes/no value" : "non-negative integer", s->def);
 		v = NULL;
 	}
-	snprintf(dst, sizeof cfg->events, "%s", v ? v : s->def);
+	if (dst)
+		snprintf(dst, sizeof cfg->events, "%s", v ? v : s->def);
 }
 
 /* Settings that look like ours but are not in the table. */
@@ -82,7 +87,7 @@ static void report_unknown(void)
 		for (size_t i = 0; i < sizeof settings / sizeof *settings; i++)
 			known |= strlen(settings[i].env) == n && !strncmp(settings[i].env, *e, n);
 		if (!known && strncmp(*e, "TALLY_INTERNAL_", 15) != 0)
-			tly_rt_log(1, "unknown setting %.*s ignored (tally-run --help lists them)", (int)n, *e);
+			tly_rt_log_job(1, "unknown setting %.*s ignored (tally-run --help lists them)", (int)n, *e);
 	}
 }
 
@@ -91,7 +96,7 @@ void tly_rt_config_load(struct tly_rt_opts *o)
 	memset(o, 0, sizeof *o);
 	/* verbose first, so the other messages honour it */
 	for (size_t i = 0; i < sizeof settings / sizeof *settings; i++)
-		load_one(&settings[i], &o->raw);
+		load_one(&settings[i], &o->raw, 0);
 	o->mpi = parse_bool(o->raw.mpi);
 	o->mpi_regions = parse_bool(o->raw.mpi_regions);
 	o->mpi_counters = parse_bool(o->raw.mpi_counters);
@@ -105,6 +110,16 @@ void tly_rt_config_load(struct tly_rt_opts *o)
 		o->max_depth = 1;
 	o->exit_timeout = atoi(o->raw.exit_timeout);
 	o->verbose = atoi(o->raw.verbose);
+}
+
+/* Said once, by a process that measures (a launcher or shell that
+ * inherits the preload says nothing) and is the job's first (rt_log.c). */
+void tly_rt_config_report(void)
+{
+	struct tly_rt_cfg scratch;
+
+	for (size_t i = 0; i < sizeof settings / sizeof *settings; i++)
+		load_one(&settings[i], &scratch, 1);
 	report_unknown();
 }
 

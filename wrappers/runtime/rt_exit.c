@@ -10,11 +10,13 @@
  */
 #include "runtime/rt.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static struct {
@@ -58,6 +60,38 @@ static void arm_watchdog(void)
 	}
 }
 
+/* A process of a job without MPI (rt_job.c) writes its piece into the
+ * job directory; the one whose piece completes the set merges them into
+ * the job file.  0 when the piece is written. */
+static int write_piece(struct tly_rt_proc *p, int partial)
+{
+	char path[1024], dir[1200], piece[1300];
+
+	tly_rt_choose_outname(path, sizeof path, ".h5");
+	tly_rt_job_dir(path, &p->job, dir, sizeof dir);
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+		tly_rt_log(1, "cannot create the job directory %s: %s; no measurement file written", dir,
+			   strerror(errno));
+		return -1;
+	}
+	snprintf(piece, sizeof piece, "%s/rank%05d.h5", dir, p->rank);
+	if (tly_out_write(NULL, piece, partial) != 0)
+		return -1;
+	if (!tly_rt_job_claim_merge(dir, p->job.size)) {
+		tly_rt_log(2, "piece of rank %d written to %s", p->rank, piece);
+		return 0;
+	}
+	if (tly_out_merge(dir, p->job.size, path) == 0) {
+		tly_rt_job_clean(dir);
+		tly_rt_log(1, "measurement of %d processes (ranks from %s) written to %s", p->job.size,
+			   p->job.launcher, path);
+	} else {
+		tly_rt_log(1, "the pieces of the job could not be merged; they stay in %s (tally-report %s "
+			   "reads them)", dir, dir);
+	}
+	return 0;
+}
+
 void tly_rt_write_partial(const char *why)
 {
 	struct tly_rt_proc *p = tly_rt_proc();
@@ -69,6 +103,14 @@ void tly_rt_write_partial(const char *why)
 	arm_watchdog();
 	snprintf(p->why, sizeof p->why, "%s", why);
 	tly_rt_stop_all();
+	if (!p->in_mpi_job && p->job.size > 1) {
+		if (write_piece(p, 1) == 0)
+			tly_rt_log(1, "%s: partial data of rank %d written", why, p->rank);
+		p->finished = 1;
+		alarm(0);
+		deliver_deferred();
+		return;
+	}
 	if (p->in_mpi_job) {
 		size_t n = strlen(p->outname);
 
@@ -103,8 +145,8 @@ static void at_exit(int status, void *arg)
 
 	(void)arg;
 	ex.exit_status = status;
-	if (!p->active || p->finished)
-		return;
+	if (!p->active || p->finished || (long)getpid() != p->pid)
+		return;    /* also a fork() child: it never writes */
 	if (p->in_mpi_job) {
 		tly_rt_write_partial("exit() without MPI_Finalize");
 		return;
@@ -113,9 +155,13 @@ static void at_exit(int status, void *arg)
 		return;
 	arm_watchdog();
 	tly_rt_stop_all();
-	tly_rt_choose_outname(path, sizeof path, ".h5");
-	if (tly_out_write(NULL, path, 0) == 0)
-		tly_rt_log(1, "measurement written to %s", path);
+	if (p->job.size > 1) {
+		write_piece(p, 0);
+	} else {
+		tly_rt_choose_outname(path, sizeof path, ".h5");
+		if (tly_out_write(NULL, path, 0) == 0)
+			tly_rt_log(1, "measurement written to %s", path);
+	}
 	p->finished = 1;
 	alarm(0);
 	deliver_deferred();

@@ -16,6 +16,9 @@
 
 #include "papi.h"
 #include "passes/passes.h"
+#ifdef TALLY_HAVE_GPU_RT
+#include "gpu/gpu_rt.h"
+#endif
 
 static struct tly_rt_proc proc = { .lock = PTHREAD_MUTEX_INITIALIZER };
 static pthread_once_t proc_once = PTHREAD_ONCE_INIT;
@@ -28,8 +31,12 @@ static atomic_int started;            /* start_once has returned */
 static _Thread_local int in_start;    /* this thread runs start_once */
 
 static const char *const default_hw[] = { "PAPI_TOT_CYC", "PAPI_TOT_INS" };
+/* A context switch happens in the kernel: counted in the user domain (the
+ * default of an event set) it is always 0, so it is counted where it
+ * happens (k=1).  Where the kernel domain may not be counted
+ * (perf_event_paranoid), it is left out rather than shown as 0. */
 static const char *const default_sw[] = { "perf::TASK-CLOCK", "perf::PAGE-FAULTS",
-					  "perf::CONTEXT-SWITCHES" };
+					  "perf::CONTEXT-SWITCHES:k=1" };
 
 static void describe(int i, int code)
 {
@@ -52,7 +59,7 @@ static int add_event(const char *name, int quiet)
 	if (proc.nev == TLY_RT_MAX_EVENTS || PAPI_event_name_to_code(name, &code) != PAPI_OK
 	    || PAPI_query_event(code) != PAPI_OK) {
 		if (!quiet)
-			tly_rt_log(1, "event '%s' cannot be counted here; left out", name);
+			tly_rt_log_job(1, "event '%s' cannot be counted here; left out", name);
 		return 0;
 	}
 	/* the events must also be countable together */
@@ -64,7 +71,7 @@ static int add_event(const char *name, int quiet)
 	PAPI_destroy_eventset(&es);
 	if (!ok) {
 		if (!quiet)
-			tly_rt_log(1, "event '%s' cannot be counted with the others; left out", name);
+			tly_rt_log_job(1, "event '%s' cannot be counted with the others; left out", name);
 		return 0;
 	}
 	proc.codes[proc.nev] = code;
@@ -78,7 +85,7 @@ static void choose_events(void)
 	char name[256];
 
 	if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT) {
-		tly_rt_log(1, "the counter library did not initialise; recording time only");
+		tly_rt_log_job(1, "the counter library did not initialise; recording time only");
 		return;
 	}
 	if (tly_pass_take(&list))  /* passes/: GPU metrics, multi-pass CPU events */
@@ -100,34 +107,108 @@ static void choose_events(void)
 			add_event(default_sw[i], 1);
 }
 
-static void read_cmdline(void)
+/* The command line (arguments joined by spaces), the program's name and,
+ * for an interpreter, the script or module it runs ("python3 -m
+ * torch.distributed.run" runs "torch.distributed.run", "python3
+ * /usr/bin/torchrun" runs "torchrun"): launchers written in Python are
+ * excluded by that name. */
+static void read_cmdline(char *script, size_t len)
 {
 	int fd = open("/proc/self/cmdline", O_RDONLY);
 	ssize_t n = fd >= 0 ? read(fd, proc.cmdline, sizeof proc.cmdline - 1) : -1;
+	extern char *program_invocation_short_name;
+	const char *arg = NULL;
 
 	if (fd >= 0)
 		close(fd);
+	proc.cmdline[n > 0 ? n : 0] = '\0';
+	*script = '\0';
+	if (n > 0 && !strncmp(program_invocation_short_name, "python", 6)) {
+		/* the first argument that is not an option, or the one after -m */
+		for (const char *a = proc.cmdline + strlen(proc.cmdline) + 1; a < proc.cmdline + n; a += strlen(a) + 1) {
+			if (!strcmp(a, "-m") || *a != '-') {
+				arg = !strcmp(a, "-m") ? a + 3 : a;
+				break;
+			}
+		}
+	}
+	if (arg && arg < proc.cmdline + n) {
+		const char *slash = strrchr(arg, '/');
+
+		snprintf(script, len, "%s", slash ? slash + 1 : arg);
+	}
 	for (ssize_t i = 0; i < n - 1; i++)
 		if (!proc.cmdline[i])
 			proc.cmdline[i] = ' ';
-	proc.cmdline[n > 0 ? n : 0] = '\0';
-	extern char *program_invocation_short_name;
 	snprintf(proc.exe, sizeof proc.exe, "%s", program_invocation_short_name);
+}
+
+/* A fork() child that does not exec is not a process of the job: it never
+ * writes (a serial file with a fixed name would replace its parent's, an
+ * MPI rank's copy would leave a false partial file).  Its exit handler,
+ * signal handler and wrappers see an inactive runtime. */
+static void on_fork_child(void)
+{
+	proc.active = 0;
+	proc.finished = 1;
+}
+
+/* Children that the measured process starts (a shell of system() or
+ * popen(), a helper it fork()s and exec()s) inherit the preload.  By
+ * default (TALLY_CHILDREN=exclude) they are not measured: the measured
+ * process leaves its pid in TALLY_INTERNAL_PARENT, and a process that
+ * finds another pid there is its descendant.  'measure' measures them as
+ * programs of their own (each writes its own file). */
+static int is_child_of_measured(void)
+{
+	const char *par = getenv("TALLY_INTERNAL_PARENT");
+
+	if (!par || !*par || atol(par) == (long)getpid())
+		return 0;
+	if (!strcmp(proc.opt.raw.children, "measure"))
+		return 0;
+	return 1;
+}
+
+static void mark_measured(void)
+{
+	char pid[32];
+
+	snprintf(pid, sizeof pid, "%ld", proc.pid);
+	setenv("TALLY_INTERNAL_PARENT", pid, 1);
+	pthread_atfork(NULL, NULL, on_fork_child);
 }
 
 static void start_measuring(void)
 {
+	char script[256];
+
 	tly_rt_clock_init();
 	tly_rt_config_load(&proc.opt);
-	read_cmdline();
-	if (proc.opt.disable || tly_rt_name_in_list(proc.opt.raw.exclude, proc.exe))
+	read_cmdline(script, sizeof script);
+	proc.pid = (long)getpid();
+	proc.nranks = 1;
+	if (tly_rt_job_env(&proc.job)) {   /* the launcher's rank, before MPI_Init */
+		proc.rank = proc.job.rank;
+		proc.nranks = proc.job.size;
+	}
+	if (proc.opt.disable || tly_rt_name_in_list(proc.opt.raw.exclude, proc.exe)
+	    || (*script && tly_rt_name_in_list(proc.opt.raw.exclude, script)) || is_child_of_measured())
 		return;
+	mark_measured();
+	tly_rt_config_report();
 	proc.will_measure = 1;
 	proc.start_ns = tly_rt_now();
 	proc.start_wall = (int64_t)time(NULL);
 	choose_events();
 	proc.active = 1;
 	tly_rt_thread_new_self(0);
+#ifdef TALLY_HAVE_GPU_RT
+	/* GPU metrics of a program without MPI start now (an MPI program's
+	 * at MPI_Init: passes/pass_sync.c) */
+	if (!tly_rt_program_links_mpi())
+		tly_gpu_rt_start(NULL);
+#endif
 	tly_out_init();
 	proc.overhead_ns = tly_rt_now() - proc.start_ns;
 	tly_rt_exit_install();
@@ -203,6 +284,11 @@ void tly_rt_choose_outname(char *buf, size_t len, const char *suffix)
 
 	if (proc.opt.raw.output_name[0]) {
 		snprintf(buf, len, "%s/%s", dir, proc.opt.raw.output_name);
+		return;
+	}
+	if (proc.job.size > 1 && !proc.in_mpi_job) {
+		/* every process of the job finds the same name without talking */
+		snprintf(buf, len, "%s/tally-%s-%s%s", dir, proc.exe, proc.job.id, suffix);
 		return;
 	}
 	localtime_r(&now, &tm);

@@ -35,6 +35,18 @@ static void flag_name(const char *env, char *buf, size_t len)
 	buf[i] = '\0';
 }
 
+/* The value a flag takes, in words, by kind. */
+static const char *value_words(const char *kind)
+{
+	if (!strcmp(kind, "BOOL"))
+		return "yes|no (also 1/0, on/off, true/false)";
+	if (!strcmp(kind, "INT"))
+		return "a decimal integer >= 0";
+	if (!strcmp(kind, "LIST"))
+		return "comma-separated names";
+	return "text";
+}
+
 static void usage(FILE *f)
 {
 	char name[64];
@@ -42,20 +54,28 @@ static void usage(FILE *f)
 	fprintf(f, "usage: tally-run [options] [--] program [args...]\n"
 		   "       mpirun -np N tally-run [options] -- ./app     (per rank; any launcher)\n"
 		   "       tally-run [options] -- mpirun -np N ./app     (one node)\n"
+		   "       tally-run [options] -- torchrun ... | srun ... (jobs without MPI: ranks from the launcher)\n"
 		   "       tally-run --passes=auto [options] -- mpirun -np N ./app  (application replay)\n"
 		   "       tally-run --summary FILE.h5                   (short summary of a file)\n\n"
 		   "Runs the program with libtally-preload.so: per-thread counters and regions,\n"
-		   "MPI profile and OpenMP regions, written to one HDF5 file per job.\n\noptions (each is also an environment setting):\n");
+		   "MPI profile and OpenMP regions, written to one HDF5 file per job.\n"
+		   "Options come before the program; '--' ends them.  An unknown option is an\n"
+		   "error (exit status 2): the program is not run.\n\n"
+		   "options (each is also an environment setting):\n");
 	for (size_t i = 0; i < NSET; i++) {
+		int isbool = !strcmp(settings[i].kind, "BOOL");
+
 		flag_name(settings[i].env, name, sizeof name);
-		fprintf(f, "  --%s%s\n      %s=%s (default '%s')\n      %s\n", name,
-			!strcmp(settings[i].kind, "BOOL") ? "[=yes|no], --no-" : "=VALUE",
-			settings[i].env, !strcmp(settings[i].kind, "BOOL") ? "yes|no" : settings[i].kind,
+		if (isbool)
+			fprintf(f, "  --%s, --%s=yes|no, --no-%s\n", name, name, name);
+		else
+			fprintf(f, "  --%s=VALUE, --%s VALUE\n", name, name);
+		fprintf(f, "      %s: %s; default '%s'\n      %s\n", settings[i].env, value_words(settings[i].kind),
 			settings[i].def, settings[i].help);
-		if (!strcmp(settings[i].kind, "BOOL"))
-			fprintf(f, "      (--no-%s turns it off)\n", name);
 	}
-	fprintf(f, "  --help\n      this text\n");
+	fprintf(f, "  --summary FILE.h5\n      print a short summary of a Tally file and exit\n"
+		   "  --help\n      this text\n"
+		   "  --\n      end of options: the program and its arguments follow\n");
 }
 
 static void exe_dir(char *buf, size_t len)
@@ -192,8 +212,12 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(argv[i], "--summary"))
 			return i + 1 < argc ? summary(argv[i + 1]) : (usage(stderr), 2);
-		if (!take_option(argc, argv, &i))
-			fprintf(stderr, "tally-run: unknown option %s ignored (see tally-run --help)\n", argv[i]);
+		if (!take_option(argc, argv, &i)) {
+			/* never run what follows: "--output /tmp" would execute /tmp */
+			fprintf(stderr, "tally-run: unknown option %s; nothing run (tally-run --help lists the "
+				"options; '--' ends them)\n", argv[i]);
+			return 2;
+		}
 	}
 	if (i >= argc) {
 		usage(stderr);

@@ -5,7 +5,7 @@ import sys
 try:
     import h5py
 except ImportError:
-    sys.exit("tally-summary: python3-h5py is needed (apt-get install python3-h5py)")
+    sys.exit("tally-run --summary: python3-h5py is needed (apt-get install python3-h5py)")
 
 
 def main(path):
@@ -37,4 +37,26 @@ def main(path):
             print("  %-22s %8d calls %10.4f s %12d B sent %12d B recv" % (k, v[0], v[1] / 1e9, v[2], v[3]))
 
 
-main(sys.argv[1])
+def run(argv):
+    """One line and exit status 2 for a file that is missing, not HDF5 or
+    not a Tally file; never a traceback."""
+    if len(argv) != 2:
+        sys.exit("usage: tally-run --summary FILE.h5")
+    path = argv[1]
+    try:
+        main(path)
+    except FileNotFoundError:
+        sys.exit(f"tally-run --summary: {path}: no such file")
+    except IsADirectoryError:
+        sys.exit(f"tally-run --summary: {path}: is a directory (give one .h5 file)")
+    except PermissionError:
+        sys.exit(f"tally-run --summary: {path}: permission denied")
+    except OSError as e:
+        sys.exit(f"tally-run --summary: {path}: not an HDF5 file or damaged ({e.__class__.__name__})")
+    except (KeyError, ValueError, TypeError, IndexError) as e:
+        sys.exit(f"tally-run --summary: {path}: not a Tally file or damaged (missing or bad {e})")
+    except BrokenPipeError:
+        pass
+
+
+run(sys.argv)

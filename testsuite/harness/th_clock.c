@@ -1,0 +1,69 @@
+/*
+ * th_clock.c - the harness's clock readings (see tharness.h): the calling
+ * thread's CPU time, wall time and run-queue wait, and the per-thread
+ * window TH_NEAR_CLOCK credits.  A .c file of its own so the harness
+ * header needs no POSIX feature macros from the tests that include it.
+ */
+#define _GNU_SOURCE 1 /* clock_gettime, /proc/thread-self */
+#include "th_clock.h"
+
+#include <stdio.h>
+#include <time.h>
+
+static long long ns_of(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* The calling thread's run-queue wait so far, ns (-1: no schedstat). */
+static long long run_delay_ns(void)
+{
+	long long run, wait = -1;
+	FILE *f = fopen("/proc/thread-self/schedstat", "r");
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld %lld", &run, &wait) != 2)
+		wait = -1;
+	fclose(f);
+	return wait;
+}
+
+struct th_clock th_clock_now(void)
+{
+	struct th_clock c;
+
+	c.delay = run_delay_ns();
+	c.wall = ns_of(CLOCK_MONOTONIC);
+	c.cpu = ns_of(CLOCK_THREAD_CPUTIME_ID);
+	return c;
+}
+
+long long th_clock_extra_ns(const struct th_clock *since)
+{
+	struct th_clock now = th_clock_now();
+	long long extra;
+
+	if (since->delay < 0 || now.delay < 0)
+		return 0;
+	extra = (now.wall - since->wall) - (now.delay - since->delay) - (now.cpu - since->cpu);
+	return extra > 0 ? extra : 0;
+}
+
+/* Per thread: where its TH_NEAR_CLOCK window opened. */
+static _Thread_local struct th_clock mark;
+static _Thread_local int marked;
+
+void th_clock_begin(void)
+{
+	mark = th_clock_now();
+	marked = 1;
+}
+
+double th_clock_allowance_ns(void)
+{
+	return marked ? (double)th_clock_extra_ns(&mark) : 0;
+}

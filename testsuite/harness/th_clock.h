@@ -1,0 +1,37 @@
+/*
+ * th_clock.h - clock readings for the harness's clock checks (th_clock.c).
+ *
+ * perf::TASK-CLOCK counts the wall time a thread spends on
+ * a CPU; CLOCK_THREAD_CPUTIME_ID leaves out what the kernel books
+ * elsewhere while the thread runs (hypervisor steal with paravirt steal
+ * accounting, interrupt time).  So over one window, physically:
+ *
+ *   thread CPU time  <=  task-clock  <=  wall time - run-queue wait
+ *
+ * The right-hand side is the thread's own: CLOCK_MONOTONIC minus the
+ * run_delay of /proc/thread-self/schedstat.  Its excess over the CPU
+ * time ("extra") is what this very thread lost to steal, interrupts or
+ * blocking in the window; it is measured, never a machine-wide guess.
+ */
+#ifndef TALLY_TH_CLOCK_H
+#define TALLY_TH_CLOCK_H
+
+struct th_clock {
+	long long cpu;   /* CLOCK_THREAD_CPUTIME_ID, ns */
+	long long wall;  /* CLOCK_MONOTONIC, ns */
+	long long delay; /* run-queue wait so far (schedstat), ns; -1 unknown */
+};
+
+/* The calling thread's clocks now. */
+struct th_clock th_clock_now(void);
+/* The calling thread's time since `since` that was neither CPU time nor
+ * run-queue wait (>= 0); 0 without schedstat (the check stays strict). */
+long long th_clock_extra_ns(const struct th_clock *since);
+/* Open the calling thread's window for TH_NEAR_CLOCK: call it where the
+ * measured window starts, in the thread that checks it. */
+void th_clock_begin(void);
+/* Extra time of the calling thread since its th_clock_begin; 0 when it
+ * never called it: then only the CPU time counts. */
+double th_clock_allowance_ns(void);
+
+#endif /* TALLY_TH_CLOCK_H */

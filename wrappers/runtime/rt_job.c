@@ -1,0 +1,231 @@
+/*
+ * rt_job.c - the job a process belongs to, from its launcher's
+ * environment, for programs that never call MPI_Init.
+ *
+ * torchrun, srun, mpirun and mpiexec tell every process its rank and the
+ * job's size in environment variables; they also name the job (Slurm's
+ * job and step, PMIx's namespace, torchrun's run id).  A process of a job
+ * of two or more writes its piece into a job directory beside the final
+ * file; the process that writes the last piece merges them into the one
+ * job file (output/h5_merge.c), the schema the MPI path writes.  Without
+ * an identity from the launcher, the parent process (its pid and start
+ * time) stands for the job: every process a launcher starts on a node has
+ * the same parent.
+ *
+ * Whether the program is an MPI program (it links libmpi) decides when GPU
+ * metrics start: an MPI program's at MPI_Init, where the ranks agree on
+ * the schedule and on who profiles a shared GPU; any other program's when
+ * the runtime starts.
+ */
+#include "runtime/rt.h"
+
+#include <dirent.h>
+#include <elf.h>
+#include <errno.h>
+#include <link.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Launchers' variables, most specific first: torchrun's RANK is the
+ * training rank even when torchrun itself runs under srun or mpirun. */
+static const struct {
+	const char *rank, *size[3], *launcher;
+} rank_vars[] = {
+	{ "RANK", { "WORLD_SIZE" }, "torchrun" },
+	{ "OMPI_COMM_WORLD_RANK", { "OMPI_COMM_WORLD_SIZE" }, "Open MPI" },
+	{ "PMIX_RANK", { "OMPI_COMM_WORLD_SIZE", "SLURM_NTASKS", "PMI_SIZE" }, "PMIx" },
+	{ "PMI_RANK", { "PMI_SIZE" }, "PMI" },
+	{ "SLURM_PROCID", { "SLURM_NTASKS" }, "Slurm" },
+};
+
+static int env_int(const char *name, int *v)
+{
+	const char *s = name ? getenv(name) : NULL;
+	char *end;
+	long x;
+
+	if (!s || !*s)
+		return 0;
+	x = strtol(s, &end, 10);
+	if (*end || x < 0 || x > 10000000)
+		return 0;
+	*v = (int)x;
+	return 1;
+}
+
+/* Keep letters, digits, '.', '-' and '_': the id becomes part of a name. */
+static void safe_copy(char *dst, size_t len, const char *prefix, const char *src)
+{
+	size_t at = (size_t)snprintf(dst, len, "%s", prefix);
+
+	for (; *src && at + 1 < len; src++)
+		dst[at++] = (*src >= 'a' && *src <= 'z') || (*src >= 'A' && *src <= 'Z') || (*src >= '0' && *src <= '9')
+			|| *src == '.' || *src == '-' || *src == '_' ? *src : '_';
+	dst[at < len ? at : len - 1] = '\0';
+}
+
+/* Field 22 of /proc/<pid>/stat: start time in clock ticks since boot. */
+static unsigned long long start_ticks(long pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	p = fgets(buf, sizeof buf, f) ? strrchr(buf, ')') : NULL;
+	fclose(f);
+	if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+			&v) != 1)
+		v = 0;
+	return v;
+}
+
+static void job_id(struct tly_rt_job *j)
+{
+	const char *own = getenv("TALLY_INTERNAL_JOB"), *slurm = getenv("SLURM_JOB_ID");
+	const char *step = getenv("SLURM_STEP_ID"), *pmix = getenv("PMIX_NAMESPACE");
+	const char *ompi = getenv("OMPI_MCA_ess_base_jobid"), *torch = getenv("TORCHELASTIC_RUN_ID");
+	char buf[96];
+
+	if (own && *own) {
+		safe_copy(j->id, sizeof j->id, "", own);
+	} else if (slurm && *slurm) {
+		snprintf(buf, sizeof buf, "%s.%s", slurm, step ? step : "0");
+		safe_copy(j->id, sizeof j->id, "slurm", buf);
+	} else if (pmix && *pmix) {
+		safe_copy(j->id, sizeof j->id, "pmix", pmix);
+	} else if (ompi && *ompi) {
+		safe_copy(j->id, sizeof j->id, "ompi", ompi);
+	} else if (torch && *torch && strcmp(torch, "none")) {
+		safe_copy(j->id, sizeof j->id, "torch", torch);
+	} else {
+		long pp = (long)getppid();
+
+		snprintf(j->id, sizeof j->id, "p%ld-%llu", pp, start_ticks(pp));
+	}
+}
+
+int tly_rt_job_env(struct tly_rt_job *j)
+{
+	memset(j, 0, sizeof *j);
+	j->size = 1;
+	for (size_t i = 0; i < sizeof rank_vars / sizeof *rank_vars; i++) {
+		int r, n = 0;
+
+		if (!env_int(rank_vars[i].rank, &r))
+			continue;
+		for (int k = 0; k < 3 && !n; k++)
+			if (!env_int(rank_vars[i].size[k], &n))
+				n = 0;
+		if (n < 1 || r >= n)
+			continue;
+		j->rank = r;
+		j->size = n;
+		j->known = 1;
+		snprintf(j->launcher, sizeof j->launcher, "%s", rank_vars[i].launcher);
+		job_id(j);
+		return 1;
+	}
+	return 0;
+}
+
+/* "<dir>/<name>.h5" -> "<dir>/<name>.<id>.parts" */
+void tly_rt_job_dir(const char *final, const struct tly_rt_job *j, char *buf, size_t len)
+{
+	size_t n = strlen(final);
+
+	if (n > 3 && !strcmp(final + n - 3, ".h5"))
+		n -= 3;
+	snprintf(buf, len, "%.*s.%s.parts", (int)n, final, j->id);
+}
+
+static int is_piece(const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(name, "rank", 4) && n > 7 && !strcmp(name + n - 3, ".h5");
+}
+
+int tly_rt_job_pieces(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += is_piece(e->d_name);
+	closedir(d);
+	return n;
+}
+
+/* The process whose piece completes the set merges it; O_EXCL on a
+ * marker makes that one process even when two finish together. */
+int tly_rt_job_claim_merge(const char *dir, int size)
+{
+	char mark[1100];
+	int fd;
+
+	if (tly_rt_job_pieces(dir) < size)
+		return 0;
+	snprintf(mark, sizeof mark, "%s/merging", dir);
+	fd = open(mark, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
+/* Remove the pieces, the marker and the directory after a merge. */
+void tly_rt_job_clean(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[1400];
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (!is_piece(e->d_name) && strcmp(e->d_name, "merging"))
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		unlink(path);
+	}
+	closedir(d);
+	if (rmdir(dir) != 0 && errno != ENOENT)
+		tly_rt_log(1, "cannot remove the job directory %s: %s", dir, strerror(errno));
+}
+
+static int needs_mpi(struct dl_phdr_info *info, size_t size, void *data)
+{
+	const ElfW(Dyn) *dyn = NULL;
+	const char *strtab = NULL;
+
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+			dyn = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+	for (const ElfW(Dyn) *d = dyn; d && d->d_tag != DT_NULL; d++)
+		if (d->d_tag == DT_STRTAB)
+			strtab = (const char *)d->d_un.d_ptr;
+	for (const ElfW(Dyn) *d = dyn; d && strtab && d->d_tag != DT_NULL; d++)
+		if (d->d_tag == DT_NEEDED && strstr(strtab + d->d_un.d_val, "libmpi"))
+			*(int *)data = 1;
+	return 1;   /* the first object is the program: stop there */
+}
+
+int tly_rt_program_links_mpi(void)
+{
+	int yes = 0;
+
+	dl_iterate_phdr(needs_mpi, &yes);
+	return yes;
+}
