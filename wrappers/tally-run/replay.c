@@ -76,7 +76,7 @@ static int recorded_passes(const char *script, const char *file)
 	FILE *f;
 	int n = 0;
 
-	snprintf(cmd, sizeof cmd, "/usr/bin/python3 '%s' --npasses '%s'", script, file);
+	snprintf(cmd, sizeof cmd, "'%s' '%s' --npasses '%s'", tly_python(), script, file);
 	preload(0);
 	f = popen(cmd, "r");
 	if (f && fgets(line, sizeof line, f))
@@ -122,7 +122,7 @@ static void job_stem(char **argv, char *buf, size_t len)
 static int merge(const char *script, const char *base, int npasses)
 {
 	char out[PATH_MAX], in[TLY_REPLAY_MAX][PATH_MAX];
-	char *av[TLY_REPLAY_MAX + 4] = { "/usr/bin/python3", (char *)script, out };
+	char *av[TLY_REPLAY_MAX + 4] = { (char *)tly_python(), (char *)script, out };
 	int rc;
 
 	snprintf(out, sizeof out, "%s.h5", base);

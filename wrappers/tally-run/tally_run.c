@@ -148,10 +148,9 @@ static int summary(const char *file)
 	snprintf(script, sizeof script, "%s/../share/tally/tally-summary.py", dir);
 	if (access(script, R_OK) != 0)
 		snprintf(script, sizeof script, "%s", TALLY_SUMMARY_BUILD);
-	/* the system python has Debian's h5py; a PATH python may not */
-	execl("/usr/bin/python3", "python3", script, file, (char *)NULL);
-	execlp("python3", "python3", script, file, (char *)NULL);
-	fprintf(stderr, "tally-run: cannot run python3 for --summary: %s\n", strerror(errno));
+	execl(tly_python(), "python3", script, file, (char *)NULL);
+	fprintf(stderr, "tally-run: cannot run %s for --summary: %s (set TALLY_PYTHON)\n", tly_python(),
+		strerror(errno));
 	return 1;
 }
 
