@@ -21,7 +21,7 @@ static inline int gpu_test_start(void)
 		printf("SKIP: cuda component disabled: %s\n", ci ? ci->disabled_reason : "not built");
 		return 77;
 	}
-	if (tg_init((size_t)TG_BLOCKS * TG_THREADS, TG_COPY_FLOATS) != 0) {
+	if (tg_init((size_t)TG_BLOCKS * TG_THREADS, tg_copy_floats()) != 0) {
 		printf("SKIP: no usable GPU for the test kernels\n");
 		return 77;
 	}

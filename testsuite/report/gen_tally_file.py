@@ -140,7 +140,7 @@ def write_extra(f):
     """Tables later issues add (GPU kernels, PC samples, an NVTX payload table)."""
     # the runtime's layout (schema.def): a row per rank, kernel and metric
     kdt = np.dtype([("rank", "<i4"), ("device", "<i4"), ("thread", "<i4"), ("region", "S512"),
-                    ("kernel", "S4096"), ("launches", "<i8"), ("metric", "S256"), ("pass", "<i4"),
+                    ("kernel", "S8192"), ("launches", "<i8"), ("metric", "S256"), ("pass", "<i4"),
                     ("replay", "S32"), ("total", "<f8"), ("min", "<f8"), ("mean", "<f8"), ("max", "<f8")])
     rows = []
     for r in range(2):

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/errors.h"
 #include "passes/passes.h"
@@ -37,6 +38,7 @@ static struct {
 	int64_t nkn, capkn;
 	struct tly_gpu_kstat *ks;
 	int64_t nks;
+	int exit_hook;        /* harvest_before_cuda_exit registered */
 } gs = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* The component's detail sentence, else the code's text. */
@@ -71,6 +73,21 @@ static const char *intern(const char *name)
 	return c;
 }
 
+/* A serial program's GPU values are harvested before the CUDA runtime's
+ * own exit handlers tear CUDA down: this handler is registered at the
+ * first launch, after the runtime's, so it runs before them (Tally's exit
+ * handler, registered at load, runs after them: there the profiler of a
+ * PyTorch program had seen no kernel).  MPI jobs harvest at MPI_Finalize. */
+static void harvest_before_cuda_exit(void)
+{
+	const struct tly_rt_proc *p = tly_rt_proc();
+	int64_t n;
+	int replay;
+
+	if (p->active && !p->finished && !p->in_mpi_job && (long)getpid() == p->pid)
+		tly_gpu_rt_collect(&n, &replay);
+}
+
 static uint64_t on_launch(const tally_gpu_launch_t *l, void *ud)
 {
 	struct tly_rt_thread *t;
@@ -80,6 +97,10 @@ static uint64_t on_launch(const tally_gpu_launch_t *l, void *ud)
 	if (l->phase != 1 || !(t = tly_rt_self()))
 		return 0;
 	pthread_mutex_lock(&gs.lock);
+	if (!gs.exit_hook) {
+		gs.exit_hook = 1;
+		atexit(harvest_before_cuda_exit);
+	}
 	if (gs.nl == gs.cap) {
 		int64_t cap = gs.cap ? 2 * gs.cap : 256;
 		void *m = realloc(gs.l, (size_t)cap * sizeof *gs.l);
@@ -310,7 +331,7 @@ void tly_gpu_rt_start(void *comm_ptr)
 	gs.on = 1;
 	tly_rt_log(2, "%d GPU metric(s) in %d pass(es)%s", gs.n, s->npasses, gs.replay ? ", kernel replay" : "");
 	if (tally_gpu_subscribed())
-		tly_rt_log(2, "Tally holds CUPTI's subscription: an application's own CUPTI tool (torch.profiler, "
+		tly_rt_log(1, "Tally holds CUPTI's subscription: an application's own CUPTI tool (torch.profiler, "
 			   "Nsight) cannot subscribe; TALLY_CUPTI=app leaves CUPTI to it");
 }
 

@@ -32,6 +32,7 @@ static const struct sym drv_syms[] = {
 	DRV(cuDeviceGetName), DRV(cuDeviceGetAttribute), DRV(cuDevicePrimaryCtxRetain),
 	DRV(cuDevicePrimaryCtxRelease), DRV(cuCtxGetCurrent), DRV(cuCtxPushCurrent),
 	DRV(cuCtxPopCurrent), DRV(cuCtxGetDevice), DRV(cuCtxSynchronize), DRV(cuGetErrorName),
+	DRV(cuMemAlloc), DRV(cuMemsetD8Async), DRV(cuStreamIsCapturing),
 };
 
 static const struct sym pti_syms[] = {

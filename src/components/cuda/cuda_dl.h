@@ -32,6 +32,9 @@ struct tly_cu_drv {
 	TLY_CU_FN(cuCtxGetDevice);
 	TLY_CU_FN(cuCtxSynchronize);
 	TLY_CU_FN(cuGetErrorName);
+	TLY_CU_FN(cuMemAlloc);
+	TLY_CU_FN(cuMemsetD8Async);
+	TLY_CU_FN(cuStreamIsCapturing);
 };
 
 /* CUPTI entry points. */

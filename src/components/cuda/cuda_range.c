@@ -200,6 +200,14 @@ int tly_cu_coll_open(struct tly_cu_coll *c, CUcontext ctx, int dev, const char *
 		return rc;
 	}
 	rc = enable(c);
+	if (rc == PAPI_OK && c->kernel_mode && tly_cu_cache_mode() == 1) {   /* flush before each kernel */
+		rc = tly_cu_cb_init();
+		if (rc == PAPI_OK)
+			rc = tly_cu_cache_arm(ctx, dev, 1);
+		c->flush = rc == PAPI_OK;
+	} else if (rc == PAPI_OK && tly_cu_cache_mode() < 0) {
+		rc = tly_err_last_code();
+	}
 	if (rc == PAPI_OK)
 		rc = alloc_cdata(c);
 	if (rc == PAPI_OK)
@@ -319,6 +327,8 @@ int tly_cu_coll_close(struct tly_cu_coll *c, tly_cu_range_fn fn, void *ud)
 		disable(c);
 		pop_ctx();
 	}
+	if (c->flush)
+		tly_cu_cache_arm(c->ctx, c->dev, 0);
 	free_coll(c);
 	return rc;
 }
