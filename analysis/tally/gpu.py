@@ -120,4 +120,4 @@ def hot_lines(run, top):
     m = stall_matrix(run)
     if m is None:
         return None
-    return m.head(top).reset_index().rename(columns={"where": "line"})
+    return m.head(top or len(m)).reset_index().rename(columns={"where": "line"})
