@@ -72,8 +72,10 @@ def meta_section(run):
     if run.has("ranks"):
         rk = run.ranks
         rows += [("hosts", rk["host"].nunique()), ("threads", int(rk["nthreads"].sum())),
-                 ("elapsed max [s]", rk["elapsed_ns"].max() / 1e9),
-                 ("Tally overhead max [s]", rk["overhead_ns"].max() / 1e9),
+                 ("elapsed max [s]", rk["elapsed_ns"].max() / 1e9)]
+        if "cpu_ns" in rk:   # schema 2: the process's CPU time, unmeasured threads included
+            rows.append(("process CPU time, sum over ranks [s]", rk["cpu_ns"].sum() / 1e9))
+        rows += [("Tally overhead max [s]", rk["overhead_ns"].max() / 1e9),
                  ("region enter/exit pairs", int(rk["region_events"].sum())),
                  ("truncated region entries", int(rk["truncated"].sum()))]
     rows.append(("write time [s]", int(m.get("write_seconds", 0)) / 1e6))

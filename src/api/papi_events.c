@@ -110,12 +110,15 @@ static void preset_info(int idx, PAPI_event_info_t *info)
 	if (!p)
 		return;
 	snprintf(info->note, sizeof info->note, "%s", p->note);
-	if (p->avail != PAPI_OK)
-		return;
+	/* A mapping that does not count here still shows its natives (by
+	 * name, code 0), so papi_avail can say what it would count. */
 	info->count = (unsigned)p->nterms;
 	snprintf(info->derived, sizeof info->derived, "%s", tly_derived_name(p->derived));
 	snprintf(info->postfix, sizeof info->postfix, "%s", p->postfix);
 	for (int t = 0; t < p->nterms && t < PAPI_MAX_INFO_TERMS; t++) {
+		snprintf(info->name[t], sizeof info->name[t], "%s", p->names[t]);
+		if (p->avail != PAPI_OK)
+			continue;
 		info->code[t] = (unsigned)p->codes[t];
 		tly_native_get(p->codes[t], t ? NULL : &info->component_index, NULL, info->name[t],
 			       sizeof info->name[t]);

@@ -91,6 +91,13 @@ struct tly_component {
 	/* Fraction (0..1) of the enabled time each native was counted since
 	 * the last start/reset; 1 for every native of a set not multiplexed. */
 	int (*ctl_mpx_coverage)(void *ctl, double *fractions);
+
+	/* Optional: the CPU's core PMU, for the preset maps.  Returns the
+	 * name the component's event library gives the core PMU it detected
+	 * (NULL: none), whether or not the kernel can program it, and sets
+	 * *hw_ok to 1 when the kernel counts hardware events (0 if not).
+	 * Valid from init to shutdown. */
+	const char *(*core_pmu)(int *hw_ok);
 };
 
 /* The generated list of enabled components (components_list.c). */

@@ -18,7 +18,8 @@
 #define MAX_FILE_BYTES (4 << 20)
 
 static const char no_hw_note[] =
-	"libpfm4 found no hardware PMU on this CPU; only software events are available";
+	"the kernel exposes no hardware PMU on this machine and libpfm4 detects no core PMU "
+	"for this CPU; only software events are available";
 
 /* Changed only under the library lock (init, shutdown, PAPI_encode_events). */
 static struct {
@@ -26,41 +27,64 @@ static struct {
 	struct tly_preset p[PAPI_END_idx];
 	int npmus;
 	const char *pmus[MAX_PRESENT_PMUS]; /* PMUs the enabled components list */
+	const char *core_pmu; /* the CPU's core PMU (tly_component.core_pmu); NULL: none */
+	int hw_ok;            /* the kernel counts hardware events */
+	int generic_forced;   /* TALLY_PRESETS_GENERIC=1 */
 } st;
+
+enum { TIER_ALL, TIER_SPECIFIC, TIER_GENERIC };
 
 /* One pass over one map file. */
 struct resolve {
 	const char *file;
 	int replace;    /* rows may replace presets that are already available */
 	int allow_star; /* "CPU,*" matches (user files only) */
+	int tier;       /* which blocks apply (TIER_*) */
 	int matched;    /* rows of matching blocks seen */
 	const char *matched_pmu;
 };
 
+static void add_pmu(const char *pmu)
+{
+	for (int i = 0; i < st.npmus; i++)
+		if (strcmp(st.pmus[i], pmu) == 0)
+			return;
+	if (st.npmus < MAX_PRESENT_PMUS)
+		st.pmus[st.npmus++] = pmu;
+}
+
 static void collect_pmus(void)
 {
 	st.npmus = 0;
+	st.core_pmu = NULL;
+	st.hw_ok = 0;
 	for (int c = 0; c < tly_num_components; c++) {
 		PAPI_component_info_t *info = tly_cmp_info(c);
+		int hw_ok = 0;
 
 		if (tly_cmp_check(c) != PAPI_OK || !info)
 			continue;
 		for (int i = 0; i < PAPI_PMU_MAX; i++)
-			if (info->pmu_names[i] && st.npmus < MAX_PRESENT_PMUS)
-				st.pmus[st.npmus++] = info->pmu_names[i];
+			if (info->pmu_names[i])
+				add_pmu(info->pmu_names[i]);
+		if (tly_components[c]->core_pmu) {
+			const char *core = tly_components[c]->core_pmu(&hw_ok);
+
+			st.hw_ok |= hw_ok;
+			if (core && !st.core_pmu) {
+				st.core_pmu = core;
+				add_pmu(core);
+			}
+		}
 	}
 }
 
-/*
- * Components list every PMU libpfm4 finds, core or not; the preset maps
- * only describe core PMUs.  To tell "no hardware PMU" from "a core PMU the
- * maps do not know", leave out the kernel's software PMUs and the libpfm4
- * families that are never core PMUs (energy counters, uncore boxes).
- */
-static int is_noncore_pmu(const char *pmu)
+static int block_is_generic(const struct tly_map_block *blk)
 {
-	return strcmp(pmu, "perf") == 0 || strcmp(pmu, "perf_raw") == 0 ||
-	       strstr(pmu, "rapl") || strstr(pmu, "_unc") || strstr(pmu, "uncore");
+	for (int b = 0; b < blk->npmus; b++)
+		if (strcmp(blk->pmus[b], TLY_MAP_GENERIC_PMU) == 0)
+			return 1;
+	return 0;
 }
 
 /* The PMU of this block that is present ("*" for a wildcard), or NULL. */
@@ -102,36 +126,59 @@ static void note_rejected(struct tly_preset *np, int rc, const char *where, cons
 	const char *detail = tly_err_detail()[0] ? tly_err_detail() : tly_err_text(rc);
 	int level = rc == PAPI_EPERM ? paranoid_level() : -99;
 
+	const char *tag = np->generic ? "generic: " : "";
+
 	np->avail = rc;
-	if (level != -99)
+	if (!st.hw_ok)
 		snprintf(np->note, sizeof np->note,
-			 "%s: %s was rejected: %s (/proc/sys/kernel/perf_event_paranoid is %d)",
-			 where, what, detail, level);
+			 "%snot countable on this machine: the kernel exposes no hardware PMU to program "
+			 "the mapping of %s; only software events can be counted", tag, where);
+	else if (level != -99)
+		snprintf(np->note, sizeof np->note,
+			 "%s%s: %s was rejected: %s (/proc/sys/kernel/perf_event_paranoid is %d)",
+			 tag, where, what, detail, level);
 	else
-		snprintf(np->note, sizeof np->note, "%s: %s was rejected: %s", where, what, detail);
+		snprintf(np->note, sizeof np->note, "%s%s: %s was rejected: %s", tag, where, what, detail);
+}
+
+static void note_mapped(struct tly_preset *np, const char *where, const char *pmu)
+{
+	if (np->generic && st.generic_forced)
+		snprintf(np->note, sizeof np->note,
+			 "generic: mapped by %s to the kernel's generic hardware events "
+			 "(TALLY_PRESETS_GENERIC=1)", where);
+	else if (np->generic)
+		snprintf(np->note, sizeof np->note,
+			 "generic: mapped by %s to the kernel's generic hardware events (no preset map for "
+			 "core PMU %s)", where, st.core_pmu ? st.core_pmu : "(none libpfm4 knows)");
+	else
+		snprintf(np->note, sizeof np->note, "mapped by %s for PMU %s", where, pmu);
 }
 
 /* Build the state a map row gives on this machine into *np. */
 static void resolve_row(const struct resolve *rs, const char *pmu,
 			const struct tly_map_row *row, struct tly_preset *np)
 {
-	char where[PAPI_2MAX_STR_LEN], name[PAPI_2MAX_STR_LEN + PAPI_MIN_STR_LEN + 4];
+	char where[PAPI_2MAX_STR_LEN];
 	int rc;
 
 	memset(np, 0, sizeof *np);
 	np->derived = row->derived;
 	np->nterms = row->nterms;
+	np->generic = rs->tier == TIER_GENERIC;
 	snprintf(np->postfix, sizeof np->postfix, "%s", row->postfix);
 	np->prog = row->prog;
 	snprintf(where, sizeof where, "%s:%d", rs->file, row->line);
+	for (int i = 0; i < row->nterms; i++)
+		qualify(np->names[i], sizeof np->names[i], pmu, row->natives[i]);
 	for (int i = 0; i < row->nterms; i++) {
-		qualify(name, sizeof name, pmu, row->natives[i]);
 		tly_err_clear();
-		rc = tly_native_lookup(name, &np->codes[i]);
+		rc = tly_native_lookup(np->names[i], &np->codes[i]);
 		if (rc != PAPI_OK) {
-			char what[sizeof name + 16];
+			char what[PAPI_2MAX_STR_LEN + 16];
 
-			snprintf(what, sizeof what, "native %s", name);
+			snprintf(what, sizeof what, "native %s", np->names[i]);
+			memset(np->codes, 0, sizeof np->codes);
 			note_rejected(np, rc, where, what);
 			return;
 		}
@@ -139,20 +186,24 @@ static void resolve_row(const struct resolve *rs, const char *pmu,
 	tly_err_clear();
 	rc = tly_evset_try_natives(np->codes, np->nterms);
 	if (rc != PAPI_OK) {
+		memset(np->codes, 0, sizeof np->codes);
 		note_rejected(np, rc, where, "counting its natives together");
 		return;
 	}
 	np->avail = PAPI_OK;
-	snprintf(np->note, sizeof np->note, "mapped by %s for PMU %s", where, pmu);
+	note_mapped(np, where, pmu);
 }
 
 static int on_row(void *arg, const struct tly_map_block *blk, const struct tly_map_row *row)
 {
 	struct resolve *rs = arg;
 	struct tly_preset *cur = &st.p[row->idx];
-	const char *pmu = block_match(blk, rs->allow_star);
+	const char *pmu;
 	struct tly_preset *np;
 
+	if (rs->tier != TIER_ALL && block_is_generic(blk) != (rs->tier == TIER_GENERIC))
+		return PAPI_OK;
+	pmu = block_match(blk, rs->allow_star);
 	if (!pmu)
 		return PAPI_OK;
 	rs->matched++;
@@ -163,53 +214,80 @@ static int on_row(void *arg, const struct tly_map_block *blk, const struct tly_m
 	if (!np)
 		return tly_err_set(PAPI_ENOMEM, "out of memory resolving %s", tly_preset_defs[row->idx].symbol);
 	resolve_row(rs, pmu, row, np);
-	/* never trade an available mapping for one that does not work */
-	if (np->avail == PAPI_OK || cur->avail != PAPI_OK)
+	/* never trade an available mapping for one that does not work; among
+	 * embedded rows that do not resolve the first explains best, while a
+	 * user file's row (TIER_ALL) says what the user asked for */
+	if (np->avail == PAPI_OK ||
+	    (cur->avail != PAPI_OK && (cur->nterms == 0 || rs->tier == TIER_ALL)))
 		*cur = *np;
 	free(np);
 	return PAPI_OK;
 }
 
-/* Why a preset no map row reached is unavailable. */
-static void note_unmapped(const struct resolve *embedded)
+static void embedded_pass(struct resolve *rs, int tier)
 {
-	char why[PAPI_HUGE_STR_LEN] = "";
-	size_t n = 0;
+	rs->tier = tier;
+	for (int m = 0; m < tly_num_preset_maps; m++) {
+		rs->file = tly_preset_maps[m].file;
+		/* A broken embedded map is a build bug the unit tests catch;
+		 * the library still comes up, with that file's presets missing. */
+		if (tly_map_parse(rs->file, tly_preset_maps[m].text, on_row, rs) != PAPI_OK)
+			tly_api_ret(PAPI_EBUG, "tly_presets_init");
+	}
+}
 
-	for (int i = 0; i < st.npmus && n < sizeof why; i++)
-		if (!is_noncore_pmu(st.pmus[i]))
-			n += snprintf(why + n, sizeof why - n, "%s%s", n ? ", " : "", st.pmus[i]);
+/* Why a preset no map row reached is unavailable. */
+static void note_unmapped(const struct resolve *specific, const struct resolve *generic)
+{
 	for (int i = 0; i < PAPI_END_idx; i++) {
 		struct tly_preset *p = &st.p[i];
+		const char *sym = tly_preset_defs[i].symbol;
 
 		if (p->note[0])
 			continue;
-		if (!why[0])
+		if (!st.hw_ok && !st.core_pmu)
 			snprintf(p->note, sizeof p->note, "%s", no_hw_note);
-		else if (!embedded->matched)
-			snprintf(p->note, sizeof p->note, "no preset mapping for PMU %s", why);
+		else if (specific->matched)
+			snprintf(p->note, sizeof p->note, "the preset maps have no entry for %s on PMU %s%s",
+				 sym, specific->matched_pmu,
+				 st.hw_ok ? "" : " (and the kernel exposes no hardware PMU here)");
+		else if (generic->matched)
+			snprintf(p->note, sizeof p->note,
+				 "generic: the kernel's generic hardware events give no %s (%s%s)", sym,
+				 st.generic_forced ? "TALLY_PRESETS_GENERIC=1" : "no preset map for core PMU ",
+				 st.generic_forced ? "" : st.core_pmu ? st.core_pmu : "(none libpfm4 knows)");
+		else if (st.core_pmu)
+			snprintf(p->note, sizeof p->note, "no preset mapping for PMU %s%s", st.core_pmu,
+				 st.hw_ok ? "" : " (and the kernel exposes no hardware PMU to count it)");
 		else
-			snprintf(p->note, sizeof p->note, "the preset maps have no entry for %s on PMU %s",
-				 tly_preset_defs[i].symbol, embedded->matched_pmu);
+			snprintf(p->note, sizeof p->note,
+				 "libpfm4 knows no core PMU for this CPU and the generic perf events are not "
+				 "available");
 	}
+}
+
+static int generic_forced(void)
+{
+	const char *v = getenv("TALLY_PRESETS_GENERIC");
+
+	return v && strcmp(v, "1") == 0;
 }
 
 int tly_presets_init(void)
 {
-	struct resolve rs = { .replace = 0 };
+	struct resolve specific = { .replace = 0 }, generic = { .replace = 0 };
+	int force = generic_forced();
 
 	memset(&st, 0, sizeof st);
+	st.generic_forced = force;
 	for (int i = 0; i < PAPI_END_idx; i++)
 		st.p[i].avail = PAPI_ENOEVNT;
 	collect_pmus();
-	for (int m = 0; m < tly_num_preset_maps; m++) {
-		rs.file = tly_preset_maps[m].file;
-		/* A broken embedded map is a build bug the unit tests catch;
-		 * the library still comes up, with that file's presets missing. */
-		if (tly_map_parse(rs.file, tly_preset_maps[m].text, on_row, &rs) != PAPI_OK)
-			tly_api_ret(PAPI_EBUG, "tly_presets_init");
-	}
-	note_unmapped(&rs);
+	if (!force)
+		embedded_pass(&specific, TIER_SPECIFIC);
+	if (force || (st.hw_ok && !specific.matched))
+		embedded_pass(&generic, TIER_GENERIC);
+	note_unmapped(&specific, &generic);
 	st.ready = 1;
 	tly_err_clear();
 	return PAPI_OK;
@@ -261,7 +339,7 @@ static int read_file(const char *path, char **out)
 
 int tly_presets_load_file(const char *path, int replace)
 {
-	struct resolve rs = { .file = path, .replace = replace != 0, .allow_star = 1 };
+	struct resolve rs = { .file = path, .replace = replace != 0, .allow_star = 1, .tier = TIER_ALL };
 	char *text = NULL;
 	int rc;
 

@@ -56,8 +56,10 @@ struct tly_preset {
 	int avail;                    /* PAPI_OK, or why not (PAPI_ENOEVNT...) */
 	int derived;                  /* enum tly_derived */
 	char postfix[PAPI_2MAX_STR_LEN];
-	int nterms;
-	int codes[TLY_MAX_TERMS];     /* native event codes */
+	int nterms;                   /* terms of the mapping, available or not */
+	int codes[TLY_MAX_TERMS];     /* native event codes (when available) */
+	char names[TLY_MAX_TERMS][PAPI_2MAX_STR_LEN]; /* qualified natives of the mapping */
+	int generic;                  /* mapped by the generic perf events tier */
 	char note[PAPI_HUGE_STR_LEN]; /* source of the mapping, or why unavailable */
 	struct tly_pf_prog prog;      /* compiled postfix (TLY_DERIVED_POSTFIX) */
 };
@@ -65,9 +67,16 @@ struct tly_preset {
 /*
  * Resolve every preset against the enabled components (after they init):
  * each preset takes the first row, in the embedded maps, of a block whose
- * CPU line names a PMU some enabled component lists in pmu_names, whose
- * natives tly_native_lookup knows and tly_evset_try_natives accepts.
- * The others get avail < 0 and a note saying why.  Runs under the library
+ * CPU line names a PMU some enabled component lists in pmu_names or names
+ * as its core PMU (tly_component.core_pmu, even one the kernel cannot
+ * program), whose natives tly_native_lookup knows and tly_evset_try_natives
+ * accepts.  The others get avail < 0 and a note saying why; a preset whose
+ * row did not resolve keeps that row's natives (names) for papi_avail.
+ *
+ * Two tiers: blocks of CPU-specific PMUs first; blocks naming libpfm4's
+ * generic PMU "perf" (the kernel's generic hardware and cache events) only
+ * when the kernel counts hardware events and no specific block matched, or
+ * when TALLY_PRESETS_GENERIC=1 (then only them).  Runs under the library
  * lock; afterwards tly_preset_get may be called from any thread.
  */
 int tly_presets_init(void);
@@ -110,6 +119,7 @@ int tly_preset_index(const char *symbol);
  * without "::" are taken as events of the block's PMU (<pmu>::<native>).
  */
 #define TLY_MAP_MAX_PMUS 16
+#define TLY_MAP_GENERIC_PMU "perf" /* blocks naming it are the generic tier */
 #define TLY_MAP_LINE_MAX 1024
 
 struct tly_map_block {

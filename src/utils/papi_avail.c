@@ -63,14 +63,17 @@ static int parse_args(const char *prog, int argc, char **argv, struct avail_opts
 static void print_terms(const PAPI_event_info_t *info)
 {
 	for (unsigned j = 0; j < info->count && j < PAPI_MAX_INFO_TERMS; j++)
-		printf("   Native term %u   : 0x%08x  %s\n", j, info->code[j], info->name[j]);
+		if (info->code[j])
+			printf("   Native term %u   : 0x%08x  %s\n", j, info->code[j], info->name[j]);
+		else
+			printf("   Native term %u   : (not countable)  %s\n", j, info->name[j]);
 }
 
 static void print_detail(const PAPI_event_info_t *info, int avail)
 {
 	printf("%-20s: %s\n", "Event name", info->symbol);
 	printf("%-20s: 0x%08x\n", "Event code", info->event_code);
-	printf("%-20s: %s\n", "Available", avail == PAPI_OK ? "yes" : "no");
+	printf("%-20s: %s\n", "Available", avail == PAPI_OK ? "yes" : info->count ? "no: not countable on this machine" : "no");
 	if (avail != PAPI_OK)
 		printf("%-20s: %s\n", "Query result", PAPI_strerror(avail));
 	printf("%-20s: %s\n", "Short description", info->short_descr);

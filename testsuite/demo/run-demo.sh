@@ -10,8 +10,8 @@ cmake --build build -j "$(nproc)" --target tally tally-preload tally-run rt_app 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=2
 out=$top/build/demo
 mkdir -p "$out"
-echo "== mpirun --oversubscribe -np 4 tally-run --libomp=auto --output-dir $out -- rt_app"
-mpirun --oversubscribe -np 4 build/wrappers/tally-run --libomp=auto --output-dir "$out" \
+echo "== mpirun --oversubscribe -np 4 tally-run --output-dir $out -- rt_app"
+mpirun --oversubscribe -np 4 build/wrappers/tally-run --output-dir "$out" \
 	--output-name demo.h5 -- build/testsuite/mpi/rt_app
 echo "== file: $out/demo.h5"
 build/wrappers/tally-run --summary "$out/demo.h5"

@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """check_rt_file.py FILE|PARTIAL-GLOB MODE - assert exact values in files of rt_app."""
 import glob
+import os
+import re
 import sys
 
 try:
@@ -70,11 +72,18 @@ def check_mpi(f, size, steps):
         check(int(sum(r["hist"])) == steps, "rank %d %s histogram total" % (rank, fn))
 
 
+def schema_version():
+    """The version schema.def defines (the file must carry it)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "..", "wrappers", "output", "schema.def")) as d:
+        return int(re.search(r"TLY_SCHEMA_VERSION\((\d+)\)", d.read()).group(1))
+
+
 def main():
     target, mode = sys.argv[1], sys.argv[2]
     if mode == "ok":
         f = h5py.File(target, "r")
-        check(f.attrs["schema_version"] == 1, "schema_version")
+        check(f.attrs["schema_version"] == schema_version(), "schema_version")
         check(f.attrs["nranks"] == 4 and f.attrs["partial"] == 0, "nranks/partial")
         check(len(f["ranks"]) == 4, "4 rank rows")
         check(len(f["events"]) >= 1, "events listed")

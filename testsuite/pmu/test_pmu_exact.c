@@ -8,7 +8,15 @@
  * count minus C is exactly 2n: one subs and one b.ne per iteration.
  * Under QEMU -icount shift=0 the cycle counter counts one per
  * instruction, so PAPI_TOT_CYC obeys the same rule with its own C.
+ *
+ * With the argument "generic" (test pmu_exact_generic) the presets come
+ * from the generic tier (TALLY_PRESETS_GENERIC=1: the kernel's generic
+ * hardware events, as on a CPU no map describes): both must say so and
+ * name perf:: natives, and the counts must be just as exact.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "pmu_util.h"
 
 #define REPS 5
@@ -40,12 +48,35 @@ static void measure_constant(int set, long long c[2])
 	TH_CHECK(c[1] > 0 && c[1] < MAX_CONST);
 }
 
-int main(void)
+/* Both presets are mapped by the generic tier to perf:: natives. */
+static void check_generic(void)
 {
-	int set = PAPI_NULL;
+	static const int codes[2] = { PAPI_TOT_INS, PAPI_TOT_CYC };
+	PAPI_event_info_t info;
+
+	for (int i = 0; i < 2; i++) {
+		TH_EQ(PAPI_get_event_info(codes[i], &info), PAPI_OK);
+		printf("%s: %s = %s\n", info.symbol, info.name[0], info.note);
+		TH_CHECK(strncmp(info.note, "generic:", 8) == 0);
+		TH_EQ(info.count, 1u);
+		TH_CHECK(strncmp(info.name[0], "perf::", 6) == 0);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	int set = PAPI_NULL, generic = argc > 1 && strcmp(argv[1], "generic") == 0;
 	long long c[2], v[2];
 
+	if (argc > 1 && !generic) {
+		fprintf(stderr, "usage: %s [generic]\n", argv[0]);
+		return 2;
+	}
+	if (generic)
+		setenv("TALLY_PRESETS_GENERIC", "1", 1);
 	pmu_require();
+	if (generic)
+		check_generic();
 	TH_EQ(PAPI_create_eventset(&set), PAPI_OK);
 	TH_EQ(PAPI_add_event(set, PAPI_TOT_INS), PAPI_OK);
 	TH_EQ(PAPI_add_event(set, PAPI_TOT_CYC), PAPI_OK);

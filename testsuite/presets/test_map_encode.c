@@ -4,7 +4,9 @@
  * in a child process that forces libpfm4 onto it (LIBPFM_FORCE_PMU, read by
  * pfm_initialize), so the check needs none of that hardware.  A PMU this
  * libpfm4 was built without (Arm PMUs on an x86 build) is reported as not
- * checkable here; a row that does not encode fails with its file:line.
+ * checkable here; a row that does not encode, whose qualified name is
+ * too long for the perf_event component (PAPI_MAX_STR_LEN), or that has
+ * more terms than the PMU has counters, fails with its file:line.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,7 @@
 struct item {
 	const char *file;
 	int line;
+	int nterms; /* terms of the item's row */
 	char pmu[PAPI_MIN_STR_LEN];
 	char native[PAPI_2MAX_STR_LEN];
 };
@@ -53,6 +56,7 @@ static int collect(void *arg, const struct tly_map_block *blk, const struct tly_
 
 			it->file = cur_file;
 			it->line = row->line;
+			it->nterms = row->nterms;
 			strcpy(it->pmu, blk->pmus[b]);
 			strcpy(it->native, row->natives[t]);
 		}
@@ -60,7 +64,8 @@ static int collect(void *arg, const struct tly_map_block *blk, const struct tly_
 	return PAPI_OK;
 }
 
-static int pmu_built(const char *pmu)
+/* 1 when this libpfm4 has the PMU; *cntrs: its generic + fixed counters. */
+static int pmu_built(const char *pmu, int *cntrs)
 {
 	pfm_pmu_info_t info;
 	int p;
@@ -68,8 +73,10 @@ static int pmu_built(const char *pmu)
 	pfm_for_all_pmus(p) {
 		memset(&info, 0, sizeof info);
 		info.size = sizeof info;
-		if (pfm_get_pmu_info(p, &info) == PFM_SUCCESS && strcmp(info.name, pmu) == 0)
+		if (pfm_get_pmu_info(p, &info) == PFM_SUCCESS && strcmp(info.name, pmu) == 0) {
+			*cntrs = info.num_cntrs + info.num_fixed_cntrs;
 			return 1;
+		}
 	}
 	return 0;
 }
@@ -97,19 +104,30 @@ static int encode(const char *pmu, const char *native, const char **why)
 /* In the child: the number of natives of `pmu` that fail, or NOT_BUILT. */
 static int check_pmu(const char *pmu)
 {
-	int bad = 0;
+	int bad = 0, cntrs = 0;
 
 	setenv("LIBPFM_FORCE_PMU", pmu, 1);
 	if (pfm_initialize() != PFM_SUCCESS)
 		return NOT_BUILT;
-	if (!pmu_built(pmu))
+	if (!pmu_built(pmu, &cntrs))
 		return NOT_BUILT;
 	for (int i = 0; i < nitems; i++) {
 		const char *why;
 
 		if (strcmp(items[i].pmu, pmu) != 0)
 			continue;
-		if (encode(pmu, items[i].native, &why) != PFM_SUCCESS) {
+		/* a row needs a counter per term ("perf" reports none: not checked) */
+		if (cntrs > 0 && items[i].nterms > cntrs) {
+			fprintf(stderr, "%s:%d: %d terms, but %s has %d counters\n", items[i].file,
+				items[i].line, items[i].nterms, pmu, cntrs);
+			bad++;
+		}
+		/* the perf_event component takes names shorter than PAPI_MAX_STR_LEN */
+		if (strlen(pmu) + 2 + strlen(items[i].native) >= PAPI_MAX_STR_LEN) {
+			fprintf(stderr, "%s:%d: %s::%s is longer than %d characters\n", items[i].file,
+				items[i].line, pmu, items[i].native, PAPI_MAX_STR_LEN - 1);
+			bad++;
+		} else if (encode(pmu, items[i].native, &why) != PFM_SUCCESS) {
 			fprintf(stderr, "%s:%d: %s::%s does not encode: %s\n", items[i].file,
 				items[i].line, pmu, items[i].native, why);
 			bad++;

@@ -161,6 +161,8 @@ static void long_line(void)
 /* Every embedded map parses and contributes rows. */
 static void embedded(void)
 {
+	int total = 0;
+
 	th_at(__LINE__);
 	TH_CHECK(tly_num_preset_maps >= 3);
 	for (int m = 0; m < tly_num_preset_maps; m++) {
@@ -170,8 +172,10 @@ static void embedded(void)
 		TH_EQ(rc, PAPI_OK);
 		if (rc != PAPI_OK)
 			fprintf(stderr, "  %s\n", tly_err_detail());
-		TH_CHECK(s.n > 20);
+		TH_CHECK(s.n >= 5); /* the smallest, ix86arch's, has 9 rows */
+		total += s.n;
 	}
+	TH_CHECK(total > 300);
 }
 
 int main(void)

@@ -103,8 +103,10 @@ def rows_for_rank(args, rank, regions, rng, nev, local_ids):
     vals = rank_values(rng, rank, args.ranks, len(regions), args.threads, nev)
     stats = [(rank, t, local_ids[i], v[0][i], v[1][i], v[2][i])
              for t, v in enumerate(vals) for i in range(len(regions))]
+    elapsed = int(vals[0][1][0]) + 5000
+    cpu = (elapsed * args.threads,) if args.cpu_ns else ()   # schema 2
     ranks = [(rank, "node%d" % (rank // 16), 1000 + rank, args.threads,
-              int(vals[0][1][0]) + 5000, 200 + rank, int(sum(v[0].sum() for v in vals)), 0)]
+              elapsed) + cpu + (200 + rank, int(sum(v[0].sum() for v in vals)), 0)]
     threads = [(rank, t, 2000 + rank * 10 + t, 0 if t == 0 else 1) for t in range(args.threads)]
     mpi = []
     for k, fn in enumerate(MPI_FUNCS):
@@ -126,7 +128,11 @@ def write(path, version, tables, attrs, rows, nev, extra):
             if extra and name in EXTRA_TABLES:   # written by write_extra in its own shape
                 continue
             dt = dtype(fields, nev)
-            data = np.array([tuple(r) for r in rows.get(name, [])], dtype=dt)
+            # Fields a newer schema appended to a table take their zero value.
+            data = np.zeros(len(rows.get(name, [])), dtype=dt)
+            for i, r in enumerate(rows.get(name, [])):
+                for fname, value in zip(dt.names, r):
+                    data[i][fname] = value
             ds = f.create_dataset(name, data=data, dtype=dt)
             ds.attrs["doc"] = np.bytes_("synthetic " + name)
         if extra:
@@ -173,6 +179,7 @@ def main():
     ap.add_argument("--seed", type=int, default=11)
     args = ap.parse_args()
     version, _, tables = parse(args.schema)
+    args.cpu_ns = any(f[0] == "cpu_ns" for f in tables["ranks"])
     events = [e for e in args.events.split(",") if e]
     ev_rows = [(i, e, "perf_event", "ns" if "CLOCK" in e else "", "synthetic " + e) for i, e in enumerate(events)]
     regions = region_tree(args.regions)

@@ -323,6 +323,27 @@ def case_perf():
     check(best < 3.0, f"report took {best:.2f} s")
 
 
+def case_versions():
+    """Schema 2 files show ranks.cpu_ns summed; schema 1 files (no cpu_ns) still report."""
+    d = scratch("versions")
+    f2 = generate(os.path.join(d, "v2.h5"), "--ranks", "3", "--regions", "5", "--threads", "2")
+    cpu = sum(r["cpu_ns"] for r in dump_table(f2, "ranks", 1))
+    run = {r["item"]: r["value"] for r in report_json(f2)["Run"]}
+    got = run.get("process CPU time, sum over ranks [s]")
+    check(got is not None and close(float(got), cpu / 1e9), f"process CPU {got} != {cpu / 1e9}")
+    old = os.path.join(d, "schema1.def")
+    with open(SCHEMA) as src, open(old, "w") as dst:
+        for line in src:
+            if "TLY_FIELD(ranks, cpu_ns" in line:
+                continue
+            dst.write(re.sub(r"TLY_SCHEMA_VERSION\(\d+\)", "TLY_SCHEMA_VERSION(1)", line))
+    f1 = os.path.join(d, "v1.h5")
+    subprocess.run([sys.executable, os.path.join(HERE, "gen_tally_file.py"), old, f1, "--ranks", "2"], check=True)
+    run = {r["item"]: r["value"] for r in report_json(f1)["Run"]}
+    check(str(run.get("schema version")) == "1", f"schema 1 file reports version {run.get('schema version')}")
+    check("process CPU time, sum over ranks [s]" not in run, "no CPU row without cpu_ns")
+
+
 def case_runtime():
     """A file written by the runtime (tally-run under mpirun): report vs h5dump."""
     run, prog, mpirun = (os.environ.get(k, "") for k in ("TALLY_RUN", "TALLY_REPORT_PROG", "TALLY_MPIRUN"))
@@ -407,7 +428,7 @@ def case_gpu_files():
             print(f"{name}: {len(pc)} PC-sample rows, {total} samples")
 
 
-CASES = {"numbers": case_numbers, "partial": case_partial, "errors": case_errors, "plots": case_plots,
+CASES = {"versions": case_versions, "numbers": case_numbers, "partial": case_partial, "errors": case_errors, "plots": case_plots,
          "export": case_export, "formats": case_formats, "perf": case_perf, "runtime": case_runtime,
          "gpu_files": case_gpu_files}
 

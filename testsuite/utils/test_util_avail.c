@@ -128,7 +128,11 @@ static void check_event_option(const char *exe)
 	TH_EQ(o.status, 0);
 	TH_CHECK(strstr(o.text, "PAPI_TOT_CYC") != NULL);
 	if (PAPI_query_event(PAPI_TOT_CYC) != PAPI_OK) {
-		TH_EQ(info.count, 0);
+		/* a mapping that cannot count here is shown by name, code 0 */
+		for (unsigned t = 0; t < info.count && t < PAPI_MAX_INFO_TERMS; t++) {
+			TH_EQ(info.code[t], 0u);
+			TH_CHECK(strstr(o.text, info.name[t]) != NULL);
+		}
 		TH_CHECK(info.note[0] != '\0');
 		TH_CHECK(strstr(o.text, info.note) != NULL);
 	}

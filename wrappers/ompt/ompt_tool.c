@@ -2,8 +2,9 @@
  * ompt_tool.c - Tally as an OMPT tool (LLVM libomp).  thread_begin creates
  * the thread's record and starts its event set, thread_end folds it;
  * implicit tasks of a parallel region, worksharing loops and barrier waits
- * are regions, named "omp parallel @ symbol+0xoffset" from the code
- * address libomp reports.  Names are interned once per code address (a
+ * are regions, named "omp parallel @ function (file:line)" from the code
+ * address libomp reports (runtime/rt_srcname.c; the raw address goes to
+ * regions.address).  Names are interned once per code address (a
  * lock on the first encounter only; later lookups hit a per-thread cache).
  */
 #include "runtime/rt.h"
@@ -43,8 +44,7 @@ static const char *intern(const void *code, int kind)
 {
 	size_t h = ((uintptr_t)code >> 2 ^ (size_t)kind) % CACHE;
 	struct name_ent *e;
-	Dl_info di;
-	char buf[TLY_RT_NAME];
+	char buf[TLY_RT_NAME], src[TLY_RT_NAME - 32], raw[64];
 
 	if (cache[h].code == code && cache[h].kind == kind && cache[h].name)
 		return cache[h].name;
@@ -52,15 +52,9 @@ static const char *intern(const void *code, int kind)
 	for (e = om.names; e && !(e->code == code && e->kind == kind); e = e->next)
 		;
 	if (!e && (e = calloc(1, sizeof *e))) {
-		if (code && dladdr(code, &di) && di.dli_sname)
-			snprintf(buf, sizeof buf, "%s @ %s+0x%lx", label(kind), di.dli_sname,
-				 (unsigned long)((const char *)code - (const char *)di.dli_saddr));
-		else if (code && dladdr(code, &di) && di.dli_fname)
-			snprintf(buf, sizeof buf, "%s @ %s+0x%lx", label(kind),
-				 strrchr(di.dli_fname, '/') ? strrchr(di.dli_fname, '/') + 1 : di.dli_fname,
-				 (unsigned long)((const char *)code - (const char *)di.dli_fbase));
-		else
-			snprintf(buf, sizeof buf, "%s @ %p", label(kind), code);
+		/* codeptr_ra: the return address of the runtime call */
+		tly_rt_srcname(code, 1, src, sizeof src, raw, sizeof raw);
+		tly_rt_name_with_address(buf, sizeof buf, label(kind), src, raw);
 		e->code = code;
 		e->kind = kind;
 		e->name = strdup(buf);

@@ -60,7 +60,9 @@ void tly_pass_node_path(const struct tly_rt_thread *t, int32_t node, char *buf, 
 	tly_rt_node_path(t, node, raw, sizeof raw);
 	buf[0] = '\0';
 	for (const char *s = raw; *s && at + 4 < len; s++) {
-		if (*s == '\x1f') {
+		if (*s == TLY_RT_ADDR_SEP) {   /* a name's raw address: not in paths */
+			s += strcspn(s, "\x1f") - 1;
+		} else if (*s == '\x1f') {
 			at += (size_t)snprintf(buf + at, len - at, " / ");
 		} else {
 			buf[at++] = *s;

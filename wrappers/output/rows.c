@@ -32,21 +32,27 @@ static void events_rows(struct tly_rt_proc *p, struct tly_rows *r)
 	}
 }
 
-/* "kind\x1ename\x1f..." -> name of the last node, path with " / ". */
-static void split_key(const char *key, int32_t *kind, char *name, size_t nlen, char *path, size_t plen)
+/* "kind\x1ename[\x1daddress]\x1f..." -> name and address of the last node,
+ * path with " / " (names without their addresses). */
+static void split_key(const char *key, int32_t *kind, char *name, size_t nlen, char *path, size_t plen,
+		      char *addr, size_t alen)
 {
-	const char *last = strrchr(key, '\x1f');
-	size_t at = 0;
+	const char *last = strrchr(key, '\x1f'), *nm;
+	size_t at = 0, len;
 
 	last = last ? last + 1 : key;
 	*kind = atoi(last);
-	snprintf(name, nlen, "%s", strchr(last, '\x1e') + 1);
+	nm = strchr(last, '\x1e') + 1;
+	len = strcspn(nm, "\x1d");
+	snprintf(name, nlen, "%.*s", (int)len, nm);
+	snprintf(addr, alen, "%s", nm[len] ? nm + len + 1 : "");
 	path[0] = '\0';
 	for (const char *s = key; *s && at + 4 < plen;) {
-		const char *nm = strchr(s, '\x1e') + 1;
-		size_t len = strcspn(nm, "\x1f");
+		nm = strchr(s, '\x1e') + 1;
+		len = strcspn(nm, "\x1f");
+		size_t shown = strcspn(nm, "\x1d\x1f");
 
-		at += (size_t)snprintf(path + at, plen - at, "%s%.*s", s == key ? "" : " / ", (int)len, nm);
+		at += (size_t)snprintf(path + at, plen - at, "%s%.*s", s == key ? "" : " / ", (int)shown, nm);
 		s = nm + len + (nm[len] == '\x1f');
 	}
 	if (at >= plen)
@@ -63,7 +69,8 @@ static void region_rows(struct tly_names *all, struct tly_rows *r)
 		const char *cut = strrchr(key, '\x1f');
 
 		g[i].id = i;
-		split_key(key, &g[i].kind, g[i].name, sizeof g[i].name, g[i].path, sizeof g[i].path);
+		split_key(key, &g[i].kind, g[i].name, sizeof g[i].name, g[i].path, sizeof g[i].path,
+			  g[i].address, sizeof g[i].address);
 		g[i].parent = -1;
 		if (cut) {
 			snprintf(parent, sizeof parent, "%.*s", (int)(cut - key), key);
@@ -119,6 +126,7 @@ static void rank_rows(struct tly_rt_proc *p, struct tly_rows *r, int64_t events,
 	k->pid = getpid();
 	k->nthreads = p->nthreads;
 	k->elapsed_ns = (p->end_ns ? p->end_ns : tly_rt_now()) - p->start_ns;
+	k->cpu_ns = p->cpu_ns ? p->cpu_ns : tly_rt_process_cpu_ns();
 	k->overhead_ns = p->overhead_ns;
 	k->region_events = events;
 	k->truncated = trunc;

@@ -35,6 +35,25 @@ void tly_rt_config_load(struct tly_rt_opts *o);   /* quiet */
 void tly_rt_config_report(void);                  /* malformed and unknown settings, once per job */
 int tly_rt_name_in_list(const char *list, const char *name);
 
+/* ---- GCC OpenMP programs on LLVM libomp (rt_libomp.c) ----------------- */
+/* When the process's GOMP_* calls reach GNU libgomp, run it again with
+ * libomp preloaded (`how`: TALLY_LIBOMP); where that cannot be done, warn
+ * once.  Returns unless it re-executes the program. */
+void tly_rt_libomp_switch(const char *how);
+/* 1 in the second run of a re-executed process (its messages were given). */
+int tly_rt_libomp_rerun(void);
+
+/* ---- source names of code addresses (rt_srcname.c) -------------------
+ * name: "function (file:line)[ in caller (file:line)...]" (inlined frames)
+ * from DWARF, else "symbol+0xoffset"; raw: "module+0xoffset".  is_return:
+ * pc is a return address (the call before it is named).  1 when DWARF
+ * named it.  Not for hot paths: callers cache per address. */
+int tly_rt_srcname(const void *pc, int is_return, char *name, size_t nlen, char *raw, size_t rlen);
+/* A region name "<label> @ <src>" that carries its raw address after
+ * TLY_RT_ADDR_SEP; the writer puts that part in regions.address. */
+#define TLY_RT_ADDR_SEP '\x1d'
+void tly_rt_name_with_address(char *buf, size_t len, const char *label, const char *src, const char *raw);
+
 /* ---- logging (rt_log.c) ---------------------------------------------- */
 void tly_rt_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A message about the whole job (settings, events): said by the job's
@@ -204,6 +223,7 @@ struct tly_rt_proc {
 	int64_t start_ns, end_ns;
 	int64_t start_wall, end_wall;  /* UNIX seconds */
 	int64_t overhead_ns;  /* set-up and writing */
+	int64_t cpu_ns;       /* process CPU time at the stop (getrusage) */
 	char why[64];         /* reason of a partial file */
 	char cmdline[2048];
 	char exe[256];
@@ -215,6 +235,7 @@ struct tly_rt_proc {
 struct tly_rt_proc *tly_rt_proc(void);
 void tly_rt_start(void);          /* process start (constructor) */
 void tly_rt_stop_all(void);       /* freeze every thread's root values */
+int64_t tly_rt_process_cpu_ns(void);  /* user + system time of all threads */
 /* Start the runtime once (when the preload library loads) and say whether
  * it measures.  Called back from inside the start-up it answers 0 instead
  * of waiting for itself. */

@@ -86,7 +86,7 @@ static void report_unknown(void)
 			continue;
 		for (size_t i = 0; i < sizeof settings / sizeof *settings; i++)
 			known |= strlen(settings[i].env) == n && !strncmp(settings[i].env, *e, n);
-		if (!known && strncmp(*e, "TALLY_INTERNAL_", 15) != 0)
+		if (!known && strncmp(*e, "TALLY_INTERNAL_", 15) != 0 && !tly_rt_libomp_rerun())
 			tly_rt_log_job(1, "unknown setting %.*s ignored (tally-run --help lists them)", (int)n, *e);
 	}
 }
@@ -119,7 +119,7 @@ void tly_rt_config_report(void)
 	struct tly_rt_cfg scratch;
 
 	for (size_t i = 0; i < sizeof settings / sizeof *settings; i++)
-		load_one(&settings[i], &scratch, 1);
+		load_one(&settings[i], &scratch, !tly_rt_libomp_rerun());   /* the first run said it */
 	report_unknown();
 }
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -195,6 +196,7 @@ static void start_measuring(void)
 	if (proc.opt.disable || tly_rt_name_in_list(proc.opt.raw.exclude, proc.exe)
 	    || (*script && tly_rt_name_in_list(proc.opt.raw.exclude, script)) || is_child_of_measured())
 		return;
+	tly_rt_libomp_switch(proc.opt.raw.libomp);   /* may run the program again on libomp */
 	mark_measured();
 	tly_rt_config_report();
 	proc.will_measure = 1;
@@ -249,12 +251,23 @@ __attribute__((constructor)) static void tly_rt_load(void)
 	tly_rt_enabled();
 }
 
+int64_t tly_rt_process_cpu_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return ((int64_t)ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL
+	       + ((int64_t)ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000LL;
+}
+
 void tly_rt_stop_all(void)
 {
 	pthread_mutex_lock(&proc.lock);
 	if (!proc.end_ns) {
 		proc.end_ns = tly_rt_now();
 		proc.end_wall = (int64_t)time(NULL);
+		proc.cpu_ns = tly_rt_process_cpu_ns();
 	}
 	for (struct tly_rt_thread *t = proc.threads; t; t = t->next)
 		tly_rt_thread_stop(t);

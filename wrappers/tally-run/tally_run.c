@@ -117,29 +117,6 @@ static void prepend_env(const char *var, const char *val, const char *sep)
 	free(v);
 }
 
-static void setup_libomp(const char *how)
-{
-	char dir[PATH_MAX - 64], path[PATH_MAX];
-
-	if (!how || !*how)
-		return;
-	if (!strcmp(how, "auto")) {
-		exe_dir(dir, sizeof dir);
-		snprintf(path, sizeof path, "%s/../lib/tally/libomp-as-libgomp", dir);
-		if (access(path, R_OK) != 0)
-			snprintf(path, sizeof path, "%s", TALLY_LIBOMP_BUILD_DIR);
-		if (!*path || access(path, R_OK) != 0) {
-			fprintf(stderr, "tally-run: --libomp=auto: no LLVM libomp found; running on the program's own OpenMP runtime\n");
-			return;
-		}
-		prepend_env("LD_LIBRARY_PATH", path, ":");
-	} else if (strstr(how, ".so")) {
-		prepend_env("LD_PRELOAD", how, " ");
-	} else {
-		prepend_env("LD_LIBRARY_PATH", how, ":");
-	}
-}
-
 static int summary(const char *file)
 {
 	char dir[PATH_MAX - 64], script[PATH_MAX];
@@ -233,7 +210,8 @@ int main(int argc, char **argv)
 #endif
 	if (!access(preload, R_OK))
 		setenv("NVTX_INJECTION64_PATH", preload, 0);   /* Tally is the NVTX tool */
-	setup_libomp(getenv("TALLY_LIBOMP"));
+	/* TALLY_LIBOMP is acted on by the preload library in each process
+	 * (runtime/rt_libomp.c), so every launch style gets it */
 	sigkill_grace();
 	if (getenv("TALLY_PASSES") && *getenv("TALLY_PASSES")) {   /* application replay */
 		int rc = tly_replay_run(getenv("TALLY_PASSES"), argv + i);

@@ -51,6 +51,9 @@ class Tally(CMakePackage):
     depends_on("cuda", when="+cuda")
     # An OpenMP runtime that implements OMPT (omp-tools.h, libomp).
     depends_on("llvm-openmp", when="+openmp")
+    # Source names (function, file:line) of OpenMP regions and MPI call sites
+    # in the runtime; optional in CMake (TALLY_ENABLE_LIBDW), wanted here.
+    depends_on("elfutils", when="+mpi")
 
     with when("+analysis"):
         depends_on("python@3.8:", type=("build", "run"))

@@ -70,10 +70,13 @@ int tly_pe_pmus_scan(struct tly_pe_probe *p, int *core_cntrs)
 	pfm_pmu_info_t pi;
 
 	p->npmus = 0;
+	p->core_pmu = -1;
 	*core_cntrs = 0;
 	for (int pmu = PFM_PMU_NONE; pmu < PFM_PMU_MAX && p->npmus < TLY_PE_MAX_PMUS; pmu++) {
 		if (pmu_info(pmu, &pi) != PAPI_OK || !pi.is_present)
 			continue;
+		if (pi.type == PFM_PMU_TYPE_CORE && p->core_pmu < 0)
+			p->core_pmu = pmu;
 		if (pmu_needs_hw(&pi, pmu) && !p->hw_ok)
 			continue;
 		if (pi.type == PFM_PMU_TYPE_CORE && *core_cntrs == 0)

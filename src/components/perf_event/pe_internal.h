@@ -52,6 +52,7 @@ struct tly_pe_probe {
 	int num_cntrs;        /* generic + fixed counters of the core PMU */
 	int npmus;
 	int pmus[TLY_PE_MAX_PMUS];  /* usable libpfm4 PMU ids (pfm_pmu_t) */
+	int core_pmu;         /* libpfm4's detected core PMU, usable or not; -1: none */
 };
 
 extern const struct tly_component tly_cmp_perf_event;
@@ -72,6 +73,8 @@ void tly_pe_cpu_model(char *buf, size_t len);
 int tly_pe_rdpmc_allowed(void);
 
 /* ---- pe_events.c --------------------------------------------------- */
+/* Fill p->pmus with the usable PMUs and p->core_pmu with the detected
+ * core PMU (PFM_PMU_TYPE_CORE, present; usable or not); returns npmus. */
 int tly_pe_pmus_scan(struct tly_pe_probe *p, int *core_cntrs);
 int tly_pe_ntv_enum(uint64_t *tok, int modifier);
 int tly_pe_ntv_lookup(const char *name, uint64_t *tok, char *canon, size_t len);

@@ -20,6 +20,7 @@ static struct {
 	pthread_mutex_t lock;
 	struct tly_pe_probe probe;
 	char *pmu_names[PAPI_PMU_MAX];
+	char *core_pmu; /* libpfm4 name of probe.core_pmu */
 } pe_state = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 const struct tly_pe_probe *tly_pe_probe_get(void)
@@ -129,6 +130,8 @@ static void free_names(void)
 		free(pe_state.pmu_names[i]);
 		pe_state.pmu_names[i] = NULL;
 	}
+	free(pe_state.core_pmu);
+	pe_state.core_pmu = NULL;
 }
 
 static void publish_pmus(PAPI_component_info_t *info, const struct tly_pe_probe *p)
@@ -143,6 +146,24 @@ static void publish_pmus(PAPI_component_info_t *info, const struct tly_pe_probe 
 		pe_state.pmu_names[i] = strdup(pi.name);
 		info->pmu_names[i] = pe_state.pmu_names[i];
 	}
+	memset(&pi, 0, sizeof pi);
+	pi.size = sizeof pi;
+	if (p->core_pmu >= 0 && pfm_get_pmu_info((pfm_pmu_t)p->core_pmu, &pi) == PFM_SUCCESS)
+		pe_state.core_pmu = strdup(pi.name);
+}
+
+/* The preset maps' PMU: libpfm4's core PMU even where the kernel cannot
+ * program it, so presets can say what they would count and why not. */
+static const char *pe_core_pmu(int *hw_ok)
+{
+	const char *name;
+
+	pthread_mutex_lock(&pe_state.lock);
+	if (hw_ok)
+		*hw_ok = pe_state.probe.hw_ok;
+	name = pe_state.core_pmu;
+	pthread_mutex_unlock(&pe_state.lock);
+	return name;
 }
 
 static int pe_init(PAPI_component_info_t *info)
@@ -212,4 +233,5 @@ const struct tly_component tly_cmp_perf_event = {
 	.ctl_cleanup = tly_pe_ctl_cleanup,
 	.ctl_set_overflow = tly_pe_ctl_set_overflow,
 	.ctl_mpx_coverage = tly_pe_ctl_mpx_coverage,
+	.core_pmu = pe_core_pmu,
 };

@@ -1,0 +1,197 @@
+/*
+ * rt_srcname.c - code addresses to source names: "function (file:line)",
+ * with the functions an address was inlined into ("phase (a.c:22) in main
+ * (a.c:70)"), read from DWARF with elfutils' libdwfl.  Callers cache the
+ * result per address (OpenMP region names, MPI call sites), so each address
+ * is resolved once; the DWARF of a module is read on its first address.
+ * The raw address is always given too, as "module+0xoffset" (stable across
+ * ranks and runs, what addr2line takes).  Without libdw (or without debug
+ * information) the name is the symbol and offset, as dladdr tells.
+ */
+#include "runtime/rt.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifdef TALLY_HAVE_LIBDW
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#endif
+
+static const char *base_name(const char *path)
+{
+	const char *s = path ? strrchr(path, '/') : NULL;
+
+	return s ? s + 1 : path ? path : "?";
+}
+
+/* "module+0xoffset" (dladdr); 0 when the address is in no module. */
+static int raw_name(const void *pc, char *raw, size_t rlen)
+{
+	Dl_info di;
+
+	if (!pc || !dladdr(pc, &di) || !di.dli_fname) {
+		snprintf(raw, rlen, "%p", pc);
+		return 0;
+	}
+	snprintf(raw, rlen, "%s+0x%lx", base_name(di.dli_fname),
+		 (unsigned long)((const char *)pc - (const char *)di.dli_fbase));
+	return 1;
+}
+
+static void symbol_name(const void *pc, char *name, size_t nlen, const char *raw)
+{
+	Dl_info di;
+
+	if (pc && dladdr(pc, &di) && di.dli_sname)
+		snprintf(name, nlen, "%s+0x%lx", di.dli_sname,
+			 (unsigned long)((const char *)pc - (const char *)di.dli_saddr));
+	else
+		snprintf(name, nlen, "%s", raw);
+}
+
+#ifdef TALLY_HAVE_LIBDW
+static struct {
+	pthread_mutex_t lock;
+	Dwfl *dwfl;
+	int failed;
+} sn = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static char *debuginfo_path;
+static const Dwfl_Callbacks callbacks = {
+	.find_elf = dwfl_linux_proc_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.debuginfo_path = &debuginfo_path,
+};
+
+/* (Re)read the process's module list: once, and again for an address in a
+ * module loaded since (dlopen). */
+static int report_modules(void)
+{
+	if (!sn.dwfl && !sn.failed && !(sn.dwfl = dwfl_begin(&callbacks)))
+		sn.failed = 1;
+	if (!sn.dwfl)
+		return 0;
+	dwfl_report_begin(sn.dwfl);
+	if (dwfl_linux_proc_report(sn.dwfl, getpid()) != 0) {
+		dwfl_report_end(sn.dwfl, NULL, NULL);
+		return 0;
+	}
+	return dwfl_report_end(sn.dwfl, NULL, NULL) == 0;
+}
+
+/* Name of a subprogram or inlined instance (through abstract origins). */
+static const char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	const char *s = NULL;
+
+	if (dwarf_attr_integrate(die, DW_AT_name, &a))
+		s = dwarf_formstring(&a);
+	return s ? s : "?";
+}
+
+static int die_uint(Dwarf_Die *die, int at, Dwarf_Word *v)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_attr(die, at, &a) && dwarf_formudata(&a, v) == 0;
+}
+
+/* Append " in outer (file:line)" for each function `scopes` nests the
+ * innermost one in (inlined call sites); n = scopes found. */
+static size_t outer_frames(Dwarf_Die *cu, Dwarf_Die *scopes, int n, char *out, size_t len, size_t at)
+{
+	Dwarf_Files *files = NULL;
+	size_t nfiles = 0;
+	Dwarf_Word cfile = 0, cline = 0;
+	int inl = 0;
+
+	dwarf_getsrcfiles(cu, &files, &nfiles);
+	for (int i = 0; i < n && at < len; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+
+		if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine)
+			continue;
+		if (inl) {   /* this function called the inlined one at cfile:cline */
+			const char *f = files && cfile < nfiles ? dwarf_filesrc(files, cfile, NULL, NULL) : NULL;
+
+			at += (size_t)snprintf(out + at, len - at, " in %s (%s:%lu)", die_name(&scopes[i]),
+					       base_name(f), (unsigned long)cline);
+		}
+		inl = tag == DW_TAG_inlined_subroutine;
+		if (inl && !(die_uint(&scopes[i], DW_AT_call_file, &cfile)
+			     && die_uint(&scopes[i], DW_AT_call_line, &cline)))
+			break;
+		if (!inl)
+			break;   /* the out-of-line function ends the chain */
+	}
+	return at;
+}
+
+/* DWARF name of the code at `pc`; 0 without debug information. */
+static int dwarf_name(const void *pc, char *out, size_t len)
+{
+	Dwarf_Addr a = (Dwarf_Addr)(uintptr_t)pc, bias = 0;
+	Dwfl_Module *m;
+	Dwfl_Line *line;
+	Dwarf_Die *cu, *scopes = NULL, inner;
+	const char *file;
+	int lineno = 0, n, first = -1;
+	size_t at;
+
+	if (!sn.dwfl && !report_modules())
+		return 0;
+	if (!(m = dwfl_addrmodule(sn.dwfl, a)) && (!report_modules() || !(m = dwfl_addrmodule(sn.dwfl, a))))
+		return 0;
+	if (!(cu = dwfl_module_addrdie(m, a, &bias)) || !(line = dwfl_module_getsrc(m, a))
+	    || !(file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL)))
+		return 0;
+	n = dwarf_getscopes(cu, a - bias, &scopes);
+	for (int i = 0; i < n && first < 0; i++)
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram || dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine)
+			first = i;
+	if (first < 0) {
+		free(scopes);
+		return 0;
+	}
+	at = (size_t)snprintf(out, len, "%s (%s:%d)", die_name(&scopes[first]), base_name(file), lineno);
+	/* dwarf_getscopes follows an inlined instance into its abstract
+	 * definition; the DIEs that contain the instance itself (its callers)
+	 * come from dwarf_getscopes_die */
+	inner = scopes[first];
+	free(scopes);
+	scopes = NULL;
+	n = dwarf_getscopes_die(&inner, &scopes);
+	if (at < len && n > 0)
+		outer_frames(cu, scopes, n, out, len, at);
+	free(scopes);
+	return 1;
+}
+#endif
+
+void tly_rt_name_with_address(char *buf, size_t len, const char *label, const char *src, const char *raw)
+{
+	snprintf(buf, len, "%s @ %s%c%s", label, src, TLY_RT_ADDR_SEP, raw);
+}
+
+int tly_rt_srcname(const void *pc, int is_return, char *name, size_t nlen, char *raw, size_t rlen)
+{
+	/* a return address is the instruction after the call: look up the call */
+	const void *at = is_return && pc ? (const char *)pc - 1 : pc;
+	int ok = 0;
+
+	raw_name(pc, raw, rlen);
+#ifdef TALLY_HAVE_LIBDW
+	pthread_mutex_lock(&sn.lock);
+	ok = pc && dwarf_name(at, name, nlen);
+	pthread_mutex_unlock(&sn.lock);
+#endif
+	if (!ok)
+		symbol_name(pc, name, nlen, raw);
+	return ok;
+}
