@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Build Tally and run its test suite: a -Werror build, then ASan+UBSan over
-# the whole suite, then TSan over the threading tests.  Benchmarks
+# the whole suite, then TSan over the threading tests, then real
+# applications from Debian (label `apps`, release build only).  Benchmarks
 # (label `bench`) are not run here: `ctest --test-dir build -L bench`.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,13 +19,18 @@ run_suite() { # name cmake-args... ; ctest args in CTEST_ARGS
 }
 
 echo "== build and test (-Werror)"
-CTEST_ARGS="-LE bench" run_suite release -DCMAKE_BUILD_TYPE=RelWithDebInfo
+CTEST_ARGS="-LE bench|apps" run_suite release -DCMAKE_BUILD_TYPE=RelWithDebInfo
 echo "== ASan + UBSan"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  CTEST_ARGS="-LE bench" run_suite asan -DCMAKE_BUILD_TYPE=Debug -DTALLY_SANITIZE=address,undefined
+  CTEST_ARGS="-LE bench|apps" run_suite asan -DCMAKE_BUILD_TYPE=Debug -DTALLY_SANITIZE=address,undefined
 echo "== TSan (threading tests)"
 TSAN_OPTIONS="halt_on_error=1" CTEST_ARGS="-L threads" run_suite tsan -DCMAKE_BUILD_TYPE=Debug \
   -DTALLY_SANITIZE=thread -DCMAKE_C_COMPILER=clang
+echo "== real applications: HPCC, LAMMPS, CP2K from Debian under tally-run (docs/apps.md)"
+apps_start=$SECONDS
+testsuite/apps/install-apps.sh
+ctest --test-dir build-ci-release -L apps --no-tests=error --output-on-failure
+echo "apps stage: $((SECONDS - apps_start)) s, package installation included"
 echo "== libFuzzer: NVTX schema registration + payload decoding (60 s, clang)"
 cmake -S . -B build-ci-fuzz -DTALLY_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang >/dev/null
 cmake --build build-ci-fuzz -j "$jobs" --target fuzz_nvtx >/dev/null

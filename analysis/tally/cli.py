@@ -1,5 +1,6 @@
 """tally-report: the command line."""
 import argparse
+import os
 import sys
 
 from .errors import TallyError
@@ -28,8 +29,11 @@ def parser():
 def run_report(args):
     """Read, report, export, plot; returns the exit status."""
     from . import export, render, report
+    from .probe import probe
     from .reader import read
-    run = read(args.path)
+    run = read(args.path, skip=probe(args.path))
+    for d in run.damaged:
+        print(f"tally-report: warning: {d}; the other files are merged", file=sys.stderr)
     sections = report.build(run, by=args.by, metric=args.metric, top=args.top)
     text = render.render(sections, args.format)
     if args.output:
@@ -62,4 +66,13 @@ def main(argv=None):
         return 0
     except OSError as e:
         print(f"tally-report: {e.filename or args.path}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    except Exception as e:   # pylint: disable=broad-except
+        # a file that reads but holds values no real run produces: one
+        # line, never a traceback (TALLY_DEBUG=1 shows where it failed)
+        if os.environ.get("TALLY_DEBUG"):
+            raise
+        what = str(e).splitlines()[0][:200] if str(e) else ""
+        print(f"tally-report: {args.path}: the measurement is damaged or inconsistent "
+              f"({e.__class__.__name__}{': ' + what if what else ''})", file=sys.stderr)
         return 2

@@ -3,7 +3,7 @@ import os
 
 import h5py
 
-from . import h5table
+from . import h5table, sanity
 from . import schema as schema_mod
 from .errors import TallyError
 from .run import Run
@@ -31,6 +31,7 @@ def _read_tables(f, sch):
     """All datasets of f as DataFrames; CNT columns named after /events."""
     tables, docs = {}, {}
     if "events" in f:
+        sanity.dataset_size(f.filename, "events", f["events"])
         events = h5table.dataset_frame(f["events"])
         tables["events"] = events
     names = list(events.sort_values("index")["name"]) if "events" in tables and len(events) else []
@@ -41,12 +42,38 @@ def _read_tables(f, sch):
         arrays = {}
         if spec:
             arrays = {fl.name: names for fl in spec.fields if fl.type == "CNT"}
+        sanity.dataset_size(f.filename, path, f[path])
         tables[path] = h5table.dataset_frame(f[path], arrays)
     for path in tables:
         spec = sch.tables.get(path)
         doc = f[path].attrs.get("doc", b"")
         docs[path] = spec.doc if spec else h5table.attr_value(doc)
     return tables, docs
+
+
+def _mask_uncounted(tables):
+    """Counter values of regions whose counters were not measured (schema 3's
+    region_stats.uncounted) become NaN: shown as absent, never as 0, and
+    left out of sums."""
+    st = tables.get("region_stats")
+    ev = tables.get("events")
+    if st is None or ev is None or "uncounted" not in st.columns or not len(st):
+        return
+    cols = [c for c in ev["name"] if c in st.columns]
+    mask = st["uncounted"].astype(bool).to_numpy()
+    if mask.any() and cols:
+        st[cols] = st[cols].astype(float)
+        st.loc[mask, cols] = float("nan")
+
+
+def _check_meta(path, meta, sch):
+    """The root attributes the reader relies on, checked (sanity.py)."""
+    meta["schema_version"] = sanity.schema_version(path, meta["schema_version"], sch)
+    for name, default, lo, hi in (("nranks", 1, 1, 1 << 24), ("partial", 0, 0, 1),
+                                  ("partial_rank", -1, -1, 1 << 24),
+                                  ("start_time", 0, 0, 253402300799), ("end_time", 0, 0, 253402300799)):
+        if name in meta:
+            meta[name] = sanity.integer_attr(path, meta, name, default, lo, hi)
 
 
 def read_file(path, sch=None):
@@ -57,9 +84,13 @@ def read_file(path, sch=None):
             raise TallyError(f"{path}: an HDF5 file, but not a Tally measurement (no schema_version attribute)")
         try:
             meta = {k: h5table.attr_value(v) for k, v in f.attrs.items()}
+            _check_meta(path, meta, sch)
             tables, docs = _read_tables(f, sch)
-        except (OSError, KeyError, ValueError, RuntimeError) as e:
+        except TallyError:
+            raise
+        except (OSError, KeyError, ValueError, RuntimeError, TypeError, IndexError, AttributeError) as e:
             raise TallyError(f"{path}: the file is truncated or damaged ({e.__class__.__name__} while reading its tables)") from None
+    _mask_uncounted(tables)
     run = Run(sch, meta, tables, docs, [path])
     if run.partial:
         rank = int(meta.get("partial_rank", -1))

@@ -68,7 +68,10 @@ def _merge_table(name, runs, maps):
     merged = pd.concat(parts, ignore_index=True)
     if "rank" not in merged.columns:
         merged = merged.drop_duplicates().reset_index(drop=True)
-    return merged.fillna(0) if name == "region_stats" else merged
+    if name != "region_stats":
+        return merged
+    # counters a file did not have (or did not measure) stay absent (NaN)
+    return merged.fillna({c: 0 for c in ("visits", "incl_ns", "uncounted") if c in merged.columns})
 
 
 def _merge_meta(runs):

@@ -40,6 +40,25 @@ def by_function(run, all_ranks):
     return out.sort_values("time_s", ascending=False).reset_index()
 
 
+def by_site(run):
+    """MPI call sites (mpiP style): calls, time and bytes per function and
+    calling stack, summed over ranks and over the address stacks that share
+    a source name (an unrolled loop); None when the file has none."""
+    if not run.has("mpi_sites"):
+        return None
+    t = run.table("mpi_sites")
+    if t.empty:
+        return None
+    g = t.groupby(["function", "site"])
+    out = pd.DataFrame({"calls": g["calls"].sum(), "time_s": g["time_ns"].sum() / 1e9,
+                        "bytes_sent": g["bytes_sent"].sum(), "bytes_recv": g["bytes_recv"].sum(),
+                        "ranks": g["rank"].nunique(),
+                        "address": g["address"].first()})
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out["time/call [us]"] = out["time_s"] / out["calls"] * 1e6
+    return out.sort_values("time_s", ascending=False).reset_index()
+
+
 def by_rank(run):
     """Per rank: MPI time, share of the rank's wall time, bytes, bandwidth."""
     mpi = run.mpi

@@ -1,5 +1,6 @@
 """tally.read(): a file, or a directory holding a job's file or partial files."""
 import glob
+import re
 import os
 
 from . import schema as schema_mod
@@ -11,24 +12,40 @@ from .merge import merge
 def _job_files(directory):
     """(complete files, partial files) in directory."""
     files = sorted(glob.glob(os.path.join(directory, "*.h5")))
-    partial = [f for f in files if f.endswith(".partial.h5")]
+    partial = [f for f in files if re.search(r"\.partial(\.\d+)?\.h5$", f)]
     return [f for f in files if f not in partial], partial
 
 
-def read_dir(directory, sch=None):
-    """The job in directory: its complete file, else its merged partial files."""
+def read_dir(directory, sch=None, skip=None):
+    """The job in directory: its complete file, else its merged partial files.
+    skip: {file: sentence} of files known to crash the reader (probe.py)."""
+    skip = skip or {}
     complete, partial = _job_files(directory)
+    if len(complete) == 1 and complete[0] in skip:
+        raise TallyError(skip[complete[0]])
     if len(complete) == 1:
         return read_file(complete[0], sch)
     if len(complete) > 1:
         raise TallyError(f"{directory} holds {len(complete)} complete Tally files; name the one to read")
     if not partial:
         raise TallyError(f"{directory}: no Tally files (*.h5) in this directory")
-    runs = [read_file(p, sch) for p in partial]
-    return runs[0] if len(runs) == 1 else merge(runs)
+    runs, damaged = [], []
+    for p in partial:
+        if p in skip:
+            damaged.append(skip[p])
+            continue
+        try:
+            runs.append(read_file(p, sch))
+        except TallyError as e:   # one damaged rank file: report it, merge the others
+            damaged.append(str(e))
+    if not runs:
+        raise TallyError(f"{directory}: none of its {len(partial)} partial files is readable ({damaged[0]})")
+    run = runs[0] if len(runs) == 1 else merge(runs)
+    run.damaged = damaged
+    return run
 
 
-def read(path, schema_path=None):
+def read(path, schema_path=None, skip=None):
     """Read a Tally measurement: a .h5 file or a directory of partial files.
 
     Returns a tally.Run whose .tables are pandas DataFrames.  Raises
@@ -36,5 +53,5 @@ def read(path, schema_path=None):
     """
     sch = schema_mod.load(schema_path)
     if os.path.isdir(path):
-        return read_dir(path, sch)
+        return read_dir(path, sch, skip)
     return read_file(path, sch)

@@ -12,7 +12,7 @@ import pandas as pd
 from . import gpu, metrics, mpi, stats, tree
 from .errors import TallyError
 
-KNOWN = {"events", "ranks", "threads", "regions", "region_stats", "mpi"}
+KNOWN = {"events", "ranks", "threads", "regions", "region_stats", "mpi", "mpi_sites"}
 # Tables that only describe the rows of others: shown when one of those has rows
 # (the runtime lists the default NVTX domain of every rank, NVTX or not).
 DESCRIBES = {"nvtx_domains": ("nvtx_marks", "nvtx_ranges", "nvtx_schemas", "nvtx_names"),
@@ -78,6 +78,11 @@ def meta_section(run):
         rows += [("Tally overhead max [s]", rk["overhead_ns"].max() / 1e9),
                  ("region enter/exit pairs", int(rk["region_events"].sum())),
                  ("truncated region entries", int(rk["truncated"].sum()))]
+        if "regions_folded" in rk:
+            rows.append(("region entries folded into '(other regions)' (TALLY_MAX_REGIONS)",
+                         int(rk["regions_folded"].sum())))
+        if "nvtx_marks_dropped" in rk:
+            rows.append(("NVTX marks not kept (TALLY_NVTX_MAX_MARKS)", int(rk["nvtx_marks_dropped"].sum())))
     rows.append(("write time [s]", int(m.get("write_seconds", 0)) / 1e6))
     for e in run.table("events").itertuples(index=False):
         rows.append((f"event {e.index}", f"{e.name} [{e.units}] ({e.component})"))
@@ -93,7 +98,7 @@ def partial_rows(run):
     reasons = "; ".join(f"rank {r}: {w}" for r, w in sorted(run.partial_reasons.items()))
     return [("data", "PARTIAL (per-rank partial files, the job did not reach MPI_Finalize)"),
             ("partial ranks", _ranges(run.partial_ranks)), ("missing ranks", _ranges(run.missing_ranks) or "none"),
-            ("reasons", reasons)]
+            ("reasons", reasons)] + [("damaged file left out", d) for d in run.damaged]
 
 
 def _ranges(values):
@@ -116,12 +121,12 @@ def region_tree_section(an, top, metric):
     excl = stats.summary(pr, "excl_s", all_columns=an.ranks)
     keep = set(t["max"].sort_values(ascending=False).head(top).index) if top else None
     keep = tree.with_ancestors(run.regions, keep) if keep is not None else None
-    sums = pr.groupby("region").sum(numeric_only=True)
+    sums = pr.groupby("region").sum(numeric_only=True, min_count=1)   # not measured: NaN, shown as '-'
     names = dict(zip(run.regions["id"].astype(int), run.regions["name"]))
     rows = []
     for rid, depth in tree.dfs_order(run.regions, keep):
         row = {"region": "  " * depth + str(names[rid]), "id": rid,
-               "visits": int(sums["visits"].get(rid, 0)), "incl mean [s]": t["mean"].get(rid, np.nan),
+               "visits": int(np.nan_to_num(sums["visits"].get(rid, 0))), "incl mean [s]": t["mean"].get(rid, np.nan),
                "incl min [s]": t["min"].get(rid, np.nan), "incl max [s]": t["max"].get(rid, np.nan),
                "excl mean [s]": excl["mean"].get(rid, np.nan), "imbalance": t["imbalance"].get(rid, np.nan),
                "cv": t["cv"].get(rid, np.nan)}
@@ -131,7 +136,7 @@ def region_tree_section(an, top, metric):
                 row[f"{e} excl"] = sums[f"{e} (excl)"].get(rid, 0)
         rows.append(row)
     note = (f"times: region wall time per rank (max over its threads), statistics across {len(an.ranks)} ranks; "
-            "counters: sums over ranks and threads")
+            "counters: sums over ranks and threads ('-': not measured, e.g. MPI calls without TALLY_MPI_COUNTERS)")
     if keep is not None and len(keep) < len(run.regions):
         note += f"; showing the {top} regions with the largest max time and their ancestors (--top)"
     return Section("Region tree", pd.DataFrame(rows), note)
@@ -191,7 +196,18 @@ def mpi_sections(an, top):
             Section("MPI calls by bytes", fn.sort_values(["bytes_sent", "bytes_recv"], ascending=False)
                     [["function", "calls", "bytes_sent", "bytes_recv", "bytes/call"]].head(top or len(fn))),
             Section("MPI per rank", mpi.by_rank(an.run).sort_values("mpi_time_s", ascending=False).head(top or 10**9)),
-            Section("MPI message sizes", mpi.histogram(an.run), "calls per log2 bucket of max(sent, received)")]
+            Section("MPI message sizes", mpi.histogram(an.run), "calls per log2 bucket of max(sent, received)")] \
+        + site_section(an.run, top)
+
+
+def site_section(run, top):
+    """MPI call sites, when TALLY_MPI_CALLSITES recorded them."""
+    s = mpi.by_site(run)
+    if s is None:
+        return []
+    return [Section("MPI call sites by time", s.head(top or len(s)),
+                    "site: calling frames as function (file:line), innermost first; address: the first "
+                    "module+0xoffset stack of that name")]
 
 
 def other_sections(run, top):

@@ -26,6 +26,7 @@ class Run:
         self.partial_ranks = []
         self.missing_ranks = []
         self.partial_reasons = {}
+        self.damaged = []   # one sentence per unreadable partial file left out
 
     def has(self, name):
         """True when the file holds table name with at least one row."""

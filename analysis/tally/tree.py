@@ -45,9 +45,9 @@ def per_rank(run, stats=None):
     """One row per (rank, region): visits and counters summed over threads,
     time_s = wall (max over threads of incl), excl_s likewise."""
     st = with_exclusive(run) if stats is None else stats
-    cols = [c for c in st.columns if c not in ("rank", "thread", "region", "incl_ns", "excl_ns")]
+    cols = [c for c in st.columns if c not in ("rank", "thread", "region", "incl_ns", "excl_ns", "uncounted")]
     g = st.groupby(["rank", "region"])
-    out = g[cols].sum()
+    out = g[cols].sum(min_count=1)   # not measured anywhere stays NaN, not 0
     out["time_s"] = g["incl_ns"].max() / 1e9
     out["excl_s"] = g["excl_ns"].max() / 1e9
     out["threads"] = g.size()

@@ -144,9 +144,9 @@ int tally_multiplex_coverage(int EventSet, double *fractions)
 	/* a derived event is only as well covered as its worst term */
 	for (int i = 0; i < es->nevents; i++) {
 		fractions[i] = 1.0;
-		for (int t = 0; t < es->ev[i].nterms; t++)
-			if (nat[es->ev[i].pos[t]] < fractions[i])
-				fractions[i] = nat[es->ev[i].pos[t]];
+		for (int t = 0; t < es->a->ev[i].nterms; t++)
+			if (nat[es->a->ev[i].pos[t]] < fractions[i])
+				fractions[i] = nat[es->a->ev[i].pos[t]];
 	}
 	return PAPI_OK;
 }

@@ -136,7 +136,7 @@ int PAPI_list_events(int EventSet, int *Events, int *number)
 	if (!number || *number < 0 || (!Events && *number > 0))
 		return TLY_RET(tly_err_set(PAPI_EINVAL, "number must point to the capacity of Events"));
 	for (int i = 0; i < es->nevents && i < *number; i++)
-		Events[i] = es->ev[i].code;
+		Events[i] = es->a->ev[i].code;
 	*number = es->nevents;
 	return PAPI_OK;
 }

@@ -66,10 +66,10 @@ int PAPI_overflow(int EventSet, int EventCode, int threshold, int flags, PAPI_ov
 		return TLY_RET(tly_err_set(PAPI_EINVAL, "PAPI_OVERFLOW_FORCE_SW and PAPI_OVERFLOW_HARDWARE exclude each other"));
 	if (threshold > 0 && !handler)
 		return TLY_RET(tly_err_set(PAPI_EINVAL, "an overflow handler is required"));
-	if (threshold > 0 && es->ev[i].prof)
+	if (threshold > 0 && es->a->ev[i].prof)
 		return TLY_RET(tly_err_set(PAPI_EINVAL, "event 0x%x is being profiled; turn PAPI_profil off first",
 					   (unsigned)EventCode));
-	if (threshold == 0 && es->ev[i].prof)
+	if (threshold == 0 && es->a->ev[i].prof)
 		return TLY_RET(tly_err_set(PAPI_EINVAL, "event 0x%x has a profile, not an overflow handler",
 					   (unsigned)EventCode));
 	rc = tly_ovf_arm(es, i, threshold, flags, NULL, sw_period());
@@ -78,12 +78,15 @@ int PAPI_overflow(int EventSet, int EventCode, int threshold, int flags, PAPI_ov
 	return TLY_RET(rc);
 }
 
-static int check_region(const PAPI_sprofil_t *r, int flags, int k)
+static int check_region(const PAPI_sprofil_t *r, int flags, int k, int n)
 {
 	unsigned bucket = (flags & PAPI_PROFIL_BUCKET_64) ? 8 : (flags & PAPI_PROFIL_BUCKET_32) ? 4 : 2;
 
 	if (!r->pr_base)
 		return tly_err_set(PAPI_EINVAL, "profile buffer %d is NULL", k);
+	/* the catch-all bucket (profil.h) is one bucket whatever its size */
+	if (k == n - 1 && tly_prof_is_catchall(r) && r->pr_size > 0)
+		return PAPI_OK;
 	if (r->pr_size < bucket)
 		return tly_err_set(PAPI_EINVAL, "profile buffer %d holds %u bytes, less than one %u-byte bucket", k,
 				   r->pr_size, bucket);
@@ -102,16 +105,16 @@ static int profile(struct tly_evset *es, int i, const PAPI_sprofil_t *r, int n, 
 	if (rc != PAPI_OK)
 		return rc;
 	if (threshold == 0) {
-		if (es->ev[i].overflow_threshold && !es->ev[i].prof)
+		if (es->a->ev[i].overflow_threshold && !es->a->ev[i].prof)
 			return tly_err_set(PAPI_EINVAL, "this event has an overflow handler, not a profile");
 		return tly_ovf_arm(es, i, 0, 0, NULL, 0);
 	}
 	if (!r || n <= 0)
 		return tly_err_set(PAPI_EINVAL, "a profile needs at least one buffer");
 	for (int k = 0; k < n; k++)
-		if ((rc = check_region(&r[k], flags, k)) != PAPI_OK)
+		if ((rc = check_region(&r[k], flags, k, n)) != PAPI_OK)
 			return rc;
-	if (es->ev[i].overflow_threshold && !es->ev[i].prof)
+	if (es->a->ev[i].overflow_threshold && !es->a->ev[i].prof)
 		return tly_err_set(PAPI_EINVAL, "this event has an overflow handler; turn it off first");
 	if (!(p = tly_prof_new(r, n, flags)))
 		return PAPI_ENOMEM;
@@ -151,9 +154,9 @@ int PAPI_get_overflow_event_index(int EventSet, long long overflow_vector, int *
 	if (!array || !number || *number <= 0 || overflow_vector == 0)
 		return TLY_RET(tly_err_set(PAPI_EINVAL, "array, number and a nonzero overflow vector are required"));
 	for (int i = 0; i < es->nevents && n < *number; i++) {
-		int pos = es->ev[i].pos[0];
+		int pos = es->a->ev[i].pos[0];
 
-		if (es->ev[i].overflow_threshold && pos < 64 && (overflow_vector & (1LL << pos)))
+		if (es->a->ev[i].overflow_threshold && pos < 64 && (overflow_vector & (1LL << pos)))
 			array[n++] = i;
 	}
 	*number = n;

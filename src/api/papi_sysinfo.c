@@ -2,6 +2,7 @@
  * papi_sysinfo.c - PAPI entry points for system information and clocks.
  */
 #include "papi.h"
+#include "tally.h"
 
 #include "core/errors.h"
 #include "core/lib.h"
@@ -12,6 +13,13 @@ const PAPI_hw_info_t *PAPI_get_hardware_info(void)
 	if (TLY_RET(tly_lib_check()) != PAPI_OK)
 		return NULL;
 	return tly_hw_info();
+}
+
+const char *tally_hw_mhz_source(void)
+{
+	if (tly_lib_check() != PAPI_OK)
+		return NULL;
+	return tly_hw_mhz_source();
 }
 
 const PAPI_exe_info_t *PAPI_get_executable_info(void)

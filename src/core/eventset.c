@@ -1,18 +1,21 @@
 /*
  * eventset.c - the event-set registry and event membership.
  *
- * Sets live in a table indexed by their id (lowest free slot first, as PAPI
- * does).  The table is guarded by one mutex; a set itself is not locked:
+ * Sets live in a table indexed by their id (lowest free id first, as PAPI
+ * does, from core/id_pool.c in O(log n)).  The table is guarded by one mutex; a set itself is not locked:
  * PAPI event sets belong to one thread at a time.
  */
 #include "core/eventset.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "core/errors.h"
+#include "core/id_pool.h"
 #include "core/lib.h"
 #include "core/native.h"
 #include "core/overflow.h"
@@ -32,7 +35,8 @@ static struct {
 	pthread_mutex_t lock;
 	slot_t *_Atomic chunk[MAX_CHUNKS];
 	int cap; /* slots allocated */
-} reg = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct tly_id_pool ids;
+} reg = { .lock = PTHREAD_MUTEX_INITIALIZER, .ids = { .limit = MAX_CHUNKS * CHUNK_SIZE } };
 
 static slot_t *slot(int id)
 {
@@ -69,29 +73,102 @@ void tly_evset_default_opts(struct tly_ctl_opts *opts, int cidx)
 /* Lowest free id for `es`; caller holds the lock.  -1 when full. */
 static int slot_for(struct tly_evset *es)
 {
-	for (int id = 0; id < MAX_CHUNKS * CHUNK_SIZE; id++) {
-		slot_t *s;
+	int id = tly_id_take(&reg.ids);
 
-		if (id == reg.cap) {
-			slot_t *c = calloc(CHUNK_SIZE, sizeof *c);
+	if (id < 0)
+		return -1;
+	while (id >= reg.cap) {
+		slot_t *c = calloc(CHUNK_SIZE, sizeof *c);
 
-			if (!c)
-				return -1;
-			atomic_store_explicit(&reg.chunk[id >> CHUNK_BITS], c, memory_order_release);
-			reg.cap += CHUNK_SIZE;
+		if (!c) {
+			tly_id_give(&reg.ids, id);
+			return -1;
 		}
-		s = slot(id);
-		if (!atomic_load(s)) {
-			atomic_store_explicit(s, es, memory_order_release);
-			return id;
-		}
+		atomic_store_explicit(&reg.chunk[reg.cap >> CHUNK_BITS], c, memory_order_release);
+		reg.cap += CHUNK_SIZE;
 	}
-	return -1;
+	atomic_store_explicit(slot(id), es, memory_order_release);
+	return id;
+}
+
+/* Shared by every set without events: only ever read, and only below
+ * counts that are 0 while a set uses it. */
+static struct tly_evset_arrays no_arrays;
+
+int tly_evset_own_arrays(struct tly_evset *es)
+{
+	struct tly_evset_arrays *a;
+
+	if (es->a != &no_arrays)
+		return PAPI_OK;
+	a = calloc(1, sizeof *a);
+	if (!a)
+		return tly_err_set(PAPI_ENOMEM, "out of memory for the events of event set %d", es->id);
+	es->a = a;
+	return PAPI_OK;
+}
+
+/* Set headers come from blocks of POOL_BLOCK mapped with MAP_POPULATE
+ * (one system call instead of a page fault per 4 KiB) and are kept on a
+ * free list; headers live until the process ends, like the id table. */
+#define POOL_BLOCK 4096
+
+static struct {
+	pthread_mutex_t lock;
+	struct tly_evset *free;   /* linked through ->a */
+	struct tly_evset *block;
+	int used;
+} pool = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static struct tly_evset *pool_take(void)
+{
+	struct tly_evset *es = NULL;
+
+	pthread_mutex_lock(&pool.lock);
+	if (pool.free) {
+		es = pool.free;
+		pool.free = (struct tly_evset *)es->a;
+		memset(es, 0, sizeof *es);   /* fresh blocks are zero already */
+	} else {
+		if (!pool.block || pool.used == POOL_BLOCK) {
+			void *m = mmap(NULL, POOL_BLOCK * sizeof *es, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+			pool.block = m == MAP_FAILED ? NULL : m;
+			pool.used = 0;
+		}
+		if (pool.block)
+			es = &pool.block[pool.used++];
+	}
+	pthread_mutex_unlock(&pool.lock);
+	return es;
+}
+
+static void free_set(struct tly_evset *es)
+{
+	if (es->a != &no_arrays)
+		free(es->a);
+	pthread_mutex_lock(&pool.lock);
+	es->a = (struct tly_evset_arrays *)pool.free;
+	pool.free = es;
+	pthread_mutex_unlock(&pool.lock);
+}
+
+/* A new set is its header only (about 150 bytes): the 9 KiB of arrays
+ * come with its first event, so 100,000 empty sets cost no gigabyte of
+ * page faults. */
+static struct tly_evset *new_set(void)
+{
+	struct tly_evset *es = pool_take();
+
+	if (es)
+		es->a = &no_arrays;
+	return es;
 }
 
 int tly_evset_create(int *id)
 {
-	struct tly_evset *es = calloc(1, sizeof *es);
+	struct tly_evset *es = new_set();
 
 	if (!es)
 		return tly_err_set(PAPI_ENOMEM, "out of memory creating an event set");
@@ -103,7 +180,7 @@ int tly_evset_create(int *id)
 	es->id = slot_for(es);
 	pthread_mutex_unlock(&reg.lock);
 	if (es->id < 0) {
-		free(es);
+		free_set(es);
 		return tly_err_set(PAPI_ENOMEM, "out of memory growing the event-set table");
 	}
 	*id = es->id;
@@ -115,16 +192,17 @@ int tly_evset_cleanup(struct tly_evset *es)
 	if (es->state & PAPI_RUNNING)
 		return tly_err_set(PAPI_EISRUN, "event set %d is running; stop it first", es->id);
 	for (int p = 0; p < es->nparts; p++)
-		tly_part_free(&es->part[p]);
+		tly_part_free(&es->a->part[p]);
 	for (int i = 0; i < es->nevents; i++) {
-		free(es->ev[i].prof);
-		es->ev[i].prof = NULL;
+		free(es->a->ev[i].prof);
+		es->a->ev[i].prof = NULL;
 	}
 	es->nparts = 0;
 	es->nevents = 0;
 	es->nnative = 0;
 	es->has_pending = 0;
-	memset(es->stopvals, 0, sizeof es->stopvals);
+	if (es->a != &no_arrays)
+		memset(es->a->stopvals, 0, sizeof es->a->stopvals);
 	es->state &= ~(PAPI_MULTIPLEXING | PAPI_OVERFLOWING | PAPI_PROFILING);
 	return PAPI_OK;
 }
@@ -144,12 +222,14 @@ int tly_evset_destroy(int id)
 		rc = tly_err_set(PAPI_EISRUN, "event set %d is running; stop it first", id);
 	else if (es->nevents)
 		rc = tly_err_set(PAPI_EINVAL, "event set %d is not empty; call PAPI_cleanup_eventset first", id);
-	else
+	else {
 		atomic_store(slot(id), NULL);
+		tly_id_give(&reg.ids, id);
+	}
 	pthread_mutex_unlock(&reg.lock);
 	if (rc == PAPI_OK) {
 		tly_evset_cleanup(es);
-		free(es);
+		free_set(es);
 	}
 	return rc;
 }
@@ -172,7 +252,7 @@ int tly_evset_assign(struct tly_evset *es, int cidx)
 int tly_evset_find(const struct tly_evset *es, int code)
 {
 	for (int i = 0; i < es->nevents; i++)
-		if (es->ev[i].code == code)
+		if (es->a->ev[i].code == code)
 			return i;
 	return -1;
 }
@@ -213,14 +293,15 @@ static int expand(int code, struct tly_ev *ev, int *codes)
 static int native_slot(struct tly_evset *es, int code, int cidx)
 {
 	for (int i = 0; i < es->nnative; i++)
-		if (es->native[i] == code)
+		if (es->a->native[i] == code)
 			return i;
 	if (es->nnative >= TLY_MAX_NATIVES)
 		return tly_err_set(PAPI_ECOUNT, "event set %d already counts %d native events", es->id,
 				   TLY_MAX_NATIVES);
-	es->native[es->nnative] = code;
-	es->native_cidx[es->nnative] = cidx;
-	es->offset[es->nnative] = 0;
+	es->a->native[es->nnative] = code;
+	es->a->native_cidx[es->nnative] = cidx;
+	es->a->offset[es->nnative] = 0;
+	es->a->raw[es->nnative] = 0;
 	return es->nnative++;
 }
 
@@ -230,21 +311,21 @@ static void compact_natives(struct tly_evset *es)
 	int map[TLY_MAX_NATIVES], used[TLY_MAX_NATIVES] = { 0 }, n = 0;
 
 	for (int i = 0; i < es->nevents; i++)
-		for (int t = 0; t < es->ev[i].nterms; t++)
-			used[es->ev[i].pos[t]] = 1;
+		for (int t = 0; t < es->a->ev[i].nterms; t++)
+			used[es->a->ev[i].pos[t]] = 1;
 	for (int i = 0; i < es->nnative; i++) {
 		map[i] = used[i] ? n : -1;
 		if (used[i]) {
-			es->native[n] = es->native[i];
-			es->native_cidx[n] = es->native_cidx[i];
-			es->offset[n] = es->offset[i];
+			es->a->native[n] = es->a->native[i];
+			es->a->native_cidx[n] = es->a->native_cidx[i];
+			es->a->offset[n] = es->a->offset[i];
 			n++;
 		}
 	}
 	es->nnative = n;
 	for (int i = 0; i < es->nevents; i++)
-		for (int t = 0; t < es->ev[i].nterms; t++)
-			es->ev[i].pos[t] = map[es->ev[i].pos[t]];
+		for (int t = 0; t < es->a->ev[i].nterms; t++)
+			es->a->ev[i].pos[t] = map[es->a->ev[i].pos[t]];
 }
 
 static int add_terms(struct tly_evset *es, struct tly_ev *ev, const int *codes)
@@ -278,10 +359,13 @@ int tly_evset_add(struct tly_evset *es, int code)
 	if (es->nevents >= TLY_MAX_EVENTS)
 		return tly_err_set(PAPI_ECOUNT, "event set %d is full (%d events)", es->id, TLY_MAX_EVENTS);
 	rc = expand(code, &ev, codes);
+	if (rc == PAPI_OK)
+		rc = tly_evset_own_arrays(es);
 	if (rc != PAPI_OK)
 		return rc;
-	es->ev[es->nevents++] = ev;
-	rc = add_terms(es, &es->ev[es->nevents - 1], codes);
+	es->a->stopvals[es->nevents] = 0;
+	es->a->ev[es->nevents++] = ev;
+	rc = add_terms(es, &es->a->ev[es->nevents - 1], codes);
 	if (rc == PAPI_OK)
 		rc = tly_parts_update(es);
 	if (rc != PAPI_OK) {
@@ -307,10 +391,10 @@ int tly_evset_remove(struct tly_evset *es, int code)
 	i = tly_evset_find(es, code);
 	if (i < 0)
 		return tly_err_set(PAPI_EINVAL, "event 0x%x is not in event set %d", (unsigned)code, es->id);
-	if (es->ev[i].overflow_threshold)
+	if (es->a->ev[i].overflow_threshold)
 		tly_ovf_arm(es, i, 0, 0, NULL, 0);
-	memmove(&es->ev[i], &es->ev[i + 1], (size_t)(es->nevents - i - 1) * sizeof es->ev[0]);
-	memmove(&es->stopvals[i], &es->stopvals[i + 1], (size_t)(es->nevents - i - 1) * sizeof(long long));
+	memmove(&es->a->ev[i], &es->a->ev[i + 1], (size_t)(es->nevents - i - 1) * sizeof es->a->ev[0]);
+	memmove(&es->a->stopvals[i], &es->a->stopvals[i + 1], (size_t)(es->nevents - i - 1) * sizeof(long long));
 	es->nevents--;
 	compact_natives(es);
 	return tly_parts_update(es);
@@ -330,11 +414,13 @@ int tly_evset_shutdown_all(void)
 		}
 		es->state = PAPI_STOPPED;
 		tly_evset_cleanup(es);
-		free(es);
+		free_set(es);
 	}
 	for (int c = 0; c < MAX_CHUNKS; c++)
 		free(atomic_exchange(&reg.chunk[c], NULL));
 	reg.cap = 0;
+	tly_id_reset(&reg.ids);
+	reg.ids.limit = MAX_CHUNKS * CHUNK_SIZE;
 	pthread_mutex_unlock(&reg.lock);
 	return PAPI_OK;
 }

@@ -47,6 +47,21 @@ struct tly_part {
 
 #define TLY_MAX_PARTS 4
 
+/* The per-event and per-native arrays of a set (9 KiB), allocated when
+ * its first event is added: an empty set is small, so creating 100,000
+ * sets costs no more than their headers (eventset.c). */
+struct tly_evset_arrays {
+	struct tly_ev ev[TLY_MAX_EVENTS];
+	int native[TLY_MAX_NATIVES];      /* native codes */
+	int native_cidx[TLY_MAX_NATIVES];
+	long long offset[TLY_MAX_NATIVES];/* PAPI_write adjustment per native */
+	long long raw[TLY_MAX_NATIVES];   /* last raw read */
+	long long stopvals[TLY_MAX_EVENTS]; /* values when last stopped */
+	long long pending[TLY_MAX_EVENTS];  /* PAPI_write on a stopped set */
+	struct tly_part part[TLY_MAX_PARTS];
+	long long ovf_last[TLY_MAX_EVENTS]; /* software overflow: counts at the last crossing */
+};
+
 struct tly_evset {
 	int id;
 	int cidx;                 /* first/assigned component, -1 until known */
@@ -55,27 +70,24 @@ struct tly_evset {
 	struct tly_thread *runner;/* thread that started it */
 	struct tly_ctl_opts opts;
 	int nevents;
-	struct tly_ev ev[TLY_MAX_EVENTS];
 	int nnative;
-	int native[TLY_MAX_NATIVES];      /* native codes */
-	int native_cidx[TLY_MAX_NATIVES];
-	long long offset[TLY_MAX_NATIVES];/* PAPI_write adjustment per native */
 	int has_offset;                   /* some offset may be non-zero */
-	long long raw[TLY_MAX_NATIVES];   /* last raw read */
-	long long stopvals[TLY_MAX_EVENTS]; /* values when last stopped */
-	long long pending[TLY_MAX_EVENTS];  /* PAPI_write on a stopped set */
 	int has_pending;
 	int nparts;
-	struct tly_part part[TLY_MAX_PARTS];
 	PAPI_overflow_handler_t overflow_handler;
-	/* software overflow (overflow.c): timer and counts at the last
-	 * threshold crossing, per event */
+	/* software overflow (overflow.c): timer at the last threshold
+	 * crossing */
 	long ovf_sw_ns;
 	int ovf_timer_on;
 	timer_t ovf_timer;
-	long long ovf_last[TLY_MAX_EVENTS];
 	void *ovf_pc;          /* PC of the last software-overflow tick */
+	/* the arrays; a shared read-only empty instance until the first
+	 * event is added (every array is read only below its count) */
+	struct tly_evset_arrays *a;
 };
+
+/* Gives es arrays of its own (before writing any entry); PAPI_OK or PAPI_ENOMEM. */
+int tly_evset_own_arrays(struct tly_evset *es);
 
 /* Look up a set by id: PAPI_ENOEVST when there is none. */
 int tly_evset_get(int id, struct tly_evset **out);

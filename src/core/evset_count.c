@@ -19,35 +19,44 @@
 #include "core/thread_rec.h"
 #include "core/threads.h"
 
-static void event_values(const struct tly_evset *es, long long *values)
+static void values_from(const struct tly_evset *es, const long long *raw, long long *values)
 {
 	for (int i = 0; i < es->nevents; i++) {
-		const struct tly_ev *ev = &es->ev[i];
+		const struct tly_ev *ev = &es->a->ev[i];
 
 		if (!ev->preset || ev->derived == TLY_NOT_DERIVED) {
-			values[i] = es->raw[ev->pos[0]];
+			values[i] = raw[ev->pos[0]];
 			continue;
 		}
 		long long terms[TLY_MAX_TERMS];
 
 		for (int t = 0; t < ev->nterms; t++)
-			terms[t] = es->raw[ev->pos[t]];
+			terms[t] = raw[ev->pos[t]];
 		values[i] = tly_preset_value(ev->preset, terms);
 	}
 }
 
+static void event_values(const struct tly_evset *es, long long *values)
+{
+	values_from(es, es->a->raw, values);
+}
+
+/* A read of a running set writes nothing the set shares: the raw counts
+ * go to this call's stack, so two threads may read one set at once (the
+ * docs say which operations allow that: docs/threads.md). */
 int tly_evset_values(struct tly_evset *es, long long *values)
 {
+	long long raw[TLY_MAX_NATIVES];
 	int rc;
 
 	if (!(es->state & PAPI_RUNNING)) {
-		memcpy(values, es->stopvals, (size_t)es->nevents * sizeof *values);
+		memcpy(values, es->a->stopvals, (size_t)es->nevents * sizeof *values);
 		return PAPI_OK;
 	}
-	rc = tly_parts_read(es);
+	rc = tly_parts_read_into(es, raw);
 	if (rc != PAPI_OK)
 		return rc;
-	event_values(es, values);
+	values_from(es, raw, values);
 	return PAPI_OK;
 }
 
@@ -55,15 +64,15 @@ int tly_evset_values(struct tly_evset *es, long long *values)
 static void apply_write(struct tly_evset *es, const long long *want)
 {
 	for (int i = 0; i < es->nevents; i++) {
-		const struct tly_ev *ev = &es->ev[i];
+		const struct tly_ev *ev = &es->a->ev[i];
 		int n = ev->pos[0];
 
 		/* A derived event has no single counter to set; PAPI_write
 		 * sets the counters, so only plain events take values. */
 		if (ev->preset && ev->derived != TLY_NOT_DERIVED)
 			continue;
-		es->offset[n] += want[i] - es->raw[n];
-		es->raw[n] = want[i];
+		es->a->offset[n] += want[i] - es->a->raw[n];
+		es->a->raw[n] = want[i];
 	}
 	es->has_offset = 1;
 }
@@ -74,14 +83,14 @@ void tly_evset_clear_offsets(struct tly_evset *es)
 {
 	if (!es->has_offset)
 		return;
-	memset(es->offset, 0, (size_t)es->nnative * sizeof es->offset[0]);
+	memset(es->a->offset, 0, (size_t)es->nnative * sizeof es->a->offset[0]);
 	es->has_offset = 0;
 }
 
 static int claim_thread(struct tly_evset *es, struct tly_thread *t)
 {
 	for (int i = 0; i < es->nparts; i++) {
-		int c = es->part[i].cidx;
+		int c = es->a->part[i].cidx;
 
 		if (c >= TLY_THREAD_MAX_RUNNING)
 			continue;
@@ -91,8 +100,8 @@ static int claim_thread(struct tly_evset *es, struct tly_thread *t)
 				t->running[c]->id, tly_cmp(c)->name);
 	}
 	for (int i = 0; i < es->nparts; i++)
-		if (es->part[i].cidx < TLY_THREAD_MAX_RUNNING)
-			t->running[es->part[i].cidx] = es;
+		if (es->a->part[i].cidx < TLY_THREAD_MAX_RUNNING)
+			t->running[es->a->part[i].cidx] = es;
 	es->runner = t;
 	return PAPI_OK;
 }
@@ -105,7 +114,7 @@ static void release_thread(struct tly_evset *es)
 		return;
 	/* claim_thread took one slot per part */
 	for (int i = 0; i < es->nparts; i++) {
-		int c = es->part[i].cidx;
+		int c = es->a->part[i].cidx;
 
 		if (c < TLY_THREAD_MAX_RUNNING && t->running[c] == es)
 			t->running[c] = NULL;
@@ -141,8 +150,8 @@ int tly_evset_start(struct tly_evset *es)
 	}
 	if (es->has_pending) {
 		/* the counters start at 0: raw is what apply_write offsets */
-		memset(es->raw, 0, (size_t)es->nnative * sizeof es->raw[0]);
-		apply_write(es, es->pending);
+		memset(es->a->raw, 0, (size_t)es->nnative * sizeof es->a->raw[0]);
+		apply_write(es, es->a->pending);
 		es->has_pending = 0;
 	}
 	es->state = (es->state & ~PAPI_STOPPED) | PAPI_RUNNING;
@@ -162,7 +171,7 @@ int tly_evset_stop(struct tly_evset *es, long long *values)
 	tly_ovf_sw_stop(es);
 	rc = tly_parts_read(es);
 	if (rc == PAPI_OK) {
-		event_values(es, es->stopvals);
+		event_values(es, es->a->stopvals);
 		if (es->state & (PAPI_OVERFLOWING | PAPI_PROFILING))
 			tly_ovf_sw_flush(es);
 	}
@@ -170,7 +179,7 @@ int tly_evset_stop(struct tly_evset *es, long long *values)
 	release_thread(es);
 	es->state = (es->state & ~PAPI_RUNNING) | PAPI_STOPPED;
 	if (rc == PAPI_OK && values)
-		memcpy(values, es->stopvals, (size_t)es->nevents * sizeof *values);
+		memcpy(values, es->a->stopvals, (size_t)es->nevents * sizeof *values);
 	return rc;
 }
 
@@ -180,9 +189,9 @@ int tly_evset_reset(struct tly_evset *es)
 {
 	es->has_pending = 0;
 	if (es->state & (PAPI_OVERFLOWING | PAPI_PROFILING))
-		memset(es->ovf_last, 0, (size_t)es->nevents * sizeof es->ovf_last[0]);
+		memset(es->a->ovf_last, 0, (size_t)es->nevents * sizeof es->a->ovf_last[0]);
 	if (!(es->state & PAPI_RUNNING)) {
-		memset(es->stopvals, 0, (size_t)es->nevents * sizeof es->stopvals[0]);
+		memset(es->a->stopvals, 0, (size_t)es->nevents * sizeof es->a->stopvals[0]);
 		return PAPI_OK;
 	}
 	return tly_parts_reset(es);
@@ -193,8 +202,8 @@ int tly_evset_write(struct tly_evset *es, const long long *values)
 	int rc;
 
 	if (!(es->state & PAPI_RUNNING)) {
-		memcpy(es->pending, values, (size_t)es->nevents * sizeof *values);
-		memcpy(es->stopvals, values, (size_t)es->nevents * sizeof *values);
+		memcpy(es->a->pending, values, (size_t)es->nevents * sizeof *values);
+		memcpy(es->a->stopvals, values, (size_t)es->nevents * sizeof *values);
 		es->has_pending = 1;
 		return PAPI_OK;
 	}
@@ -214,25 +223,31 @@ int tly_evset_apply_opts(struct tly_evset *es)
 int tly_evset_try_natives(const int *codes, int n)
 {
 	struct tly_evset *es = calloc(1, sizeof *es);
+	struct tly_evset_arrays *a = calloc(1, sizeof *a);
 	int rc = PAPI_OK;
 
-	if (!es)
+	if (!es || !a) {
+		free(es);
+		free(a);
 		return tly_err_set(PAPI_ENOMEM, "out of memory");
+	}
+	es->a = a;
 	if (n > TLY_MAX_NATIVES)
 		n = TLY_MAX_NATIVES;
 	es->id = -1;
 	es->cidx = -1;
 	for (int i = 0; i < n && rc == PAPI_OK; i++) {
-		rc = tly_native_get(codes[i], &es->native_cidx[i], NULL, NULL, 0);
-		es->native[i] = codes[i];
+		rc = tly_native_get(codes[i], &es->a->native_cidx[i], NULL, NULL, 0);
+		es->a->native[i] = codes[i];
 		es->nnative = i + 1;
 	}
 	if (rc == PAPI_OK) {
-		tly_evset_default_opts(&es->opts, es->native_cidx[0]);
+		tly_evset_default_opts(&es->opts, es->a->native_cidx[0]);
 		rc = tly_parts_update(es);
 	}
 	for (int p = 0; p < es->nparts; p++)
-		tly_part_free(&es->part[p]);
+		tly_part_free(&es->a->part[p]);
+	free(a);
 	free(es);
 	return rc;
 }

@@ -37,10 +37,10 @@ void *tly_uc_pc(void *uctx)
 static struct tly_part *locate(struct tly_evset *es, int pos, int *k)
 {
 	for (int p = 0; p < es->nparts; p++)
-		for (int j = 0; j < es->part[p].n; j++)
-			if (es->part[p].idx[j] == pos) {
+		for (int j = 0; j < es->a->part[p].n; j++)
+			if (es->a->part[p].idx[j] == pos) {
 				*k = j;
-				return &es->part[p];
+				return &es->a->part[p];
 			}
 	return NULL;
 }
@@ -63,10 +63,10 @@ static void update_state(struct tly_evset *es)
 	int ovf = 0, prof = 0;
 
 	for (int i = 0; i < es->nevents; i++) {
-		if (!es->ev[i].overflow_threshold)
+		if (!es->a->ev[i].overflow_threshold)
 			continue;
-		prof |= es->ev[i].prof != NULL;
-		ovf |= es->ev[i].prof == NULL;
+		prof |= es->a->ev[i].prof != NULL;
+		ovf |= es->a->ev[i].prof == NULL;
 	}
 	es->state &= ~(PAPI_OVERFLOWING | PAPI_PROFILING);
 	es->state |= (ovf ? PAPI_OVERFLOWING : 0) | (prof ? PAPI_PROFILING : 0);
@@ -90,7 +90,7 @@ static int disarm(struct tly_evset *es, struct tly_ev *ev)
 
 int tly_ovf_arm(struct tly_evset *es, int i, int threshold, int flags, struct tly_prof *prof, long sw_ns)
 {
-	struct tly_ev *ev = &es->ev[i];
+	struct tly_ev *ev = &es->a->ev[i];
 	int sw = (flags & PAPI_OVERFLOW_FORCE_SW) != 0, rc = PAPI_OK;
 
 	if (threshold == 0) {
@@ -122,7 +122,7 @@ int tly_ovf_arm(struct tly_evset *es, int i, int threshold, int flags, struct tl
 int tly_ovf_reapply(struct tly_evset *es)
 {
 	for (int i = 0; i < es->nevents; i++) {
-		const struct tly_ev *ev = &es->ev[i];
+		const struct tly_ev *ev = &es->a->ev[i];
 		int rc;
 
 		if (!ev->overflow_threshold || ev->overflow_sw)
@@ -142,7 +142,7 @@ void tly_ovf_hw_cb(void *arg, int tag, void *pc, void *uctx)
 	if (!pc)
 		pc = tly_uc_pc(uctx);
 	for (int i = 0; i < es->nevents; i++) {
-		struct tly_ev *ev = &es->ev[i];
+		struct tly_ev *ev = &es->a->ev[i];
 
 		if (!ev->overflow_threshold || ev->overflow_sw || ev->pos[0] != tag)
 			continue;

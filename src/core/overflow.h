@@ -23,7 +23,7 @@ int tly_ovf_reapply(struct tly_evset *es);
 /* Software overflow timer of a started set (no-op without FORCE_SW). */
 int tly_ovf_sw_start(struct tly_evset *es);
 void tly_ovf_sw_stop(struct tly_evset *es);
-/* After the final read of a stopped set (es->raw): the thresholds crossed
+/* After the final read of a stopped set (es->a->raw): the thresholds crossed
  * since the last tick, which the tick's coarse resolution would lose. */
 void tly_ovf_sw_flush(struct tly_evset *es);
 /* The component's callback (arg = the set, tag = native position). */

@@ -30,13 +30,13 @@ static _Thread_local struct tly_evset *sw_set __attribute__((tls_model("initial-
 
 static long long crossed(struct tly_evset *es, int i, const long long *raw)
 {
-	const struct tly_ev *ev = &es->ev[i];
-	long long d = raw[ev->pos[0]] - es->ovf_last[i], n;
+	const struct tly_ev *ev = &es->a->ev[i];
+	long long d = raw[ev->pos[0]] - es->a->ovf_last[i], n;
 
 	if (d < ev->overflow_threshold)
 		return 0;
 	n = d / ev->overflow_threshold;
-	es->ovf_last[i] += n * ev->overflow_threshold;
+	es->a->ovf_last[i] += n * ev->overflow_threshold;
 	return n;
 }
 
@@ -47,7 +47,7 @@ static void deliver(struct tly_evset *es, const long long *raw, void *pc, void *
 	long long n[TLY_MAX_EVENTS], most = 0;
 
 	for (int i = 0; i < es->nevents; i++) {
-		struct tly_ev *ev = &es->ev[i];
+		struct tly_ev *ev = &es->a->ev[i];
 
 		n[i] = ev->overflow_threshold && ev->overflow_sw ? crossed(es, i, raw) : 0;
 		if (n[i] && ev->prof) {
@@ -60,8 +60,8 @@ static void deliver(struct tly_evset *es, const long long *raw, void *pc, void *
 		long long vec = 0;
 
 		for (int i = 0; i < es->nevents; i++)
-			if (n[i] > r && !es->ev[i].prof)
-				vec |= (long long)(1ULL << es->ev[i].pos[0]);
+			if (n[i] > r && !es->a->ev[i].prof)
+				vec |= (long long)(1ULL << es->a->ev[i].pos[0]);
 		es->overflow_handler(es->id, pc, vec, uc);
 	}
 }
@@ -84,7 +84,7 @@ static void on_tick(int sig, siginfo_t *si, void *uc)
 static int any_sw(const struct tly_evset *es)
 {
 	for (int i = 0; i < es->nevents; i++)
-		if (es->ev[i].overflow_threshold && es->ev[i].overflow_sw)
+		if (es->a->ev[i].overflow_threshold && es->a->ev[i].overflow_sw)
 			return 1;
 	return 0;
 }
@@ -95,7 +95,7 @@ int tly_ovf_sw_start(struct tly_evset *es)
 
 	if (!any_sw(es))
 		return PAPI_OK;
-	memset(es->ovf_last, 0, sizeof es->ovf_last);
+	memset(es->a->ovf_last, 0, sizeof es->a->ovf_last);
 	es->ovf_pc = NULL;
 	sw_set = es;
 	es->ovf_timer_on = 1;
@@ -126,5 +126,5 @@ void tly_ovf_sw_stop(struct tly_evset *es)
 void tly_ovf_sw_flush(struct tly_evset *es)
 {
 	if (any_sw(es))
-		deliver(es, es->raw, es->ovf_pc, NULL);
+		deliver(es, es->a->raw, es->ovf_pc, NULL);
 }

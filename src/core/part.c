@@ -27,13 +27,13 @@ static struct tly_part *part_for(struct tly_evset *es, int cidx)
 	struct tly_part *p;
 
 	for (int i = 0; i < es->nparts; i++)
-		if (es->part[i].cidx == cidx)
-			return &es->part[i];
+		if (es->a->part[i].cidx == cidx)
+			return &es->a->part[i];
 	if (es->nparts >= TLY_MAX_PARTS) {
 		tly_err_set(PAPI_ECOMBO, "event set %d mixes more than %d components", es->id, TLY_MAX_PARTS);
 		return NULL;
 	}
-	p = &es->part[es->nparts];
+	p = &es->a->part[es->nparts];
 	memset(p, 0, sizeof *p);
 	p->cidx = cidx;
 	p->read = c->ctl_read;
@@ -64,7 +64,7 @@ static int program(struct tly_part *p, const struct tly_evset *es)
 	if (!names)
 		return tly_err_set(PAPI_ENOMEM, "out of memory programming event set %d", es->id);
 	for (int k = 0; k < p->n && rc == PAPI_OK; k++) {
-		rc = tly_native_get(es->native[p->idx[k]], NULL, NULL, names[k], name_len);
+		rc = tly_native_get(es->a->native[p->idx[k]], NULL, NULL, names[k], name_len);
 		ptrs[k] = names[k];
 	}
 	if (rc == PAPI_OK)
@@ -88,27 +88,27 @@ int tly_parts_update(struct tly_evset *es)
 	int rc = PAPI_OK;
 
 	for (int i = 0; i < es->nparts; i++) {
-		es->part[i].n = 0;
-		es->part[i].base = -1;
+		es->a->part[i].n = 0;
+		es->a->part[i].base = -1;
 	}
 	for (int i = 0; i < es->nnative; i++) {
-		struct tly_part *p = part_for(es, es->native_cidx[i]);
+		struct tly_part *p = part_for(es, es->a->native_cidx[i]);
 
 		if (!p)
 			return tly_err_detail()[0] ? PAPI_ENOMEM : PAPI_EBUG;
 		p->idx[p->n++] = i;
 	}
 	for (int i = 0; i < es->nparts;) {
-		if (es->part[i].n == 0) {
-			tly_part_free(&es->part[i]);
-			memmove(&es->part[i], &es->part[i + 1], (size_t)(es->nparts - i - 1) * sizeof es->part[0]);
+		if (es->a->part[i].n == 0) {
+			tly_part_free(&es->a->part[i]);
+			memmove(&es->a->part[i], &es->a->part[i + 1], (size_t)(es->nparts - i - 1) * sizeof es->a->part[0]);
 			es->nparts--;
 			continue;
 		}
-		rc = program(&es->part[i], es);
+		rc = program(&es->a->part[i], es);
 		if (rc != PAPI_OK)
 			return rc;
-		hot_copies(&es->part[i]);
+		hot_copies(&es->a->part[i]);
 		i++;
 	}
 	/* re-programming drops the components' overflow settings */
@@ -120,11 +120,11 @@ int tly_parts_update(struct tly_evset *es)
 int tly_parts_start(struct tly_evset *es)
 {
 	for (int i = 0; i < es->nparts; i++) {
-		int rc = tly_cmp(es->part[i].cidx)->ctl_start(es->part[i].ctl);
+		int rc = tly_cmp(es->a->part[i].cidx)->ctl_start(es->a->part[i].ctl);
 
 		if (rc != PAPI_OK) {
 			while (--i >= 0)
-				tly_cmp(es->part[i].cidx)->ctl_stop(es->part[i].ctl);
+				tly_cmp(es->a->part[i].cidx)->ctl_stop(es->a->part[i].ctl);
 			return rc;
 		}
 	}
@@ -136,7 +136,7 @@ int tly_parts_stop(struct tly_evset *es)
 	int rc = PAPI_OK;
 
 	for (int i = 0; i < es->nparts; i++) {
-		int r = tly_cmp(es->part[i].cidx)->ctl_stop(es->part[i].ctl);
+		int r = tly_cmp(es->a->part[i].cidx)->ctl_stop(es->a->part[i].ctl);
 
 		if (r != PAPI_OK && rc == PAPI_OK)
 			rc = r;
@@ -161,7 +161,7 @@ static __attribute__((noinline)) int read_scattered(const struct tly_part *p, lo
 static inline int read_parts(struct tly_evset *es, long long *raw)
 {
 	for (int i = 0; i < es->nparts; i++) {
-		const struct tly_part *p = &es->part[i];
+		const struct tly_part *p = &es->a->part[i];
 		int rc = p->base >= 0 ? p->read(p->ctl, raw + p->base) : read_scattered(p, raw);
 
 		if (rc != PAPI_OK)
@@ -169,13 +169,13 @@ static inline int read_parts(struct tly_evset *es, long long *raw)
 	}
 	if (es->has_offset)
 		for (int n = 0; n < es->nnative; n++)
-			raw[n] += es->offset[n];
+			raw[n] += es->a->offset[n];
 	return PAPI_OK;
 }
 
 int tly_parts_read(struct tly_evset *es)
 {
-	return read_parts(es, es->raw);
+	return read_parts(es, es->a->raw);
 }
 
 int tly_parts_read_into(struct tly_evset *es, long long *raw)
@@ -188,7 +188,7 @@ int tly_parts_coverage(struct tly_evset *es, double *fractions)
 	double buf[TLY_MAX_NATIVES];
 
 	for (int i = 0; i < es->nparts; i++) {
-		const struct tly_part *p = &es->part[i];
+		const struct tly_part *p = &es->a->part[i];
 		const struct tly_component *c = tly_cmp(p->cidx);
 		int rc = PAPI_OK;
 
@@ -207,7 +207,7 @@ int tly_parts_coverage(struct tly_evset *es, double *fractions)
 int tly_parts_reset(struct tly_evset *es)
 {
 	for (int i = 0; i < es->nparts; i++) {
-		const struct tly_part *p = &es->part[i];
+		const struct tly_part *p = &es->a->part[i];
 		int rc = p->reset ? p->reset(p->ctl) : PAPI_ECMP;
 
 		if (rc != PAPI_OK)
@@ -221,12 +221,12 @@ int tly_parts_reset(struct tly_evset *es)
 int tly_parts_set_opts(struct tly_evset *es, const struct tly_ctl_opts *opts)
 {
 	for (int i = 0; i < es->nparts; i++) {
-		const struct tly_component *c = tly_cmp(es->part[i].cidx);
+		const struct tly_component *c = tly_cmp(es->a->part[i].cidx);
 		int rc;
 
 		if (!c->ctl_set_opts)
 			return tly_err_set(PAPI_ECMP, "component %s cannot change counting options", c->name);
-		rc = c->ctl_set_opts(es->part[i].ctl, opts);
+		rc = c->ctl_set_opts(es->a->part[i].ctl, opts);
 		if (rc != PAPI_OK)
 			return rc;
 	}

@@ -10,12 +10,12 @@
 
 #include "core/eventset.h"
 
-/* Rebuild parts from es->native[] (program each component's natives). */
+/* Rebuild parts from es->a->native[] (program each component's natives). */
 int tly_parts_update(struct tly_evset *es);
 void tly_part_free(struct tly_part *p);
 int tly_parts_start(struct tly_evset *es);
 int tly_parts_stop(struct tly_evset *es);
-/* Raw counts of every native into es->raw (offsets applied). */
+/* Raw counts of every native into es->a->raw (offsets applied). */
 int tly_parts_read(struct tly_evset *es);
 /* The same into `raw` (for signal handlers of the owning thread). */
 int tly_parts_read_into(struct tly_evset *es, long long *raw);

@@ -67,6 +67,9 @@ static void halve(const PAPI_sprofil_t *r, int bytes)
 {
 	long long nb = (long long)(r->pr_size / (unsigned)bytes);
 
+	if (nb == 0)
+		nb = 1; /* the catch-all bucket */
+
 	for (long long i = 0; i < nb; i++)
 		put(r->pr_base, bytes, i, get(r->pr_base, bytes, i) / 2);
 }
@@ -102,4 +105,6 @@ void tly_prof_hit(struct tly_prof *p, void *pc, long long weight)
 			return;
 		}
 	}
+	if (tly_prof_is_catchall(&p->r[p->n - 1]))
+		add(p, &p->r[p->n - 1], 0, w);
 }

@@ -11,6 +11,11 @@
  * per 4 bytes, and 0x2 one per 64 KiB.  The formula does not depend on
  * the bucket size (16, 32 or 64 bits).  Hits run in a signal handler of
  * the owning thread: arithmetic only.
+ *
+ * The catch-all (PAPI's overflow bin): a last region with pr_off 0 and
+ * pr_scale 0x2 also takes, in its first bucket, every hit that falls in
+ * no region; its pr_size may be 1 (the usual way to write it), the
+ * bucket is then one of the profile's bucket size all the same.
  */
 #ifndef TALLY_CORE_PROFIL_H
 #define TALLY_CORE_PROFIL_H
@@ -28,6 +33,12 @@ struct tly_prof {
 /* Largest scale (one bucket per byte) and smallest. */
 #define TLY_PROF_SCALE_MAX 0x20000u
 #define TLY_PROF_SCALE_MIN 0x2u
+
+/* r is a catch-all bucket if it is the last region (pr_off 0, scale 0x2). */
+static inline int tly_prof_is_catchall(const PAPI_sprofil_t *r)
+{
+	return r->pr_off == 0 && r->pr_scale == TLY_PROF_SCALE_MIN;
+}
 
 /* Copy n regions; NULL when out of memory (detail set). */
 struct tly_prof *tly_prof_new(const PAPI_sprofil_t *r, int n, int flags);

@@ -15,6 +15,7 @@
  */
 static struct {
 	int filled;
+	const char *mhz_source;   /* where hw's MHz figures came from */
 	PAPI_hw_info_t hw;
 	PAPI_exe_info_t exe;
 } sys_state;
@@ -110,11 +111,13 @@ static void identity(PAPI_hw_info_t *hw, const char *ci)
 
 /*
  * cpufreq knows the real range; without it (VMs, many arm64 boards)
- * /proc/cpuinfo's "cpu MHz" is the only figure, used for both ends.
+ * /proc/cpuinfo's "cpu MHz" is the only figure, used for both ends;
+ * without that either, the cycle counter measured over time
+ * (cpu_mhz.c).  Returns where the figure came from.
  */
-static void frequencies(PAPI_hw_info_t *hw, const char *ci)
+static const char *frequencies(PAPI_hw_info_t *hw, const char *ci)
 {
-	const char *fd = "/sys/devices/system/cpu/cpu0/cpufreq";
+	const char *fd = "/sys/devices/system/cpu/cpu0/cpufreq", *src = "cpufreq";
 	char path[128], buf[64];
 	double cur = 0.0;
 	long long khz;
@@ -124,6 +127,8 @@ static void frequencies(PAPI_hw_info_t *hw, const char *ci)
 	snprintf(path, sizeof path, "%s/cpuinfo_max_freq", fd);
 	khz = tly_read_ll(path, 0);
 	hw->cpu_max_mhz = khz > 0 ? (int)(khz / 1000) : (int)(cur + 0.5);
+	if (khz <= 0)
+		src = "/proc/cpuinfo";
 	snprintf(path, sizeof path, "%s/cpuinfo_min_freq", fd);
 	khz = tly_read_ll(path, 0);
 	hw->cpu_min_mhz = khz > 0 ? (int)(khz / 1000) : (int)(cur + 0.5);
@@ -132,10 +137,16 @@ static void frequencies(PAPI_hw_info_t *hw, const char *ci)
 		cur = (double)tly_read_ll(path, 0) / 1000.0;
 	}
 	hw->clock_mhz = (int)(tly_cyc_mhz() + 0.5);
-	/* Last resort for mhz: the cycle counter's rate, which is at least real. */
+	if (hw->cpu_max_mhz <= 0 && cur <= 0.0) {
+		cur = tly_cpu_mhz_measure();
+		hw->cpu_max_mhz = hw->cpu_min_mhz = (int)(cur + 0.5);
+		src = cur > 0.0 ? "measured: cycle counter over time" : "none published, no cycle counter";
+	}
+	/* Last resort for mhz: the time base's rate, which is at least real. */
 	if (cur <= 0.0)
 		cur = hw->cpu_max_mhz > 0 ? hw->cpu_max_mhz : tly_cyc_mhz();
 	hw->mhz = (float)cur;
+	return src;
 }
 
 static void fill_hw(PAPI_hw_info_t *hw)
@@ -147,7 +158,7 @@ static void fill_hw(PAPI_hw_info_t *hw)
 		ci[0] = '\0';
 	identity(hw, ci ? ci : "");
 	tly_topology_fill(hw);
-	frequencies(hw, ci ? ci : "");
+	sys_state.mhz_source = frequencies(hw, ci ? ci : "");
 	tly_virt_fill(hw, ci);
 	tly_mh_fill(&hw->mem_hierarchy);
 	free(ci);
@@ -177,4 +188,9 @@ const PAPI_hw_info_t *tly_hw_info(void)
 const PAPI_exe_info_t *tly_exe_info(void)
 {
 	return sys_state.filled ? &sys_state.exe : NULL;
+}
+
+const char *tly_hw_mhz_source(void)
+{
+	return sys_state.filled ? sys_state.mhz_source : NULL;
 }

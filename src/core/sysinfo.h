@@ -22,6 +22,9 @@ void tly_sysinfo_shutdown(void);
 /* Filled by tly_sysinfo_init; NULL before it. Never changes afterwards. */
 const PAPI_hw_info_t *tly_hw_info(void);
 const PAPI_exe_info_t *tly_exe_info(void);
+/* Where hw's MHz figures came from ("cpufreq", "/proc/cpuinfo",
+ * "measured: ..."); NULL before tly_sysinfo_init. */
+const char *tly_hw_mhz_source(void);
 /*
  * Re-read /proc/self/maps each call (libraries come and go): one entry per
  * mapped file that has an executable mapping (the program itself included).
@@ -68,6 +71,9 @@ void tly_topology_fill(PAPI_hw_info_t *hw);
 void tly_virt_fill(PAPI_hw_info_t *hw, const char *cpuinfo);
 /* fullname and address_info of the main program; PAPI_OK or PAPI_ESYS. */
 int tly_exe_fill(PAPI_exe_info_t *exe);
+/* The CPU's rate in MHz from its cycle counter over ~5 ms of busy work
+ * (cpu_mhz.c); 0 where no cycle counter can be opened. */
+double tly_cpu_mhz_measure(void);
 /* Free the shared-library table (PAPI_shutdown). */
 void tly_shlib_release(void);
 

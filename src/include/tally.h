@@ -35,6 +35,12 @@ PAPI_EXPORT int tally_multiplex_coverage(int EventSet, double *fractions);
 }
 #endif
 
+/* Where PAPI_get_hardware_info's cpu_max_mhz/cpu_min_mhz/mhz came from:
+ * "cpufreq", "/proc/cpuinfo", "measured: cycle counter over time" (the
+ * system publishes no frequency) or "none published, no cycle counter"
+ * (the figures are 0).  NULL before PAPI_library_init. */
+PAPI_EXPORT const char *tally_hw_mhz_source(void);
+
 /* GPU event groups (CUPTI event-group model on modern GPUs). */
 #include "tally_gpu.h"
 

@@ -5,6 +5,7 @@
  * same on Tally as a user's program would.
  */
 #include "util_common.h"
+#include "tally.h"
 
 #include <errno.h>
 #include <math.h>
@@ -175,7 +176,8 @@ void util_print_hw_summary(FILE *f)
 	fprintf(f, "%-28s: %f\n", "CPU revision", (double)hw->revision);
 	fprintf(f, "%-28s: family %d, model %d, stepping %d\n", "CPUID", hw->cpuid_family,
 		hw->cpuid_model, hw->cpuid_stepping);
-	fprintf(f, "%-28s: %d / %d\n", "CPU max / min MHz", hw->cpu_max_mhz, hw->cpu_min_mhz);
+	fprintf(f, "%-28s: %d / %d (%s)\n", "CPU max / min MHz", hw->cpu_max_mhz, hw->cpu_min_mhz,
+		tally_hw_mhz_source() ? tally_hw_mhz_source() : "unknown");
 	fprintf(f, "%-28s: %d\n", "Total cores", hw->totalcpus);
 	fprintf(f, "%-28s: %d\n", "SMT threads per core", hw->threads);
 	fprintf(f, "%-28s: %d\n", "Cores per socket", hw->cores);

@@ -9,9 +9,10 @@ Usage: check_app.py TALLY_FILE COUNT_DIR NRANKS NTHREADS PLAIN_OUT TALLY_OUT APP
           counters (count_mpi_c.c, count_mpi_f.c: c.<rank>.txt, f.<rank>.txt);
           a function on one side only is a difference.
   OpenMP: every rank has NTHREADS threads when the program starts parallel
-          regions; for each rank's initial thread, the visits of each
-          `omp parallel @ SITE` region (summed over the paths it appears
-          under) equal the GOMP_parallel calls from SITE (count_omp.c).
+          regions; for each rank's initial thread, the visits of the OpenMP
+          parallel regions (kind 3) of each code address SITE (regions.address,
+          summed over the paths they appear under) equal the GOMP_parallel
+          calls from SITE (count_omp.c).
   Results: the result lines (results.py) of the plain and the measured run
           are the same.
 Reads the file with h5py alone (not Tally's reader).  Exit 0 when all hold.
@@ -63,6 +64,10 @@ def check_mpi(f, cdir, nranks):
             shown = h if h else (0, 0, 0)
             print("%-4d %-22s %12d %14d %14d   %s" % (r, name, *shown,
                   "equal" if ok else "DIFFERS: counter %s" % (w,)))
+    for r in range(nranks):
+        if not want[r]:
+            print("rank %d: the counters saw no MPI call" % r)
+            bad += 1
     if set(have) - set(range(nranks)):
         print("the file has ranks %s, the job had %d" % (sorted(have), nranks))
         bad += 1
@@ -83,7 +88,8 @@ def omp_sites(cdir, rank):
 
 
 def check_omp(f, cdir, nranks, nthreads):
-    regions = {int(r["id"]): r["name"].decode() for r in f["regions"][:]}
+    # kind 3: OpenMP parallel; address: module+0xoffset of its code (schema 2)
+    regions = {int(r["id"]): r["address"].decode() for r in f["regions"][:] if int(r["kind"]) == 3}
     threads = f["threads"][:]
     stats = f["region_stats"][:]
     bad = 0
@@ -97,9 +103,9 @@ def check_omp(f, cdir, nranks, nthreads):
             continue
         have = collections.Counter()
         for s in stats[(stats["rank"] == r) & (stats["thread"] == initial[0])]:
-            name = regions[int(s["region"])]
-            if name.startswith("omp parallel @ "):
-                have[name[len("omp parallel @ "):]] += int(s["visits"])
+            site = regions.get(int(s["region"]))
+            if site is not None:
+                have[site] += int(s["visits"])
         print("rank %d: %d thread(s) in the file (want %d), %d parallel region site(s), "
               "%d region start(s) by the initial thread" %
               (r, len(mine), nthreads if want else 1, len(want), sum(want.values())))
@@ -110,6 +116,8 @@ def check_omp(f, cdir, nranks, nthreads):
                 print("  %-40s GOMP_parallel calls %d, Tally visits %d: DIFFERS" %
                       (site, want.get(site, 0), have.get(site, 0)))
                 bad += 1
+        if want and want == dict(have):
+            print("  every site: Tally's visits equal the GOMP_parallel calls")
     return bad
 
 

@@ -114,21 +114,47 @@ static void add(int id, long long s, long long r)
 		cnt_add(&rows[id], s, r);
 }
 
-#define P2P_SEND(fn) \
-	int MPI_##fn(const void *b, int n, MPI_Datatype t, int d, int g, MPI_Comm c) \
-	{ NEXT(fn, const void *, int, MPI_Datatype, int, int, MPI_Comm); \
-	  add(ID_##fn, tsz(t, n), 0); return next(b, n, t, d, g, c); }
-P2P_SEND(Send)
-P2P_SEND(Ssend)
-P2P_SEND(Rsend)
-P2P_SEND(Bsend)
+int MPI_Send(const void *b, int n, MPI_Datatype t, int d, int g, MPI_Comm c)
+{
+	NEXT(Send, const void *, int, MPI_Datatype, int, int, MPI_Comm);
+	add(ID_Send, tsz(t, n), 0);
+	return next(b, n, t, d, g, c);
+}
 
-#define P2P_ISEND(fn) \
-	int MPI_##fn(const void *b, int n, MPI_Datatype t, int d, int g, MPI_Comm c, MPI_Request *q) \
-	{ NEXT(fn, const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *); \
-	  add(ID_##fn, tsz(t, n), 0); return next(b, n, t, d, g, c, q); }
-P2P_ISEND(Isend)
-P2P_ISEND(Issend)
+int MPI_Ssend(const void *b, int n, MPI_Datatype t, int d, int g, MPI_Comm c)
+{
+	NEXT(Ssend, const void *, int, MPI_Datatype, int, int, MPI_Comm);
+	add(ID_Ssend, tsz(t, n), 0);
+	return next(b, n, t, d, g, c);
+}
+
+int MPI_Rsend(const void *b, int n, MPI_Datatype t, int d, int g, MPI_Comm c)
+{
+	NEXT(Rsend, const void *, int, MPI_Datatype, int, int, MPI_Comm);
+	add(ID_Rsend, tsz(t, n), 0);
+	return next(b, n, t, d, g, c);
+}
+
+int MPI_Bsend(const void *b, int n, MPI_Datatype t, int d, int g, MPI_Comm c)
+{
+	NEXT(Bsend, const void *, int, MPI_Datatype, int, int, MPI_Comm);
+	add(ID_Bsend, tsz(t, n), 0);
+	return next(b, n, t, d, g, c);
+}
+
+int MPI_Isend(const void *b, int n, MPI_Datatype t, int d, int g, MPI_Comm c, MPI_Request *q)
+{
+	NEXT(Isend, const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
+	add(ID_Isend, tsz(t, n), 0);
+	return next(b, n, t, d, g, c, q);
+}
+
+int MPI_Issend(const void *b, int n, MPI_Datatype t, int d, int g, MPI_Comm c, MPI_Request *q)
+{
+	NEXT(Issend, const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
+	add(ID_Issend, tsz(t, n), 0);
+	return next(b, n, t, d, g, c, q);
+}
 
 int MPI_Irecv(void *b, int n, MPI_Datatype t, int s, int g, MPI_Comm c, MPI_Request *q)
 {
@@ -394,14 +420,33 @@ int MPI_File_close(MPI_File *fh)
 	return next(fh);
 }
 
-#define FILE_IO(fn, cbuf, snd) \
-	int MPI_##fn(MPI_File fh, MPI_Offset o, cbuf void *b, int n, MPI_Datatype t, MPI_Status *s) \
-	{ NEXT(fn, MPI_File, MPI_Offset, cbuf void *, int, MPI_Datatype, MPI_Status *); \
-	  add(ID_##fn, snd ? tsz(t, n) : 0, snd ? 0 : tsz(t, n)); return next(fh, o, b, n, t, s); }
-FILE_IO(File_read_at, , 0)
-FILE_IO(File_read_at_all, , 0)
-FILE_IO(File_write_at, const, 1)
-FILE_IO(File_write_at_all, const, 1)
+int MPI_File_read_at(MPI_File fh, MPI_Offset o, void *b, int n, MPI_Datatype t, MPI_Status *s)
+{
+	NEXT(File_read_at, MPI_File, MPI_Offset, void *, int, MPI_Datatype, MPI_Status *);
+	add(ID_File_read_at, 0, tsz(t, n));
+	return next(fh, o, b, n, t, s);
+}
+
+int MPI_File_read_at_all(MPI_File fh, MPI_Offset o, void *b, int n, MPI_Datatype t, MPI_Status *s)
+{
+	NEXT(File_read_at_all, MPI_File, MPI_Offset, void *, int, MPI_Datatype, MPI_Status *);
+	add(ID_File_read_at_all, 0, tsz(t, n));
+	return next(fh, o, b, n, t, s);
+}
+
+int MPI_File_write_at(MPI_File fh, MPI_Offset o, const void *b, int n, MPI_Datatype t, MPI_Status *s)
+{
+	NEXT(File_write_at, MPI_File, MPI_Offset, const void *, int, MPI_Datatype, MPI_Status *);
+	add(ID_File_write_at, tsz(t, n), 0);
+	return next(fh, o, b, n, t, s);
+}
+
+int MPI_File_write_at_all(MPI_File fh, MPI_Offset o, const void *b, int n, MPI_Datatype t, MPI_Status *s)
+{
+	NEXT(File_write_at_all, MPI_File, MPI_Offset, const void *, int, MPI_Datatype, MPI_Status *);
+	add(ID_File_write_at_all, tsz(t, n), 0);
+	return next(fh, o, b, n, t, s);
+}
 
 int MPI_File_set_size(MPI_File fh, MPI_Offset sz)
 {

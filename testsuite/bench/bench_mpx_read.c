@@ -80,7 +80,7 @@ int main(void)
 			return 1;
 	if (PAPI_start(evset) != PAPI_OK || tly_evset_get(evset, &es) != PAPI_OK)
 		return 1;
-	nfd = tly_pe_ctl_fds(es->part[0].ctl, fds, NEV);
+	nfd = tly_pe_ctl_fds(es->a->part[0].ctl, fds, NEV);
 	for (int i = 0; i < 10; i++) {
 		papi_read();
 		sys_read();

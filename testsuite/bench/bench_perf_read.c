@@ -149,9 +149,9 @@ static int setup(void)
 	for (int i = 0; i < NEV; i++)
 		check(PAPI_add_named_event(evset, names[i]), names[i]);
 	check(PAPI_start(evset), "PAPI_start");
-	if (failed || tly_evset_get(evset, &es) != PAPI_OK || es->nparts != 1 || !es->part[0].ctl)
+	if (failed || tly_evset_get(evset, &es) != PAPI_OK || es->nparts != 1 || !es->a->part[0].ctl)
 		return 1;
-	fl.n = tly_pe_ctl_groups(es->part[0].ctl, fl.fd, fl.bytes, MAXG);
+	fl.n = tly_pe_ctl_groups(es->a->part[0].ctl, fl.fd, fl.bytes, MAXG);
 	return fl.n > 0 ? 0 : 1;
 }
 

@@ -106,7 +106,7 @@ int main(void)
 		return 77;
 	}
 	tly_api_set(c.id, &c.es);
-	c.ctl = c.es->part[0].ctl;
+	c.ctl = c.es->a->part[0].ctl;
 	printf("set: %d part(s), %d sub-group(s), user reads %s\n", c.es->nparts, c.ctl->g.nsub,
 	       c.ctl->g.rdpmc ? "on" : "off");
 	empty = cost(fd, K_PAPI_READ, &c, 0);

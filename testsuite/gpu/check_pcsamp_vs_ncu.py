@@ -35,6 +35,9 @@ def ncu_shares(path):
 
 def main():
     t, n, bad = tally_shares(sys.argv[1]), ncu_shares(sys.argv[2]), 0
+    if not t or not n:  # nothing compared is a failure, not a pass
+        print(f"nothing to compare: {len(t)} kernel(s) from Tally, {len(n)} from ncu")
+        return 1
     for k in sorted(t):
         if k not in n:
             print(f"{k}: not in ncu output")

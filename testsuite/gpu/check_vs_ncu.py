@@ -10,7 +10,7 @@ with open(sys.argv[1]) as f:
     rows = [l for l in f if not l.startswith('==')]
 for r in csv.DictReader(rows):
     ncu[(int(r['ID']), r['Metric Name'])] = float(r['Metric Value'].replace(',', ''))
-bad = 0
+bad = compared = 0
 for line in open(sys.argv[2]):
     parts = line.split()
     k, metric, val = int(parts[1]), parts[-2], float(parts[-1])
@@ -26,5 +26,8 @@ for line in open(sys.argv[2]):
         ok = val == ref
         print('%s kernel %d %s tally %.0f ncu %.0f' % ('OK ' if ok else 'BAD', k, metric, val, ref))
     bad += not ok
+    compared += 1
+if compared == 0 or not ncu:  # nothing compared is a failure, not a pass
+    print('NOTHING COMPARED: %d Tally lines, %d ncu values' % (compared, len(ncu))); bad += 1
 print('RESULT', 'PASS' if bad == 0 else 'FAIL (%d)' % bad)
 sys.exit(1 if bad else 0)

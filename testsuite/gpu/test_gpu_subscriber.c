@@ -13,6 +13,7 @@
 #include "tharness.h"
 #include "papi.h"
 #include "tally_gpu.h"
+#include "gpu_present.h"
 
 typedef int (*subscribe_fn)(void **sub, void *cb, void *ud);
 
@@ -34,6 +35,7 @@ int main(void)
 	subscribe_fn sub_fn;
 	void *sub = NULL;
 	const PAPI_component_info_t *ci;
+	char why[512] = "";
 	int cidx;
 
 	if (!h || !drv) {
@@ -47,8 +49,8 @@ int main(void)
 	TH_CHECK(cidx >= 0);
 	ci = PAPI_get_component_info(cidx);
 	printf("cuda component: disabled=%d reason: %s\n", ci->disabled, ci->disabled_reason);
-	if (ci->disabled && strstr(ci->disabled_reason, "no usable GPU")) {
-		printf("SKIP: no GPU\n");
+	if (gpu_present(why, sizeof why) == 0) {
+		printf("SKIP: %s\n", why);
 		return 77;
 	}
 	TH_EQ(ci->disabled, 0);

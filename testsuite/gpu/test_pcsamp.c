@@ -23,6 +23,7 @@
 #include "tharness.h"
 #include "tally.h"
 #include "pcsamp_kernels.h"
+#include "gpu_present.h"
 
 #define FMA_ITERS 1000000
 #define CHASE_STEPS 40000
@@ -258,27 +259,35 @@ static int stress(int period, size_t hw)
 
 static int setup(int argc, char **argv)
 {
-	int cidx;
+	char why[512] = "";
+	int cidx, gpu = gpu_present(why, sizeof why);
 	const PAPI_component_info_t *ci;
 
+	if (gpu <= 0) {
+		printf("%s: %s\n", gpu ? "FAIL" : "SKIP", why);
+		return gpu ? 1 : 77;
+	}
 	if (argc > 1 && !strcmp(argv[1], "plain")) {
 		int64_t s;
 
 		if (pk_init(CHASE_WORDS) != 0)
-			return 77;
+			return 1;
 		return pk_fma(FMA_ITERS, &s) < 0 || pk_chase(CHASE_STEPS, &s) < 0;
 	}
-	if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT)
+	if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT) {
+		printf("FAIL: PAPI_library_init\n");
 		return 1;
+	}
 	cidx = PAPI_get_component_index("cuda");
 	ci = cidx >= 0 ? PAPI_get_component_info(cidx) : NULL;
 	if (!ci || ci->disabled) {
-		printf("SKIP: cuda component disabled: %s\n", ci ? ci->disabled_reason : "not built");
-		return 77;
+		printf("FAIL: a GPU is here but the cuda component is disabled: %s\n",
+		       ci ? ci->disabled_reason : "not built");
+		return 1;
 	}
 	if (pk_init(CHASE_WORDS) != 0) {
-		printf("SKIP: no usable GPU for the test kernels\n");
-		return 77;
+		printf("FAIL: a GPU is here but the test kernels cannot run on it\n");
+		return 1;
 	}
 	return -1;
 }

@@ -19,6 +19,7 @@
 #include <nvtx3/nvToolsExt.h>
 
 #include "gpu_kernels.h"
+#include "gpu_present.h"
 #include "tally.h"
 
 #define TG_WORK_LAUNCHES 3
@@ -50,10 +51,14 @@ int main(int argc, char **argv)
 	ok = tg_init((size_t)TG_BLOCKS * TG_THREADS, 1 << 20) == 0;
 	PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
 	if (!all) {
+		char why[512] = "";
+		int gpu = gpu_present(why, sizeof why);
+
 		if (rank == 0)
-			printf("SKIP: no usable GPU\n");
+			printf("%s: %s\n", gpu ? "FAIL" : "SKIP",
+			       gpu ? "a GPU is here but the test kernels cannot run on it" : why);
 		MPI_Finalize();
-		return 77;
+		return gpu ? 1 : 77;
 	}
 	for (int turn = 0; turn < size; turn++) {
 		if (turn == rank)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "pcsamp_kernels.h"
+#include "gpu_present.h"
 
 #define FMA_ITERS 1000000
 
@@ -27,10 +28,14 @@ int main(int argc, char **argv)
 	ok = pk_init(1u << 20) == 0;
 	MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
 	if (!all) {
+		char why[512] = "";
+		int gpu = gpu_present(why, sizeof why);
+
 		if (rank == 0)
-			printf("SKIP: no usable GPU\n");
+			printf("%s: %s\n", gpu ? "FAIL" : "SKIP",
+			       gpu ? "a GPU is here but the test kernels cannot run on it" : why);
 		MPI_Finalize();
-		return 77;
+		return gpu ? 1 : 77;
 	}
 	if (!strcmp(mode, "serial")) {
 		rc |= pk_fma(FMA_ITERS / 4, &sum) < 0;

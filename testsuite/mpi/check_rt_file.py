@@ -92,7 +92,7 @@ def main():
         check_mpi(f, 4, 5)
     else:
         files = sorted(glob.glob(target))
-        tmps = sorted(glob.glob(target + ".tmp"))
+        tmps = sorted(glob.glob(target + ".*.tmp"))  # <file>.XXXXXX.tmp (out_file.c)
         if mode == "hang":
             # SIGTERM to mpirun: a rank that Open MPI SIGKILLs while writing
             # leaves only its .tmp; every rank must have left one or the other

@@ -34,7 +34,7 @@ if [ "$mode" = nodir ]; then
   mkdir fallback
   opts+=(--output-dir="$dir/missing/sub")
   export TMPDIR=$dir/fallback
-  out=fallback/out.h5
+  out=fallback/tally-$(id -u)/out.h5   # the private fallback directory (mode 0700)
 fi
 mpi=(mpirun --oversubscribe -np 4)
 case $style in

@@ -6,8 +6,9 @@ Truth: every visit of region "step" touches PAGES fresh pages, so its page
 faults and minor faults are PAGES x VISITS exactly and major faults 0.
 With the counter budget 2 the schedule is pass 0 {PAGE-FAULTS, TASK-CLOCK},
 pass 1 {MINOR-FAULTS, MAJOR-FAULTS}; run k counted pass k.  replay: the
-merged values equal the truth and are within 5% of each event counted
-alone (alone<i>.h5).  replay_serial: the same values in one process
+merged values equal the truth; faults equal each event counted alone
+(alone<i>.h5), TASK-CLOCK is within 35% of it (the same work's CPU time
+in another job on a shared machine).  replay_serial: the same values in one process
 without MPI.  replay_mismatch: run 1 made one more visit on every
 rank, which /pass_checks and stderr must report (step and MPI_Barrier of
 each rank: 13 visits in run 0, 14 in run 1), and nothing else.
@@ -82,18 +83,18 @@ def check_merged(f):
 
 
 def check_alone(stats):
-    """Each event counted alone in its own job: within 5% (faults: exact)."""
+    """Each event counted alone in its own job: faults exact, TASK-CLOCK within 35%."""
     for i, e in enumerate(EV):
         with h5py.File(f"alone{i}.h5") as g:
             check([s(n) for n in g["events"]["name"]] == [e], f"alone{i}.h5 counted {e} only")
             ref = {k: int(r["counters"][0]) for k, r in step_stats(g).items()}
         for k in RANKS:
             got = int(stats[k]["counters"][i])
-            if e == "perf::TASK-CLOCK":   # CPU time of the same work: jitter of a shared machine
-                check(0 < got and 0 < ref[k], f"rank {k} {e}: replay {got} ns, alone {ref[k]} ns")
-            else:
-                check(abs(got - ref[k]) <= 0.05 * max(ref[k], 1) and got == ref[k],
-                      f"rank {k} {e}: replay {got} == alone {ref[k]}")
+            if e == "perf::TASK-CLOCK":   # CPU time of the same work in two jobs on a shared machine
+                check(0.65 * ref[k] <= got <= ref[k] / 0.65,
+                      f"rank {k} {e}: replay {got} ns within 35% of alone {ref[k]} ns")
+            else:                         # faults of the same pages: exact
+                check(got == ref[k], f"rank {k} {e}: replay {got} == alone {ref[k]}")
 
 
 def check_mismatch(f):

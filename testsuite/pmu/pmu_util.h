@@ -47,6 +47,30 @@ static PMU_LOOP_ATTR void pmu_loop(uint64_t n)
 static inline void pmu_loop(uint64_t n) { (void)n; }
 #endif
 
+/*
+ * Every count a `pmu` test reads passes this check: PAPI_read, PAPI_stop
+ * and PAPI_accum below are macros that call the library, then fail the
+ * test on any negative value (a wrapped counter, issue 17).  The check
+ * runs after the call returns, so it adds nothing to what is measured.
+ */
+static inline int pmu_nonneg(int rc, int set, const long long *v, const char *what, const char *file, int line)
+{
+	int n = PAPI_num_events(set);
+
+	th_checks++;
+	for (int i = 0; rc == PAPI_OK && v && i < n; i++)
+		if (v[i] < 0) {
+			char m[160];
+
+			snprintf(m, sizeof m, "%s: value %d of event set %d is negative (%lld)", what, i, set, v[i]);
+			th_fail(file, line, m);
+		}
+	return rc;
+}
+#define PAPI_read(s, v) pmu_nonneg((PAPI_read)((s), (v)), (s), (v), "PAPI_read", __FILE__, __LINE__)
+#define PAPI_stop(s, v) pmu_nonneg((PAPI_stop)((s), (v)), (s), (v), "PAPI_stop", __FILE__, __LINE__)
+#define PAPI_accum(s, v) pmu_nonneg((PAPI_accum)((s), (v)), (s), (v), "PAPI_accum", __FILE__, __LINE__)
+
 /* PAPI_library_init, then skip unless PAPI_TOT_INS and PAPI_TOT_CYC
  * count here and the known-count loop exists for this architecture. */
 static inline void pmu_require(void)
@@ -65,8 +89,10 @@ static inline void pmu_require(void)
 		        "(run in the arm64 QEMU test bed, testsuite/pmuvm/run.sh)");
 }
 
-/* Events counted over pmu_loop(n) between PAPI_start and PAPI_stop. */
-static inline int pmu_measure(int set, uint64_t n, long long *vals)
+/* Events counted over pmu_loop(n) between PAPI_start and PAPI_stop.
+ * Never inlined: the instructions between PAPI_start's return and
+ * PAPI_stop's call must be the same code at every call site. */
+static PMU_LOOP_ATTR int pmu_measure(int set, uint64_t n, long long *vals)
 {
 	int rc = PAPI_start(set);
 

@@ -180,12 +180,16 @@ def main():
     args = ap.parse_args()
     version, _, tables = parse(args.schema)
     args.cpu_ns = any(f[0] == "cpu_ns" for f in tables["ranks"])
+    addr = any(f[0] == "address" for f in tables["regions"])   # schema 2
+
+    def with_addr(rows):
+        return [r + ("synthetic+0x%x" % (0x1000 + r[0]) if r[2] == 3 else "",) for r in rows] if addr else rows
     events = [e for e in args.events.split(",") if e]
     ev_rows = [(i, e, "perf_event", "ns" if "CLOCK" in e else "", "synthetic " + e) for i, e in enumerate(events)]
     regions = region_tree(args.regions)
     rng = np.random.default_rng(args.seed)
     if not args.partial_dir:
-        rows = {"events": ev_rows, "regions": regions, "ranks": [], "threads": [], "region_stats": [], "mpi": []}
+        rows = {"events": ev_rows, "regions": with_addr(regions), "ranks": [], "threads": [], "region_stats": [], "mpi": []}
         ident = list(range(len(regions)))
         for r in range(args.ranks):
             for name, part in zip(("ranks", "threads", "region_stats", "mpi"),
@@ -204,7 +208,7 @@ def main():
                         rows_for_rank(args, r, regions, rng, len(events), local)))
         if r in skip:
             continue
-        rows.update(events=ev_rows, regions=loc_regions)
+        rows.update(events=ev_rows, regions=with_addr(loc_regions))
         write(os.path.join(args.partial_dir, "job.rank%05d.partial.h5" % r), version, tables,
               attrs_for(args, version, args.ranks, r), rows, len(events), False)
     return 0

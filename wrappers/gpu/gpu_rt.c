@@ -8,6 +8,7 @@
  */
 #include "gpu/gpu_rt.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +39,6 @@ static struct {
 	int64_t nkn, capkn;
 	struct tly_gpu_kstat *ks;
 	int64_t nks;
-	int exit_hook;        /* harvest_before_cuda_exit registered */
 } gs = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* The component's detail sentence, else the code's text. */
@@ -73,34 +73,33 @@ static const char *intern(const char *name)
 	return c;
 }
 
-/* A serial program's GPU values are harvested before the CUDA runtime's
- * own exit handlers tear CUDA down: this handler is registered at the
- * first launch, after the runtime's, so it runs before them (Tally's exit
- * handler, registered at load, runs after them: there the profiler of a
- * PyTorch program had seen no kernel).  MPI jobs harvest at MPI_Finalize. */
-static void harvest_before_cuda_exit(void)
+/* A program without MPI_Finalize (a serial program, a Python script)
+ * ends in exit(); the runtime's exit handler was registered at load, so
+ * it runs after the CUDA runtime's, which has destroyed the context and
+ * its profiler data by then.  A handler registered at the first launch
+ * (after the CUDA runtime's own) harvests the values while the context
+ * lives; the writer then finds them collected. */
+static void harvest_at_exit(void)
 {
-	const struct tly_rt_proc *p = tly_rt_proc();
 	int64_t n;
 	int replay;
 
-	if (p->active && !p->finished && !p->in_mpi_job && (long)getpid() == p->pid)
+	if (!tly_rt_proc()->finished)
 		tly_gpu_rt_collect(&n, &replay);
 }
 
 static uint64_t on_launch(const tally_gpu_launch_t *l, void *ud)
 {
+	static atomic_int exit_hook;
 	struct tly_rt_thread *t;
 	struct launch *x;
 
 	(void)ud;
+	if (l->phase == 1 && !atomic_exchange(&exit_hook, 1))
+		atexit(harvest_at_exit);
 	if (l->phase != 1 || !(t = tly_rt_self()))
 		return 0;
 	pthread_mutex_lock(&gs.lock);
-	if (!gs.exit_hook) {
-		gs.exit_hook = 1;
-		atexit(harvest_before_cuda_exit);
-	}
 	if (gs.nl == gs.cap) {
 		int64_t cap = gs.cap ? 2 * gs.cap : 256;
 		void *m = realloc(gs.l, (size_t)cap * sizeof *gs.l);

@@ -97,7 +97,7 @@ def gen_c(funcs, spec):
 	struct tly_mpi_call c;
 	int rc;
 %s
-	if (!tly_mpi_begin(&c, TLY_MPI_ID_%s))
+	if (!tly_mpi_begin(&c, TLY_MPI_ID_%s, __builtin_return_address(0)))
 		return P%s(%s);
 	rc = P%s(%s);
 	tly_mpi_end(&c, rc == MPI_SUCCESS ? (int64_t)(%s) : 0, rc == MPI_SUCCESS ? (int64_t)(%s) : 0);
@@ -143,7 +143,8 @@ def gen_f(funcs, spec):
                     locs.append("\t" + loc)
         typedef = "typedef void (*f_%s_t)(%s);" % (n, ", ".join(["void *"] * len(f["params"]) + ["MPI_Fint *"]))
         body = """%s
-static void f_%s(int v, const char *sym, %s)
+/* inlined into each name variant: its return address is the call site */
+static inline __attribute__((always_inline)) void f_%s(int v, const char *sym, %s)
 {
 	f_%s_t real = (f_%s_t)tly_mpi_fsym(&fsym.fn[%d][v], sym, "ompi_%s_f");
 	struct tly_mpi_call c;
@@ -151,7 +152,7 @@ static void f_%s(int v, const char *sym, %s)
 
 	if (!real)
 		return;
-	on = tly_mpi_begin(&c, TLY_MPI_ID_%s);
+	on = tly_mpi_begin(&c, TLY_MPI_ID_%s, __builtin_return_address(0));
 	real(%s);
 	if (!on)
 		return;

@@ -6,15 +6,19 @@
  */
 #include "mpi/mpi_support.h"
 
+#include <setjmp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "passes/passes.h"
 
 static struct {
 	int started;
 	MPI_Comm comm;
-} life = { 0, MPI_COMM_NULL };
+	sigjmp_buf jb;   /* MPI_Finalize's, for the exit watchdog */
+} life = { .comm = MPI_COMM_NULL };
 
 static void rank_start(void)
 {
@@ -37,6 +41,17 @@ static void rank_start(void)
 	tly_pass_mpi_init(&life.comm);  /* passes/: one pass schedule per job */
 }
 
+/* Tests of the exit watchdog: TALLY_INTERNAL_TEST_STALL_RANK=r makes rank
+ * r stop here, the others then wait in the writer's first collective. */
+static void test_stall(int rank)
+{
+	const char *v = getenv("TALLY_INTERNAL_TEST_STALL_RANK");
+
+	if (v && *v && atoi(v) == rank)
+		for (;;)
+			pause();
+}
+
 static void rank_finish(void)
 {
 	struct tly_rt_proc *p = tly_rt_proc();
@@ -45,11 +60,43 @@ static void rank_finish(void)
 	if (!life.started || p->finished)
 		return;
 	tly_rt_stop_all();
-	rc = tly_out_write(&life.comm, p->outname, 0);
-	p->finished = 1;
-	if (rc == 0 && p->rank == 0)
-		tly_rt_log(1, "measurement of %d rank(s) written to %s", p->nranks, p->outname);
+	test_stall(p->rank);
+	rc = tly_out_write(&life.comm, p->outname, sizeof p->outname, 0);
+	if (rc == 0) {
+		p->finished = 1;
+		if (p->rank == 0)
+			tly_rt_log(1, "measurement of %d rank(s) written to %s", p->nranks, p->outname);
+	} else {
+		/* every rank knows (the writer's phases end in agreement) */
+		if (p->rank == 0)
+			tly_rt_log(1, "the job file %s could not be written (%s); each rank writes its partial "
+				   "file instead", p->outname, rc < -1 ? strerror(-rc) : "see above");
+		tly_rt_write_partial("job file not written");
+	}
 	PMPI_Comm_free(&life.comm);
+}
+
+/* rank_finish and the real finalize (Fortran's `real_f`, else for C,
+ * ierr NULL, PMPI_Finalize) under the exit watchdog: a job never hangs at
+ * its end (a full disk, a rank stuck in a collective). */
+static int guarded_finalize(void (*real_f)(MPI_Fint *), MPI_Fint *ierr)
+{
+	volatile int rc = MPI_SUCCESS;
+
+	if (sigsetjmp(life.jb, 1)) {
+		tly_rt_guard_abandoned();
+		if (ierr)
+			*ierr = MPI_SUCCESS;
+		return MPI_SUCCESS;
+	}
+	tly_rt_guard_arm(&life.jb);
+	rank_finish();
+	if (real_f)
+		real_f(ierr);
+	else if (!ierr)
+		rc = PMPI_Finalize();
+	tly_rt_guard_disarm();
+	return rc;
 }
 
 TALLY_RT_EXPORT int MPI_Init(int *argc, char ***argv)
@@ -70,8 +117,7 @@ TALLY_RT_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *
 
 TALLY_RT_EXPORT int MPI_Finalize(void)
 {
-	rank_finish();
-	return PMPI_Finalize();
+	return guarded_finalize(NULL, NULL);
 }
 
 TALLY_RT_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
@@ -110,10 +156,9 @@ static void f_init_thread(int v, const char *sym, MPI_Fint *req, MPI_Fint *prov,
 static void f_finalize(int v, const char *sym, MPI_Fint *ierr)
 {
 	f1_t real = (f1_t)tly_mpi_fsym(&fl.finalize[v], sym, "ompi_finalize_f");
+	MPI_Fint none;
 
-	rank_finish();
-	if (real)
-		real(ierr);
+	guarded_finalize(real, real ? ierr : &none);   /* no symbol: finish only */
 }
 
 static void f_abort(int v, const char *sym, MPI_Fint *comm, MPI_Fint *code, MPI_Fint *ierr)

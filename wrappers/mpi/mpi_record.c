@@ -45,7 +45,7 @@ static void exit_time_only(struct tly_rt_thread *t, const struct tly_rt_mpi_stat
 	t->depth--;
 }
 
-int tly_mpi_begin(struct tly_mpi_call *c, int id)
+int tly_mpi_begin(struct tly_mpi_call *c, int id, const void *ra)
 {
 	struct tly_rt_proc *p = tly_rt_proc();
 	struct tly_rt_thread *t;
@@ -59,6 +59,8 @@ int tly_mpi_begin(struct tly_mpi_call *c, int id)
 	c->t = t;
 	c->id = id;
 	c->region = p->opt.mpi_regions;
+	c->sites = p->opt.mpi_callsites;
+	c->ra = ra;
 	if (c->region && p->opt.mpi_counters) {
 		tly_rt_enter(t, tly_mpi_names[id], TLY_RK_MPI, 1);
 		c->t0 = tly_rt_now();
@@ -92,6 +94,12 @@ void tly_mpi_end(struct tly_mpi_call *c, int64_t sent, int64_t recv)
 	s->recv += recv;
 	if (tly_mpi_carries[c->id])   /* MPI_Wait, MPI_Barrier...: no message, no bucket */
 		s->hist[log2_bucket(sent > recv ? sent : recv)]++;
+	if (c->sites) {
+		uintptr_t pc[TLY_RT_SITE_DEPTH];
+
+		tly_mpi_site_frames(c->ra, c->sites, pc);
+		tly_mpi_site_add(c->t, c->id, pc, now - c->t0, sent, recv);
+	}
 	if (c->region && tly_rt_proc()->opt.mpi_counters)
 		tly_rt_exit(c->t);
 	else if (c->region)

@@ -17,12 +17,20 @@ struct tly_mpi_call {
 	struct tly_rt_thread *t;
 	int id;
 	int region;
+	int sites;            /* frames of the call site to record (0: off) */
+	const void *ra;       /* the wrapper's return address: the call site */
 	int64_t t0;
 };
 
-/* 0: not recorded (runtime off, nested call, after the file is written). */
-int tly_mpi_begin(struct tly_mpi_call *c, int id);
+/* 0: not recorded (runtime off, nested call, after the file is written).
+ * ra: the wrapper's __builtin_return_address(0). */
+int tly_mpi_begin(struct tly_mpi_call *c, int id, const void *ra);
 void tly_mpi_end(struct tly_mpi_call *c, int64_t sent, int64_t recv);
+/* MPI call sites (mpi_sites.c): the frames of a call (pc[0] = ra, the
+ * rest from backtrace when depth > 1), then its statistics. */
+void tly_mpi_site_frames(const void *ra, int depth, uintptr_t *pc);
+void tly_mpi_site_add(struct tly_rt_thread *t, int id, const uintptr_t *pc, int64_t dt, int64_t sent,
+		      int64_t recv);
 /* The next definition of a Fortran symbol, cached in *slot. */
 void *tly_mpi_fsym(void **slot, const char *sym, const char *fallback);
 

@@ -7,6 +7,7 @@
 #include "nvtx/nvtx.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,9 +25,22 @@ static struct {
 	size_t nranges, capranges;
 	uint64_t next_range;
 	int dropped_logged;
+	atomic_long nmarks;   /* marks kept, all threads */
 } st = { .lock = PTHREAD_MUTEX_INITIALIZER, .next_range = 1 };
 
-static _Thread_local struct tly_nv_thread *nv_self;
+/* initial-exec: looked up on every NVTX call (general-dynamic TLS costs a
+ * __tls_get_addr call each time) */
+static _Thread_local struct tly_nv_thread *nv_self __attribute__((tls_model("initial-exec")));
+
+/* Bounded copy of a message: on the push path, where snprintf's format
+ * machinery cost more than the rest of a payload push. */
+static void copy_msg(char *dst, size_t len, const char *src)
+{
+	size_t n = src ? strnlen(src, len - 1) : 0;
+
+	memcpy(dst, src ? src : "", n);
+	dst[n] = '\0';
+}
 
 void *tly_nv_alloc(struct tly_nv_arena *a, size_t n)
 {
@@ -111,10 +125,26 @@ static int32_t cur_node(const struct tly_nv_thread *t)
 	return t->rt->depth ? t->rt->stack[t->rt->depth - 1].node : 0;
 }
 
+/* Marks kept (all threads) stay within TALLY_NVTX_MAX_MARKS: a program
+ * marking in a loop must not fill the memory or the file.  Further marks
+ * are counted (ranks.nvtx_marks_dropped) and the report says so. */
+static int mark_room(void)
+{
+	long max = tly_rt_proc()->opt.nvtx_max_marks;
+
+	if (atomic_load_explicit(&st.nmarks, memory_order_relaxed) >= max)
+		return 0;
+	return atomic_fetch_add(&st.nmarks, 1) < max;
+}
+
 void tly_nv_mark_add(struct tly_nv_thread *t, int domain, uint32_t cat, int64_t ts, const char *msg)
 {
 	struct tly_nv_mark *m;
 
+	if (!mark_room()) {
+		atomic_fetch_add(&tly_rt_proc()->marks_dropped, 1);
+		return;
+	}
 	if (grow((void **)&t->marks, &t->capmarks, t->nmarks, sizeof *t->marks) < 0)
 		return;
 	m = &t->marks[t->nmarks++];
@@ -122,7 +152,7 @@ void tly_nv_mark_add(struct tly_nv_thread *t, int domain, uint32_t cat, int64_t 
 	m->domain = domain;
 	m->category = cat;
 	m->time_ns = ts;
-	snprintf(m->message, sizeof m->message, "%s", msg ? msg : "");
+	copy_msg(m->message, sizeof m->message, msg);
 }
 
 static void dropped(const struct tly_nv_schema *s, uint64_t id)
@@ -184,7 +214,7 @@ const char *tly_nv_payloads(struct tly_nv_thread *t, int domain, int event, uint
 		h->range_id = range;
 		h->domain = domain;
 		if (d.msg && !found && msg) {
-			snprintf(msg, mlen, "%s", d.msg);
+			copy_msg(msg, mlen, d.msg);
 			found = msg;
 		}
 	}
@@ -239,7 +269,7 @@ uint64_t tly_nv_range_start(int domain, uint32_t cat, const char *msg)
 		r->end_thread = -1;
 		r->start_ns = tly_rt_now();
 		r->end_ns = -1;
-		snprintf(r->message, sizeof r->message, "%s", msg ? msg : "");
+		copy_msg(r->message, sizeof r->message, msg);
 	}
 	pthread_mutex_unlock(&st.lock);
 	return id;

@@ -70,6 +70,12 @@ static const char *intern(const void *code, int kind)
 	return e->name;
 }
 
+/* TALLY_OMP_COUNTERS: read the counters at OpenMP region boundaries */
+static int counters(void)
+{
+	return tly_rt_proc()->opt.omp_counters;
+}
+
 /* Exit the innermost open region of `kind` (libomp may report ends of
  * nested constructs late; closing by kind keeps the tree consistent). */
 static void exit_kind(struct tly_rt_thread *t, int kind)
@@ -119,7 +125,7 @@ static void on_implicit_task(ompt_scope_endpoint_t ep, ompt_data_t *par, ompt_da
 		return;
 	if (ep == ompt_scope_begin)
 		tly_rt_enter(t, par && par->ptr ? (const char *)par->ptr : "omp parallel",
-			     TLY_RK_OMP_PARALLEL, 1);
+			     TLY_RK_OMP_PARALLEL, counters());
 	else
 		exit_kind(t, TLY_RK_OMP_PARALLEL);
 }
@@ -133,7 +139,7 @@ static void on_work(ompt_work_t ws, ompt_scope_endpoint_t ep, ompt_data_t *par, 
 	if (!t || !(ws == ompt_work_loop || ws == ompt_work_sections || ws == ompt_work_distribute))
 		return;
 	if (ep == ompt_scope_begin)
-		tly_rt_enter(t, intern(code, TLY_RK_OMP_LOOP), TLY_RK_OMP_LOOP, 1);
+		tly_rt_enter(t, intern(code, TLY_RK_OMP_LOOP), TLY_RK_OMP_LOOP, counters());
 	else
 		exit_kind(t, TLY_RK_OMP_LOOP);
 }
@@ -148,7 +154,7 @@ static void on_sync_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t ep, ompt
 	    || kind == ompt_sync_region_reduction)
 		return;
 	if (ep == ompt_scope_begin)
-		tly_rt_enter(t, "omp barrier wait", TLY_RK_OMP_BARRIER, 1);
+		tly_rt_enter(t, "omp barrier wait", TLY_RK_OMP_BARRIER, counters());
 	else
 		exit_kind(t, TLY_RK_OMP_BARRIER);
 }

@@ -17,7 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include "output/out_file.h"
 
 #define TLY_MAX_PIECES 4096
 
@@ -362,9 +365,26 @@ static int open_pieces(struct merge *m, const char *dir, int size)
 	return m->n ? 0 : -1;
 }
 
+/* The merged file under its name, never replacing another file unless
+ * TALLY_OUTPUT_REPLACE says so (a numbered name otherwise, told). */
+static int publish(const char *tmp, const char *path)
+{
+	char final[1300];
+	int e = tly_out_publish(tmp, path, tly_rt_proc()->opt.output_replace, final, sizeof final);
+
+	if (e) {
+		tly_rt_log(1, "cannot rename %s to %s (%s); the measurement stays in %s", tmp, path, strerror(-e), tmp);
+		return -1;
+	}
+	if (strcmp(final, path))
+		tly_rt_log(1, "%s exists; the job file is %s (TALLY_OUTPUT_REPLACE=1 replaces it)", path, final);
+	return 0;
+}
+
 int tly_out_merge(const char *dir, int size, const char *path)
 {
 	struct merge m = { .regtype = -1 };
+	struct stat st;
 	char tmp[1200];
 	hid_t out = -1;
 	int rc = -1;
@@ -376,10 +396,17 @@ int tly_out_merge(const char *dir, int size, const char *path)
 		H5Ovisit(m.p[k].f, H5_INDEX_NAME, H5_ITER_INC, collect, &m);
 	if (unify_regions(&m) < 0)
 		goto done;
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	out = H5Fcreate(tmp, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
-	if (out < 0)
+	/* a unique temporary name created safely (output/out_file.c) */
+	if (tly_out_tmp_create(path, 0, tmp, sizeof tmp, &st) != 0)
 		goto done;
+	out = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+	if (out < 0 || tly_out_tmp_verify(tmp, &st) != 0) {
+		if (out >= 0)
+			H5Fclose(out);
+		out = -1;
+		unlink(tmp);
+		goto done;
+	}
 	merge_attrs(&m, out, size);
 	rc = 0;
 	for (int i = 0; i < m.npaths && !rc; i++)
@@ -387,10 +414,10 @@ int tly_out_merge(const char *dir, int size, const char *path)
 done:
 	if (out >= 0 && H5Fclose(out) < 0)
 		rc = -1;
-	if (out >= 0 && (rc || rename(tmp, path) != 0)) {
+	if (out >= 0 && rc)
 		unlink(tmp);
+	else if (out >= 0 && publish(tmp, path) != 0)
 		rc = -1;
-	}
 	for (int k = 0; k < m.n; k++) {
 		H5Fclose(m.p[k].f);
 		free(m.p[k].remap);

@@ -7,12 +7,15 @@
  */
 #include "output/h5_schema.h"
 
+#include <errno.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "output/out_file.h"
 #include "output/unify.h"
 
 struct wctx {
@@ -29,6 +32,14 @@ static int64_t reduce_i64(struct wctx *w, int64_t v, MPI_Op op)
 	if (w->comm)
 		PMPI_Allreduce(&v, &r, 1, MPI_INT64_T, op, *w->comm);
 	return r;
+}
+
+/* Every rank's verdict on a phase: 1 only when it worked everywhere.  A
+ * collective HDF5 call after a phase that failed on one rank hangs the
+ * job (ranks end up in different collectives), so each phase ends here. */
+static int agree(struct wctx *w, int ok)
+{
+	return (int)-reduce_i64(w, -(int64_t)(ok != 0), MPI_MAX);
 }
 
 static void attr_write(struct wctx *w, const char *name, hid_t type, const void *v, const char *doc)
@@ -81,7 +92,9 @@ static int write_table(struct wctx *w, int tid, const void *rows, int64_t n)
 	fs = H5Screate_simple(1, &dtot, NULL);
 	ds = H5Dcreate2(w->file, tly_h5_table_names[tid], w->ftype[tid], fs, H5P_DEFAULT, H5P_DEFAULT,
 			H5P_DEFAULT);
-	if (ds < 0) {
+	if (!agree(w, ds >= 0)) {
+		if (ds >= 0)
+			H5Dclose(ds);
 		H5Sclose(fs);
 		return -1;
 	}
@@ -99,18 +112,54 @@ static int write_table(struct wctx *w, int tid, const void *rows, int64_t n)
 	}
 	H5Dclose(ds);
 	H5Sclose(fs);
-	return rc < 0 ? -1 : 0;
+	return agree(w, rc >= 0) ? 0 : -1;
 }
 
-static hid_t open_file(struct wctx *w, const char *path)
+/* Bytes the tables will take (all ranks), with room for metadata: the
+ * space is reserved before HDF5 starts, so a full disk is a clean
+ * "no room" on every rank instead of a failure inside a collective. */
+static long long need_bytes(struct wctx *w, struct tly_rows *rows)
 {
-	hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), f;
+	int64_t b = 0;
 
+	for (int i = 0; i < TLY_NTABLES; i++)
+		b += rows->n[i] * (int64_t)H5Tget_size(w->ftype[i]);
+	b = reduce_i64(w, b, MPI_SUM);
+	return (long long)(b + b / 4 + (256 << 10));
+}
+
+/* Rank 0 creates a unique temporary file safely (output/out_file.c) and
+ * every rank opens that one name.  0, or -errno on every rank. */
+static int open_file(struct wctx *w, const char *path, long long need, char *tmp, size_t len)
+{
+	struct stat st;
+	hid_t fapl;
+	int rc = 0;
+
+	if (w->rank == 0)
+		rc = tly_out_tmp_create(path, need, tmp, len, &st);
+	if (w->comm) {
+		PMPI_Bcast(&rc, 1, MPI_INT, 0, *w->comm);
+		PMPI_Bcast(tmp, (int)len, MPI_CHAR, 0, *w->comm);
+	}
+	if (rc)
+		return rc;
+	fapl = H5Pcreate(H5P_FILE_ACCESS);
 	if (w->comm)
 		H5Pset_fapl_mpio(fapl, *w->comm, MPI_INFO_NULL);
-	f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+	w->file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
 	H5Pclose(fapl);
-	return f;
+	if (w->rank == 0 && w->file >= 0 && tly_out_tmp_verify(tmp, &st) != 0)
+		rc = -EXDEV;   /* replaced under us: never write through it */
+	else if (w->file < 0)
+		rc = -EIO;
+	if (w->comm)
+		PMPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, *w->comm);
+	if (rc && w->file >= 0)
+		H5Fclose(w->file);
+	if (rc && w->rank == 0)
+		unlink(tmp);
+	return rc;
 }
 
 int tly_rows_build(struct tly_rt_proc *p, struct tly_names *all, int32_t **gid, int rank0,
@@ -156,24 +205,34 @@ static int write_all(struct wctx *w, struct tly_rt_proc *p, struct tly_rows *row
 	int64_t us;
 
 	write_attrs(w, p, partial, why);
-	for (int i = 0; i < TLY_NTABLES; i++)
-		rc |= write_table(w, i, rows->t[i], rows->n[i]);
+	for (int i = 0; i < TLY_NTABLES && rc == 0; i++)
+		rc = write_table(w, i, rows->t[i], rows->n[i]);
 	us = reduce_i64(w, (tly_rt_now() - t0) / 1000, MPI_MAX);
 	attr_write(w, "write_seconds", H5T_NATIVE_INT64, &us, NULL);
 	return rc;
 }
 
-/* Rename the complete file into place (one rank does it for the job). */
-static void finish_file(const char *tmp, const char *path, int rc, int created)
+/* Renames the complete file into place without replacing another (one
+ * rank does it for the job); `path` receives the name used. */
+static int finish_file(const char *tmp, char *path, size_t len, int rc)
 {
-	if (!created)
-		return;
-	if (rc == 0 && rename(tmp, path) == 0)
-		return;
-	if (rc == 0)
-		tly_rt_log(1, "cannot rename %s to %s; the measurement stays in %s", tmp, path, tmp);
-	else
+	char final[1200];
+	int e;
+
+	if (rc) {
 		tly_rt_log(1, "writing %s failed; incomplete data left in %s", path, tmp);
+		return rc;
+	}
+	e = tly_out_publish(tmp, path, tly_rt_proc()->opt.output_replace, final, sizeof final);
+	if (e) {
+		tly_rt_log(1, "cannot rename %s to %s (%s); the measurement stays in %s", tmp, path,
+			   strerror(-e), tmp);
+		return -1;
+	}
+	if (strcmp(final, path))
+		tly_rt_log(1, "%s exists; writing %s instead (TALLY_OUTPUT_REPLACE=1 replaces it)", path, final);
+	snprintf(path, len, "%s", final);
+	return 0;
 }
 
 /* Initialise HDF5 early: its atexit clean-up then runs after Tally's
@@ -183,15 +242,15 @@ void tly_out_init(void)
 	H5open();
 }
 
-int tly_out_write(void *comm_ptr, const char *path, int partial)
+int tly_out_write(void *comm_ptr, char *path, size_t len, int partial)
 {
 	struct tly_rt_proc *p = tly_rt_proc();
-	struct wctx w = { .comm = comm_ptr, .rank = comm_ptr ? p->rank : 0 };
+	struct wctx w = { .comm = comm_ptr, .rank = comm_ptr ? p->rank : 0, .file = -1 };
 	struct tly_names all = { 0 };
 	struct tly_rows rows = { 0 };
 	int32_t **gid = NULL;
 	int64_t t0 = tly_rt_now();
-	int rc = -1, ok;
+	int rc = -1, e;
 	char tmp[1200];
 
 	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
@@ -206,32 +265,27 @@ int tly_out_write(void *comm_ptr, const char *path, int partial)
 	tly_nvtx_rows(p, gid, &rows);
 #endif
 	tly_h5_types(w.mem, w.ftype, p->nev);
-	/* written under a temporary name and renamed when complete: a reader
-	 * never sees a half-written file, a writer killed mid-way leaves only
-	 * the .tmp file */
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	w.file = open_file(&w, tmp);
-	ok = w.file >= 0;
-	if (w.comm)
-		ok = (int)reduce_i64(&w, ok, MPI_MIN);
-	if (ok) {
+	/* written under a unique temporary name and renamed when complete: a
+	 * reader never sees a half-written file, a writer killed mid-way
+	 * leaves only the .tmp file */
+	e = open_file(&w, path, need_bytes(&w, &rows), tmp, sizeof tmp);
+	if (e == 0) {
 		w.dxpl = H5Pcreate(H5P_DATASET_XFER);
 		if (w.comm)
 			H5Pset_dxpl_mpio(w.dxpl, H5FD_MPIO_COLLECTIVE);
 		rc = write_all(&w, p, &rows, partial, partial ? p->why : "", t0);
 #ifdef TALLY_HAVE_NVTX
-		rc |= tly_nvtx_write_payloads(w.file, comm_ptr, w.dxpl, p, gid);
+		if (rc == 0)
+			rc = tly_nvtx_write_payloads(w.file, comm_ptr, w.dxpl, p, gid);
 #endif
-		if (w.comm)
-			rc = (int)-reduce_i64(&w, -(int64_t)rc, MPI_MAX);
+		rc = agree(&w, rc == 0) ? 0 : -1;
 		H5Pclose(w.dxpl);
-	} else {
-		tly_rt_log(1, "cannot create %s; no measurement file written", path);
+		rc = agree(&w, H5Fclose(w.file) >= 0 && rc == 0) ? 0 : -1;
+		if (w.rank == 0)
+			rc = finish_file(tmp, path, len, rc);
+	} else if (!w.comm) {   /* a job file's failure is told by the caller, once */
+		tly_rt_log(1, "cannot create %s (%s); no measurement file written", path, strerror(-e));
 	}
-	if (w.file >= 0 && H5Fclose(w.file) < 0)
-		rc = -1;
-	if (w.rank == 0)
-		finish_file(tmp, path, rc, w.file >= 0);
 	for (int i = 0; i < TLY_NTABLES; i++) {
 		H5Tclose(w.mem[i]);
 		H5Tclose(w.ftype[i]);
@@ -241,5 +295,5 @@ int tly_out_write(void *comm_ptr, const char *path, int partial)
 	free(gid);
 	tly_rows_free(&rows);
 	tly_names_free(&all);
-	return rc;
+	return e ? e : rc;
 }

@@ -96,10 +96,12 @@ static void stats_rows(struct tly_rt_proc *p, int32_t **gid, struct tly_rows *r)
 			s[k].visits = t->nodes[i].visits;
 			s[k].incl_ns = t->nodes[i].incl_ns;
 			memcpy(s[k].counters, t->nodes[i].cnt, sizeof s[k].counters);
+			s[k].uncounted = p->nev > 0 && !t->nodes[i].counted;
 		}
 }
 
-static void thread_rows(struct tly_rt_proc *p, struct tly_rows *r, int64_t *events, int64_t *trunc)
+static void thread_rows(struct tly_rt_proc *p, struct tly_rows *r, int64_t *events, int64_t *trunc,
+			int64_t *folded)
 {
 	struct tly_row_threads *th = rows_alloc(r, TLY_T_threads, p->nthreads, sizeof *th);
 	int k = 0;
@@ -110,12 +112,13 @@ static void thread_rows(struct tly_rt_proc *p, struct tly_rows *r, int64_t *even
 		th[k].ktid = t->ktid;
 		th[k].kind = t->kind;
 		*trunc += t->truncated;
+		*folded += t->folded;
 		for (int32_t i = 1; i < t->nnodes; i++)
 			*events += t->nodes[i].visits;
 	}
 }
 
-static void rank_rows(struct tly_rt_proc *p, struct tly_rows *r, int64_t events, int64_t trunc)
+static void rank_rows(struct tly_rt_proc *p, struct tly_rows *r, int64_t events, int64_t trunc, int64_t folded)
 {
 	struct tly_row_ranks *k = rows_alloc(r, TLY_T_ranks, 1, sizeof *k);
 
@@ -130,6 +133,8 @@ static void rank_rows(struct tly_rt_proc *p, struct tly_rows *r, int64_t events,
 	k->overhead_ns = p->overhead_ns;
 	k->region_events = events;
 	k->truncated = trunc;
+	k->regions_folded = folded;
+	k->nvtx_marks_dropped = p->marks_dropped;
 }
 
 static void mpi_rows(struct tly_rt_proc *p, struct tly_rows *r)
@@ -163,7 +168,7 @@ static void mpi_rows(struct tly_rt_proc *p, struct tly_rows *r)
 int tly_rows_build(struct tly_rt_proc *p, struct tly_names *all, int32_t **gid, int rank0,
 		   int partial, struct tly_rows *r)
 {
-	int64_t events = 0, trunc = 0;
+	int64_t events = 0, trunc = 0, folded = 0;
 
 	(void)partial;
 	memset(r, 0, sizeof *r);
@@ -172,9 +177,10 @@ int tly_rows_build(struct tly_rt_proc *p, struct tly_names *all, int32_t **gid, 
 		region_rows(all, r);
 	}
 	stats_rows(p, gid, r);
-	thread_rows(p, r, &events, &trunc);
-	rank_rows(p, r, events, trunc);
+	thread_rows(p, r, &events, &trunc, &folded);
+	rank_rows(p, r, events, trunc, folded);
 	mpi_rows(p, r);
+	tly_mpi_site_rows(p, r);
 	return 0;
 }
 

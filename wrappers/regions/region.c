@@ -12,21 +12,9 @@
 
 #include "papi.h"
 #include "passes/passes.h"
+#include "regions/region_index.h"
 
-static int32_t find_child(const struct tly_rt_thread *t, int32_t parent, const char *name, int kind)
-{
-	for (int32_t c = t->nodes[parent].first_child; c >= 0; c = t->nodes[c].next_sibling) {
-		const struct tly_rt_node *n = &t->nodes[c];
-
-		/* MPI region names come from the generated static table: the
-		 * pointer identifies them; other callers' buffers may be reused */
-		if (n->kind == kind && (kind == TLY_RK_MPI ? n->key == name : !strcmp(n->name, name)))
-			return c;
-	}
-	return -1;
-}
-
-static int32_t new_node(struct tly_rt_thread *t, int32_t parent, const char *name, int kind)
+static int32_t new_node(struct tly_rt_thread *t, int32_t parent, const char *name, int kind, uint32_t h)
 {
 	struct tly_rt_node *n;
 
@@ -47,17 +35,42 @@ static int32_t new_node(struct tly_rt_thread *t, int32_t parent, const char *nam
 	n->key = name;
 	n->parent = parent;
 	n->kind = kind;
-	n->first_child = -1;
-	n->next_sibling = -1;
+	n->hash = h;
+	n->first_child = n->next_sibling = n->last_child = -1;
+	if (parent >= 0 && tly_rx_add(t, t->nnodes) != 0) {
+		free((void *)n->name);
+		return -1;
+	}
 	if (parent >= 0) {
 		/* append, so children keep their order of first visit */
-		int32_t *link = &t->nodes[parent].first_child;
+		struct tly_rt_node *p = &t->nodes[parent];
 
-		while (*link >= 0)
-			link = &t->nodes[*link].next_sibling;
-		*link = t->nnodes;
+		if (p->last_child >= 0)
+			t->nodes[p->last_child].next_sibling = t->nnodes;
+		else
+			p->first_child = t->nnodes;
+		p->last_child = t->nnodes;
 	}
 	return t->nnodes++;
+}
+
+/* The node of (parent, name, kind), created when new.  Beyond
+ * TALLY_MAX_REGIONS nodes a new name goes to its parent's overflow node
+ * (memory stays bounded; t->folded counts such entries for the report). */
+static int32_t child(struct tly_rt_thread *t, int32_t parent, const char *name, int kind)
+{
+	uint32_t h = tly_rx_hash(parent, name, kind);
+	int32_t c = tly_rx_find(t, parent, name, kind, h);
+
+	if (c >= 0)
+		return c;
+	if (t->nnodes >= tly_rt_proc()->opt.max_regions) {
+		t->folded++;
+		h = tly_rx_hash(parent, TLY_RT_OVERFLOW_REGION, TLY_RK_USER);
+		c = tly_rx_find(t, parent, TLY_RT_OVERFLOW_REGION, TLY_RK_USER, h);
+		return c >= 0 ? c : new_node(t, parent, TLY_RT_OVERFLOW_REGION, TLY_RK_USER, h);
+	}
+	return new_node(t, parent, name, kind, h);
 }
 
 int tly_rt_enter(struct tly_rt_thread *t, const char *name, int kind, int counters)
@@ -82,9 +95,7 @@ int tly_rt_enter_at(struct tly_rt_thread *t, const char *name, int kind, int cou
 		t->truncated++;
 		return 0;
 	}
-	c = t->depth ? find_child(t, t->stack[t->depth - 1].node, name, kind) : -1;
-	if (c < 0)
-		c = new_node(t, t->depth ? t->stack[t->depth - 1].node : -1, name, kind);
+	c = t->depth ? child(t, t->stack[t->depth - 1].node, name, kind) : new_node(t, -1, name, kind, 0);
 	if (c < 0) {
 		t->truncated_depth++;
 		t->truncated++;
@@ -109,9 +120,11 @@ static void fold(struct tly_rt_thread *t, struct tly_rt_frame *f, int64_t now, c
 
 	n->visits += visit;
 	n->incl_ns += now - f->t0;
-	if (f->counters && v)
+	if (f->counters && v) {
 		for (int i = 0; i < t->nev; i++)
 			n->cnt[i] += v[i] - f->v0[i];
+		n->counted = 1;
+	}
 }
 
 int tly_rt_exit_at(struct tly_rt_thread *t, int64_t now)
@@ -146,6 +159,9 @@ int tly_rt_exit_named(struct tly_rt_thread *t, const char *name)
 		return 0;
 	for (int i = t->depth - 1; i >= 1 && at < 0; i--)
 		if (!strcmp(t->nodes[t->stack[i].node].name, name))
+			at = i;
+	for (int i = t->depth - 1; i >= 1 && at < 0 && t->folded; i--)   /* a folded region */
+		if (!strcmp(t->nodes[t->stack[i].node].name, TLY_RT_OVERFLOW_REGION))
 			at = i;
 	if (at < 0)
 		return -1;

@@ -18,6 +18,7 @@
 #define TLY_RT_MAX_EVENTS 16
 #define TLY_RT_HIST 32        /* log2 message-size buckets */
 #define TLY_RT_NAME 256
+#define TLY_RT_SITE_DEPTH 8   /* deepest MPI call-site stack */
 
 /* ---- settings (rt_config.c) ------------------------------------------ */
 struct tly_rt_cfg {
@@ -29,10 +30,15 @@ struct tly_rt_cfg {
 struct tly_rt_opts {
 	struct tly_rt_cfg raw;
 	int mpi, mpi_regions, mpi_counters, ompt, regions, serial, signals, disable;
-	int max_depth, exit_timeout, verbose;
+	int max_depth, exit_timeout, verbose, output_replace, max_regions;
+	long nvtx_max_marks;
+	int mpi_callsites;    /* frames per MPI call site, 0: off */
+	int omp_counters;     /* counters at OpenMP region boundaries */
 };
 void tly_rt_config_load(struct tly_rt_opts *o);   /* quiet */
 void tly_rt_config_report(void);                  /* malformed and unknown settings, once per job */
+/* Values well-formed but meaningless (rt_config_check.c): said once per job. */
+void tly_rt_config_check(const struct tly_rt_cfg *raw);
 int tly_rt_name_in_list(const char *list, const char *name);
 
 /* ---- GCC OpenMP programs on LLVM libomp (rt_libomp.c) ----------------- */
@@ -40,8 +46,6 @@ int tly_rt_name_in_list(const char *list, const char *name);
  * libomp preloaded (`how`: TALLY_LIBOMP); where that cannot be done, warn
  * once.  Returns unless it re-executes the program. */
 void tly_rt_libomp_switch(const char *how);
-/* 1 in the second run of a re-executed process (its messages were given). */
-int tly_rt_libomp_rerun(void);
 
 /* ---- source names of code addresses (rt_srcname.c) -------------------
  * name: "function (file:line)[ in caller (file:line)...]" (inlined frames)
@@ -65,11 +69,16 @@ void tly_rt_log_job(int level, const char *fmt, ...) __attribute__((format(print
 enum tly_rt_kind { TLY_RK_ROOT, TLY_RK_USER, TLY_RK_MPI, TLY_RK_OMP_PARALLEL,
 	TLY_RK_OMP_LOOP, TLY_RK_OMP_BARRIER, TLY_RK_OMP_TASK };
 
+/* Where new regions go once a thread has TALLY_MAX_REGIONS of them. */
+#define TLY_RT_OVERFLOW_REGION "(other regions)"
+
 struct tly_rt_node {
 	const char *name;     /* owned copy */
 	const char *key;      /* the name pointer it was created with (MPI: static) */
-	int32_t parent, first_child, next_sibling;
+	int32_t parent, first_child, next_sibling, last_child;
 	int32_t kind;
+	int32_t counted;      /* counters were read at a visit (else: not measured) */
+	uint32_t hash;        /* of (parent, kind, name): regions/region_index.c */
 	int64_t visits, incl_ns;
 	int64_t cnt[TLY_RT_MAX_EVENTS];
 };
@@ -101,10 +110,15 @@ struct tly_rt_thread {
 	int64_t final_v[TLY_RT_MAX_EVENTS];
 	struct tly_rt_node *nodes;
 	int32_t nnodes, cap;
+	int32_t *htab;        /* node indices by hash (-1: empty) */
+	uint32_t hcap;
+	int32_t nhashed;
 	struct tly_rt_frame *stack;
 	int depth, truncated_depth;
 	int64_t truncated;    /* enters beyond max depth */
+	int64_t folded;       /* enters of new regions beyond TALLY_MAX_REGIONS */
 	int in_mpi;           /* wrapper nesting guard */
+	struct tly_mpi_sites *sites;  /* MPI call sites (mpi/mpi_sites.c), NULL: none yet */
 	struct tly_rt_mpi_stat *mpi;  /* [tly_mpi_nfuncs] */
 	int64_t overhead_ns;
 	struct tly_rt_thread *next;
@@ -223,6 +237,7 @@ struct tly_rt_proc {
 	int64_t start_ns, end_ns;
 	int64_t start_wall, end_wall;  /* UNIX seconds */
 	int64_t overhead_ns;  /* set-up and writing */
+	_Atomic int64_t marks_dropped;  /* NVTX marks beyond TALLY_NVTX_MAX_MARKS */
 	int64_t cpu_ns;       /* process CPU time at the stop (getrusage) */
 	char why[64];         /* reason of a partial file */
 	char cmdline[2048];
@@ -247,14 +262,27 @@ int tly_rt_will_measure(void);
 void tly_rt_choose_outname(char *buf, size_t len, const char *suffix);
 
 /* ---- output (output/) --------------------------------------------------- */
+struct tly_rows;
+/* This rank's rows of the mpi_sites table (mpi/mpi_sites.c). */
+void tly_mpi_site_rows(struct tly_rt_proc *p, struct tly_rows *r);
 /* Write the job file.  comm_ptr: pointer to the tool's MPI_Comm, or NULL
  * for a serial (or per-rank partial) file.  0 or -1. */
-int tly_out_write(void *comm_ptr, const char *path, int partial);
+int tly_out_write(void *comm_ptr, char *path, size_t len, int partial);
 void tly_out_init(void);
 
 /* ---- exit paths (runtime/rt_exit.c) ----------------------------------- */
 void tly_rt_exit_install(void);
 void tly_rt_write_partial(const char *why);
+/* The watchdog over the job's end (MPI_Finalize: the collective write and
+ * PMPI_Finalize itself).  Armed with the caller's jump buffer: after
+ * TALLY_EXIT_TIMEOUT seconds the watchdog jumps back there (sigsetjmp
+ * returns 1) so MPI_Finalize returns to the application, which then ends
+ * with its own exit status (the runtime makes sure nothing stuck in MPI or
+ * HDF5 holds the exit up). */
+#include <setjmp.h>
+void tly_rt_guard_arm(sigjmp_buf *jb);
+void tly_rt_guard_disarm(void);
+void tly_rt_guard_abandoned(void);   /* after sigsetjmp returned 1 */
 
 /* ---- MPI (mpi/) -------------------------------------------------------- */
 extern const int tly_mpi_nfuncs;

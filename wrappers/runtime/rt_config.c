@@ -73,6 +73,13 @@ static void load_one(const struct setting *s, struct tly_rt_cfg *cfg, int say)
 		snprintf(dst, sizeof cfg->events, "%s", v ? v : s->def);
 }
 
+/* Settings the library (libtally) reads and checks itself: known here,
+ * never "unknown" (docs/runtime.md lists them). */
+static const char *const library_settings[] = {
+	"TALLY_PERF_MAX_COUNTERS", "TALLY_PERF_RDPMC", "TALLY_CUPTI_LIB", "TALLY_CUDA_REPLAY",
+	"TALLY_CUDA_NO_CACHE", "TALLY_QUIET",
+};
+
 /* Settings that look like ours but are not in the table. */
 static void report_unknown(void)
 {
@@ -86,7 +93,9 @@ static void report_unknown(void)
 			continue;
 		for (size_t i = 0; i < sizeof settings / sizeof *settings; i++)
 			known |= strlen(settings[i].env) == n && !strncmp(settings[i].env, *e, n);
-		if (!known && strncmp(*e, "TALLY_INTERNAL_", 15) != 0 && !tly_rt_libomp_rerun())
+		for (size_t i = 0; i < sizeof library_settings / sizeof *library_settings; i++)
+			known |= strlen(library_settings[i]) == n && !strncmp(library_settings[i], *e, n);
+		if (!known && strncmp(*e, "TALLY_INTERNAL_", 15) != 0)
 			tly_rt_log_job(1, "unknown setting %.*s ignored (tally-run --help lists them)", (int)n, *e);
 	}
 }
@@ -100,14 +109,20 @@ void tly_rt_config_load(struct tly_rt_opts *o)
 	o->mpi = parse_bool(o->raw.mpi);
 	o->mpi_regions = parse_bool(o->raw.mpi_regions);
 	o->mpi_counters = parse_bool(o->raw.mpi_counters);
+	o->mpi_callsites = atoi(o->raw.mpi_callsites) > TLY_RT_SITE_DEPTH ? TLY_RT_SITE_DEPTH
+									 : atoi(o->raw.mpi_callsites);
 	o->ompt = parse_bool(o->raw.ompt);
+	o->omp_counters = parse_bool(o->raw.omp_counters);
 	o->regions = parse_bool(o->raw.regions);
 	o->serial = parse_bool(o->raw.serial);
 	o->signals = parse_bool(o->raw.signals);
 	o->disable = parse_bool(o->raw.disable);
+	o->output_replace = parse_bool(o->raw.output_replace);
 	o->max_depth = atoi(o->raw.max_depth);
-	if (o->max_depth < 1)
+	if (o->max_depth < 1)   /* reported by rt_config_check.c */
 		o->max_depth = 1;
+	o->max_regions = atoi(o->raw.max_regions);
+	o->nvtx_max_marks = atol(o->raw.nvtx_max_marks);
 	o->exit_timeout = atoi(o->raw.exit_timeout);
 	o->verbose = atoi(o->raw.verbose);
 }
@@ -119,7 +134,8 @@ void tly_rt_config_report(void)
 	struct tly_rt_cfg scratch;
 
 	for (size_t i = 0; i < sizeof settings / sizeof *settings; i++)
-		load_one(&settings[i], &scratch, !tly_rt_libomp_rerun());   /* the first run said it */
+		load_one(&settings[i], &scratch, 1);
+	tly_rt_config_check(&scratch);
 	report_unknown();
 }
 

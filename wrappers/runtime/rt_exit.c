@@ -24,6 +24,8 @@ static struct {
 	atomic_int written;        /* ... and has ended */
 	volatile sig_atomic_t dying_signal;
 	volatile sig_atomic_t exit_status;
+	sigjmp_buf *volatile guard;  /* MPI_Finalize's, while it runs */
+	volatile sig_atomic_t abandoned;
 } ex;
 
 /* A signal that arrived while the file was being written (mpirun sends
@@ -42,7 +44,14 @@ static void deliver_deferred(void)
 
 static void watchdog(int sig)
 {
+	sigjmp_buf *jb = ex.guard;
+
 	(void)sig;
+	if (jb && !ex.dying_signal) {
+		ex.guard = NULL;
+		ex.abandoned = 1;
+		siglongjmp(*jb, 1);
+	}
 	if (ex.dying_signal) {
 		signal(ex.dying_signal, SIG_DFL);
 		raise(ex.dying_signal);
@@ -54,7 +63,7 @@ static void arm_watchdog(void)
 {
 	int secs = tly_rt_proc()->opt.exit_timeout;
 
-	if (secs > 0) {
+	if (secs > 0 && !ex.guard) {   /* the job's end has one deadline, not two */
 		signal(SIGALRM, watchdog);
 		alarm((unsigned)secs);
 	}
@@ -75,7 +84,7 @@ static int write_piece(struct tly_rt_proc *p, int partial)
 		return -1;
 	}
 	snprintf(piece, sizeof piece, "%s/rank%05d.h5", dir, p->rank);
-	if (tly_out_write(NULL, piece, partial) != 0)
+	if (tly_out_write(NULL, piece, sizeof piece, partial) != 0)
 		return -1;
 	if (!tly_rt_job_claim_merge(dir, p->job.size)) {
 		tly_rt_log(2, "piece of rank %d written to %s", p->rank, piece);
@@ -120,10 +129,11 @@ void tly_rt_write_partial(const char *why)
 	} else {
 		tly_rt_choose_outname(path, sizeof path, ".partial.h5");
 	}
-	if (tly_out_write(NULL, path, 1) == 0)
+	if (tly_out_write(NULL, path, sizeof path, 1) == 0)
 		tly_rt_log(1, "%s: partial data written to %s", why, path);
 	p->finished = 1;
-	alarm(0);
+	if (!ex.guard)
+		alarm(0);
 	deliver_deferred();
 }
 
@@ -159,7 +169,7 @@ static void at_exit(int status, void *arg)
 		write_piece(p, 0);
 	} else {
 		tly_rt_choose_outname(path, sizeof path, ".h5");
-		if (tly_out_write(NULL, path, 0) == 0)
+		if (tly_out_write(NULL, path, sizeof path, 0) == 0)
 			tly_rt_log(1, "measurement written to %s", path);
 	}
 	p->finished = 1;
@@ -177,6 +187,42 @@ static void catch_if_default(int sig)
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sigaction(sig, &sa, NULL);
+}
+
+void tly_rt_guard_arm(sigjmp_buf *jb)
+{
+	int secs = tly_rt_proc()->opt.exit_timeout;
+
+	if (secs <= 0)
+		return;
+	signal(SIGALRM, watchdog);
+	ex.guard = jb;
+	alarm((unsigned)secs);
+}
+
+void tly_rt_guard_disarm(void)
+{
+	if (!ex.guard)
+		return;
+	ex.guard = NULL;
+	alarm(0);
+}
+
+/* Registered after MPI and HDF5 registered theirs, so it runs first at
+ * exit: their handlers may wait on what the abandoned write holds. */
+static void exit_now(int status, void *arg)
+{
+	(void)arg;
+	_exit(status);
+}
+
+void tly_rt_guard_abandoned(void)
+{
+	tly_rt_log(1, "the job's end took longer than TALLY_EXIT_TIMEOUT=%d s (the measurement file is not "
+		   "complete); MPI_Finalize returns so the application ends with its own exit status",
+		   tly_rt_proc()->opt.exit_timeout);
+	tly_rt_proc()->finished = 1;
+	on_exit(exit_now, NULL);
 }
 
 void tly_rt_exit_install(void)

@@ -173,30 +173,17 @@ static void reexec_with(const char *lib)
 	setenv("LD_PRELOAD", old ? old : "", 1);
 }
 
-/* Warnings from rank 0 only (or the one process of a serial run). */
-static int first_rank(void)
+static void warn_unmeasured(const struct gomp_probe *p, const char *why, int off)
 {
-	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
-					    "SLURM_PROCID" };
-
-	for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
-		if (getenv(vars[i]))
-			return atoi(getenv(vars[i])) == 0;
-	return 1;
+	tly_rt_log_job(1, "this program runs OpenMP on GCC's libgomp (%s), which has no OMPT: %s, so its "
+		       "OpenMP worker threads and parallel regions are not measured (their CPU time is "
+		       "only in ranks.cpu_ns, the process's CPU time). To measure them %s", p->gomp, why,
+		       off ? "leave TALLY_LIBOMP at 'auto' (tally-run --libomp=auto)"
+			   : "install LLVM's libomp (Debian: libomp-dev) or give its path: "
+			     "TALLY_LIBOMP=/path/to/libomp.so.5 (tally-run --libomp=...)");
 }
 
-static void warn_unmeasured(const struct gomp_probe *p, const char *why)
-{
-	if (!first_rank())
-		return;
-	tly_rt_log(1, "this program runs OpenMP on GCC's libgomp (%s), which has no OMPT: %s, so its "
-		   "OpenMP worker threads and parallel regions are not measured (their CPU time is "
-		   "only in ranks.cpu_ns, the process's CPU time). To measure them install LLVM's "
-		   "libomp (Debian: libomp-dev) or give its path: TALLY_LIBOMP=/path/to/libomp.so.5 "
-		   "(tally-run --libomp=...)", p->gomp, why);
-}
-
-int tly_rt_libomp_rerun(void)
+static int rerun(void)
 {
 	const char *mark = getenv(MARK);
 
@@ -215,7 +202,7 @@ void tly_rt_libomp_switch(const char *how)
 		return;
 	if (off)
 		why = "TALLY_LIBOMP=off";
-	else if (tly_rt_libomp_rerun())
+	else if (rerun())
 		why = "preloading LLVM's libomp did not take its place";
 	else if (strstr(p.gomp, "statically"))
 		why = "it is linked into the program";
@@ -227,5 +214,5 @@ void tly_rt_libomp_switch(const char *how)
 		reexec_with(lib);
 		why = "re-running the program with libomp preloaded failed";
 	}
-	warn_unmeasured(&p, why);
+	warn_unmeasured(&p, why, off);
 }

@@ -273,38 +273,3 @@ void tly_rt_stop_all(void)
 		tly_rt_thread_stop(t);
 	pthread_mutex_unlock(&proc.lock);
 }
-
-/* An output directory we can write, falling back to $TMPDIR or /tmp. */
-static const char *writable_dir(const char *dir)
-{
-	const char *tmp = getenv("TMPDIR");
-
-	if (!access(dir, W_OK | X_OK))
-		return dir;
-	if (!tmp || access(tmp, W_OK | X_OK))
-		tmp = "/tmp";
-	tly_rt_log(1, "output directory '%s' is not writable (%s); writing to %s instead", dir,
-		   strerror(errno), tmp);
-	return tmp;
-}
-
-void tly_rt_choose_outname(char *buf, size_t len, const char *suffix)
-{
-	const char *dir = writable_dir(proc.opt.raw.output_dir);
-	char stamp[32];
-	time_t now = time(NULL);
-	struct tm tm;
-
-	if (proc.opt.raw.output_name[0]) {
-		snprintf(buf, len, "%s/%s", dir, proc.opt.raw.output_name);
-		return;
-	}
-	if (proc.job.size > 1 && !proc.in_mpi_job) {
-		/* every process of the job finds the same name without talking */
-		snprintf(buf, len, "%s/tally-%s-%s%s", dir, proc.exe, proc.job.id, suffix);
-		return;
-	}
-	localtime_r(&now, &tm);
-	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-	snprintf(buf, len, "%s/tally-%s-%s-%ld%s", dir, proc.exe, stamp, (long)getpid(), suffix);
-}

@@ -9,6 +9,8 @@
  */
 #include "replay.h"
 
+#include "spawn.h"
+
 #include <errno.h>
 #include <glob.h>
 #include <libgen.h>
@@ -16,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -31,28 +32,6 @@ static void merge_script(char *buf, size_t len)
 	snprintf(buf, len, "%s/../share/tally/tally-merge-passes.py", dirname(p));
 	if (access(buf, R_OK) != 0)
 		snprintf(buf, len, "%s", TALLY_MERGE_BUILD);
-}
-
-/* Runs argv to completion; its exit status (128 + signal when killed). */
-static int run_child(char **argv, char **env_extra)
-{
-	pid_t pid = fork();
-	int st = 0;
-
-	if (pid < 0) {
-		fprintf(stderr, "tally-run: fork: %s\n", strerror(errno));
-		return 127;
-	}
-	if (pid == 0) {
-		for (int i = 0; env_extra && env_extra[i]; i += 2)
-			setenv(env_extra[i], env_extra[i + 1], 1);
-		execvp(argv[0], argv);
-		fprintf(stderr, "tally-run: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 /* The merge script is not measured: no preload while it runs. */
@@ -72,17 +51,13 @@ static void preload(int on)
 /* The number of passes run 0 recorded in its file (0 when unknown). */
 static int recorded_passes(const char *script, const char *file)
 {
-	char cmd[3 * PATH_MAX], line[64] = "";
-	FILE *f;
+	char line[64];
+	char *av[] = { (char *)tly_python(), (char *)script, "--npasses", (char *)file, NULL };
 	int n = 0;
 
-	snprintf(cmd, sizeof cmd, "'%s' '%s' --npasses '%s'", tly_python(), script, file);
 	preload(0);
-	f = popen(cmd, "r");
-	if (f && fgets(line, sizeof line, f))
+	if (tly_spawn_capture(av, line, sizeof line) == 0)
 		n = atoi(line);
-	if (f)
-		pclose(f);
 	preload(1);
 	return n;
 }
@@ -132,7 +107,7 @@ static int merge(const char *script, const char *base, int npasses)
 	}
 	av[3 + npasses] = NULL;
 	preload(0);
-	rc = run_child(av, NULL);
+	rc = tly_spawn_wait(av, NULL);
 	preload(1);
 	if (rc == 0 || rc == 3)   /* 3: merged, with the mismatch report */
 		fprintf(stderr, "tally-run: application replay: %d pass(es) merged into %s%s\n", npasses, out,
@@ -161,7 +136,7 @@ static void remove_images(const char *image)
 int tly_replay_run(const char *passes, char **argv)
 {
 	const char *dir = getenv("TALLY_OUTPUT_DIR");
-	char stem[256], base[PATH_MAX - 32], script[PATH_MAX], name[320], path[PATH_MAX], idx[16];
+	char stem[PATH_MAX / 2], base[PATH_MAX - 32], script[PATH_MAX], name[PATH_MAX / 2 + 32], path[PATH_MAX], idx[16];
 	char image[PATH_MAX], cwd[PATH_MAX / 2];
 	char *env[] = { "TALLY_PASS_INDEX", idx, "TALLY_OUTPUT_NAME", name, "TALLY_PASS_IMAGE", image, NULL };
 	int npasses = strcmp(passes, "auto") ? atoi(passes) : 0, rc;
@@ -180,7 +155,10 @@ int tly_replay_run(const char *passes, char **argv)
 	}
 	merge_script(script, sizeof script);
 	job_stem(argv, stem, sizeof stem);
-	snprintf(base, sizeof base, "%s/%s", dir && *dir ? dir : ".", stem);
+	if (stem[0] == '/')   /* an absolute TALLY_OUTPUT_NAME ignores the directory */
+		snprintf(base, sizeof base, "%s", stem);
+	else
+		snprintf(base, sizeof base, "%s/%s", dir && *dir ? dir : ".", stem);
 	/* absolute: the ranks may start in another directory */
 	if (base[0] != '/' && getcwd(cwd, sizeof cwd))
 		snprintf(image, sizeof image, "%s/%s", cwd, base);
@@ -194,7 +172,7 @@ int tly_replay_run(const char *passes, char **argv)
 			fprintf(stderr, "tally-run: application replay: run %d of %d\n", k + 1, npasses);
 		else
 			fprintf(stderr, "tally-run: application replay: run 1 (it finds the number of passes)\n");
-		if ((rc = run_child(argv, env)) != 0) {
+		if ((rc = tly_spawn_wait(argv, env)) != 0) {
 			fprintf(stderr, "tally-run: application replay: run %d exited with %d; stopping (files of "
 				"the runs before are kept)\n", k + 1, rc);
 			remove_images(image);

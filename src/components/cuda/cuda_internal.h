@@ -251,7 +251,7 @@ int tly_pcs_source(uint64_t crc, const char *func, uint64_t pc, char **file, uin
 void tly_pcs_cubins_free(void);
 /* One sampling process per GPU (cuda_pcsamp_share.c).  Claim GPU `key`:
  * 0 when this process holds it (or cannot coordinate), -1 when process
- * *owner does. */
+ * *owner does, -2 when the lock file belongs to user id *owner. */
 int tly_pcs_gpu_claim(const char *key, long *owner);
 /* A node-unique name of ctx's GPU (PCI domain-bus-device). */
 int tly_pcs_gpu_key(CUcontext ctx, char *key, size_t len);

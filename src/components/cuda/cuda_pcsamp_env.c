@@ -122,10 +122,12 @@ static void auto_enable(CUcontext ctx)
 	long owner = 0;
 	int rc;
 
-	if (share_one() == 1 && tly_pcs_gpu_key(ctx, key, sizeof key) == 0 && tly_pcs_gpu_claim(key, &owner) != 0) {
+	if (share_one() == 1 && tly_pcs_gpu_key(ctx, key, sizeof key) == 0 &&
+	    (rc = tly_pcs_gpu_claim(key, &owner)) != 0) {
 		pthread_mutex_lock(&au.lock);
-		snprintf(au.status, sizeof au.status, "GPU %s is sampled by process %ld; this process does not "
-			 "sample it (TALLY_PCSAMP_SHARE=all tries anyway)", key, owner);
+		snprintf(au.status, sizeof au.status, "GPU %s is sampled by %s %ld; this process does not "
+			 "sample it (TALLY_PCSAMP_SHARE=all tries anyway)", key,
+			 rc == -2 ? "another user's lock file, user id" : "process", owner);
 		pthread_mutex_unlock(&au.lock);
 		return;
 	}

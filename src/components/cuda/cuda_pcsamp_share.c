@@ -3,17 +3,24 @@
  * context per GPU at a time, so when several processes (MPI ranks) share a
  * GPU, automatic sampling lets the first one that claims the GPU sample and
  * tells the others which process does.  The claim is an flock on
- * $TMPDIR/tally-pcsamp-<GPU PCI id>.lock holding the owner's pid; the
- * kernel drops it when the owner exits, however it exits.
+ * $TMPDIR/tally-<uid>/pcsamp-<GPU PCI id>.lock holding the owner's pid; the
+ * kernel drops it when the owner exits, however it exits.  The lock lives
+ * in the user's private directory (mode 0700, checked), is opened without
+ * following links and never truncated: nobody else can plant a link there
+ * to have a file destroyed, nor hold the lock to stop this user sampling.
+ * A lock file owned by another user (only root can put one there) is
+ * reported as held by that user.
  */
 #include "cuda_internal.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define MAX_CLAIMS 64
@@ -42,28 +49,76 @@ static long read_owner(int fd)
 	return r > 0 ? strtol(buf, NULL, 10) : 0;
 }
 
+/* $TMPDIR/tally-<uid> (else /tmp/tally-<uid>): created 0700, used only when
+ * it is a real directory of this user that nobody else can enter. */
+static int private_dir(char *buf, size_t len)
+{
+	const char *base = getenv("TMPDIR");
+	struct stat st;
+
+	if (!base || base[0] != '/')
+		base = "/tmp";
+	snprintf(buf, len, "%s/tally-%ld", base, (long)geteuid());
+	if (mkdir(buf, 0700) != 0 && errno != EEXIST)
+		return -1;
+	if (lstat(buf, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077))
+		return -1;
+	return 0;
+}
+
+/* Opens (creating when absent, never through a link) the lock of `key`;
+ * -1 when there is none to use, -2 with *uid when another user owns it. */
+static int open_lock(const char *key, long *uid)
+{
+	char dir[480], path[560];
+	struct stat st;
+	int fd;
+
+	if (private_dir(dir, sizeof dir) != 0)
+		return -1;
+	snprintf(path, sizeof path, "%s/pcsamp-%s.lock", dir, key);
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -1;
+	}
+	if (st.st_uid != geteuid()) {
+		*uid = (long)st.st_uid;
+		close(fd);
+		return -2;
+	}
+	return fd;
+}
+
 int tly_pcs_gpu_claim(const char *key, long *owner)
 {
-	const char *dir = getenv("TMPDIR");
-	char path[512], pid[32];
+	char pid[24];
 	int fd, rc = 0;
 
 	*owner = (long)getpid();
 	pthread_mutex_lock(&sh.lock);
 	if (ours_locked(key) || sh.n == MAX_CLAIMS)
 		goto out;
-	snprintf(path, sizeof path, "%s/tally-pcsamp-%s.lock", dir && *dir ? dir : "/tmp", key);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-	if (fd < 0)
+	fd = open_lock(key, owner);
+	if (fd == -2) {
+		rc = -2;
+		goto out;
+	}
+	if (fd < 0) {
+		*owner = (long)getpid();
 		goto out;   /* no way to coordinate: sample */
+	}
 	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
 		*owner = read_owner(fd);
 		close(fd);
 		rc = -1;
 		goto out;
 	}
-	snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
-	if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, strlen(pid), 0) < 0)
+	/* fixed width: overwrites the last owner's pid without truncating */
+	snprintf(pid, sizeof pid, "%-20ld\n", (long)getpid());
+	if (pwrite(fd, pid, strlen(pid), 0) < 0)
 		*owner = (long)getpid();
 	snprintf(sh.key[sh.n], sizeof sh.key[sh.n], "%s", key);
 	sh.fd[sh.n++] = fd;

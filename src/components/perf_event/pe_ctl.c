@@ -9,6 +9,13 @@
  * which Linux 6.x mishandles for some siblings.  Multiplexed sets give
  * each counter its own group so the kernel can rotate them (pe_mpx.c);
  * counters that overflow get sampling fields (pe_overflow.c).
+ *
+ * PAPI_reset of a running set whose counters are read from user space
+ * (pe_rdpmc.c) records the counts as a base instead of issuing
+ * PERF_EVENT_IOC_RESET: no system call (2817 -> 220 instructions in the
+ * arm64 guest), and the kernel never leaves the user page relative to a
+ * raw counter value, the state that made 32-bit arm counters read
+ * n - 2^32 after a reset (pe_count.h).  PAPI_start clears the base.
  */
 #include "pe_internal.h"
 
@@ -39,6 +46,16 @@ static void group_close(struct tly_pe_group *g)
 			close(g->fds[i]);
 	}
 	group_clear(g);
+}
+
+/* The privilege levels to count: the domain's USER, KERNEL and
+ * SUPERVISOR bits; PAPI_DOM_ALL means every level this kernel lets the
+ * thread count (no kernel under perf_event_paranoid 2). */
+static int count_domain(int domain)
+{
+	if ((domain & PAPI_DOM_ALL) == PAPI_DOM_ALL && !tly_pe_probe_get()->kernel_ok)
+		return PAPI_DOM_USER;
+	return domain & DOM_MASK;
 }
 
 static int check_opts(const struct tly_ctl_opts *o)
@@ -194,7 +211,7 @@ static int open_try(const struct tly_pe_ctl *c, const struct tly_ctl_opts *o, co
 
 	*err = 0;
 	for (int i = 0; i < n && rc == PAPI_OK; i++) {
-		rc = tly_pe_encode(names[i], o->domain & DOM_MASK, &attrs[i]);
+		rc = tly_pe_encode(names[i], count_domain(o->domain), &attrs[i]);
 		tly_pe_ovf_attr(c, i, o->inherit, &attrs[i]);
 		if (target_pid(o) == 0 && o->cpu < 0 && !o->inherit)
 			tly_pe_rdpmc_attr(&attrs[i]); /* counters map_pages may map */
@@ -343,6 +360,7 @@ int tly_pe_ctl_start(void *ctl)
 	if (!c)
 		return PAPI_EINVAL;
 	rc = c->ovf.any ? tly_pe_ovf_start(c) : PAPI_OK;
+	c->based = 0;
 	if (rc == PAPI_OK && c->mpx.on)
 		rc = tly_pe_mpx_start(c);
 	else if (rc == PAPI_OK) {
@@ -378,6 +396,13 @@ int tly_pe_ctl_reset(void *ctl)
 		return PAPI_EINVAL;
 	if (c->mpx.on)
 		return tly_pe_mpx_reset(c);
+	/* user-space readable (so running, in this thread, not sampling):
+	 * remember the counts instead of a system call */
+	if (c->g.rdpmc && tly_pe_rdpmc_read_all(c->g.pages, c->g.n, c->base) == PAPI_OK) {
+		c->based = 1;
+		return PAPI_OK;
+	}
+	c->based = 0;
 	rc = leaders_ioctl(c, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
 	if (c->ovf.nclock)
 		tly_pe_ovf_reset(c);
@@ -415,17 +440,29 @@ static __attribute__((noinline)) int read_sys(struct tly_pe_ctl *c, long long *v
 
 /* The hot path: user-space reads where the counters allow them, else
  * read_sys; nothing else. */
+static __attribute__((noinline)) void sub_base(const struct tly_pe_ctl *c, long long *vals)
+{
+	for (int i = 0; i < c->g.n; i++)
+		vals[i] -= c->base[i];
+}
+
 int tly_pe_ctl_read(void *ctl, long long *vals)
 {
 	struct tly_pe_ctl *c = ctl;
+	int rc;
 
 	if (!c || !vals)
 		return PAPI_EINVAL;
 	if (c->mpx.on)
 		return tly_pe_mpx_read(c, vals);
-	if (c->g.rdpmc && tly_pe_rdpmc_read_all(c->g.pages, c->g.n, vals) == PAPI_OK)
-		return PAPI_OK;
-	return read_sys(c, vals);
+	if (!c->g.rdpmc || tly_pe_rdpmc_read_all(c->g.pages, c->g.n, vals) != PAPI_OK) {
+		rc = read_sys(c, vals);
+		if (rc != PAPI_OK)
+			return rc;
+	}
+	if (c->based)
+		sub_base(c, vals);
+	return PAPI_OK;
 }
 
 void tly_pe_ctl_cleanup(void *ctl)

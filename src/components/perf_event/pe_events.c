@@ -1,11 +1,12 @@
 /*
  * pe_events.c - native events of the perf_event component, from libpfm4.
  *
- * Only PMUs the kernel can program are visible: when the kernel has no
- * hardware PMU (a VM without a virtual PMU), libpfm4's CPUID-detected core
- * PMU, perf_raw and the hardware events of the generic "perf" PMU are
- * hidden from enumeration and rejected by lookup with a reason, so nothing
- * is listed that could never count.
+ * Only PMUs the kernel can program are visible (pe_pmu_select.c decides
+ * which): when the kernel has no hardware PMU (a VM without a virtual
+ * PMU), libpfm4's CPUID-detected core PMU, perf_raw, uncore PMUs the
+ * kernel does not expose and the hardware events of the generic "perf"
+ * PMU are hidden from enumeration and rejected by lookup with a reason,
+ * so nothing is listed that could never count.
  */
 #include "pe_internal.h"
 
@@ -19,6 +20,10 @@
 #define TOK_EVENT(t) ((int)((t) & 0xffffffffu))
 #define TOK_UMASK(t) ((int)(((t) >> 32) & 0xffffu))
 #define TOK_MAKE(ev, um) ((uint64_t)(uint32_t)(ev) | ((uint64_t)(um) << 32))
+/* bit 48: one of the kernel's software events of pe_swevents.c (index in
+ * bits 0..31), offered only when libpfm4 names none */
+#define TOK_SWBIT (1ULL << 48)
+#define TOK_IS_SW(t) (((t) & TOK_SWBIT) != 0)
 
 static int event_info(int idx, pfm_event_info_t *ei)
 {
@@ -54,36 +59,9 @@ static int pfm_plm(int domain)
 	return plm ? plm : PFM_PLM3;
 }
 
-/* A PMU only hardware can back (core PMUs and the raw-code syntax). */
-static int pmu_needs_hw(const pfm_pmu_info_t *pi, int pmu)
-{
-	return pi->type == PFM_PMU_TYPE_CORE || pmu == PFM_PMU_PERF_EVENT_RAW;
-}
-
 static int attr_is_hw(const struct perf_event_attr *a)
 {
 	return a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE || a->type == PERF_TYPE_RAW;
-}
-
-int tly_pe_pmus_scan(struct tly_pe_probe *p, int *core_cntrs)
-{
-	pfm_pmu_info_t pi;
-
-	p->npmus = 0;
-	p->core_pmu = -1;
-	*core_cntrs = 0;
-	for (int pmu = PFM_PMU_NONE; pmu < PFM_PMU_MAX && p->npmus < TLY_PE_MAX_PMUS; pmu++) {
-		if (pmu_info(pmu, &pi) != PAPI_OK || !pi.is_present)
-			continue;
-		if (pi.type == PFM_PMU_TYPE_CORE && p->core_pmu < 0)
-			p->core_pmu = pmu;
-		if (pmu_needs_hw(&pi, pmu) && !p->hw_ok)
-			continue;
-		if (pi.type == PFM_PMU_TYPE_CORE && *core_cntrs == 0)
-			*core_cntrs = pi.num_cntrs + pi.num_fixed_cntrs;
-		p->pmus[p->npmus++] = pmu;
-	}
-	return p->npmus;
 }
 
 static int pmu_pos(int pmu)
@@ -177,6 +155,15 @@ static int next_umask(uint64_t *tok)
 	return PAPI_ENOEVNT;
 }
 
+/* After libpfm4's events: the software events of pe_swevents.c from `i`. */
+static int sw_from(uint64_t *tok, int i)
+{
+	if (i >= tly_pe_sw_count())
+		return PAPI_ENOEVNT;
+	*tok = TOK_SWBIT | (uint64_t)i;
+	return PAPI_OK;
+}
+
 int tly_pe_ntv_enum(uint64_t *tok, int modifier)
 {
 	pfm_event_info_t ei;
@@ -184,6 +171,10 @@ int tly_pe_ntv_enum(uint64_t *tok, int modifier)
 
 	if (!tok)
 		return PAPI_EINVAL;
+	if (modifier == PAPI_ENUM_EVENTS && TOK_IS_SW(*tok))
+		return sw_from(tok, TOK_EVENT(*tok) + 1);
+	if (modifier == PAPI_NTV_ENUM_UMASKS && TOK_IS_SW(*tok))
+		return PAPI_ENOEVNT;
 	switch (modifier) {
 	case PAPI_ENUM_FIRST:
 		idx = next_usable(0, -1);
@@ -200,7 +191,7 @@ int tly_pe_ntv_enum(uint64_t *tok, int modifier)
 		return PAPI_EINVAL;
 	}
 	if (idx < 0)
-		return PAPI_ENOEVNT;
+		return sw_from(tok, 0);
 	*tok = TOK_MAKE(idx, 0);
 	return PAPI_OK;
 }
@@ -236,8 +227,12 @@ static int encode(const char *name, int domain, struct perf_event_attr *attr, in
 
 int tly_pe_encode(const char *name, int domain, struct perf_event_attr *attr)
 {
-	int idx;
+	int idx, sw = tly_pe_sw_find(name);
 
+	if (sw >= 0) {
+		tly_pe_sw_attr(sw, domain, attr);
+		return PAPI_OK;
+	}
 	return encode(name, domain, attr, &idx);
 }
 
@@ -285,6 +280,10 @@ int tly_pe_ntv_lookup(const char *name, uint64_t *tok, char *canon, size_t len)
 	if (strlen(name) >= TLY_PE_NAME_LEN)
 		return tly_err_set(PAPI_EINVAL, "perf_event: event name is %zu characters, the limit is %d",
 		                   strlen(name), TLY_PE_NAME_LEN - 1);
+	if ((idx = tly_pe_sw_find(name)) >= 0) {
+		*tok = TOK_SWBIT | (uint64_t)idx;
+		return tly_pe_sw_name(idx, canon, len);
+	}
 	rc = encode(name, PAPI_DOM_USER, &a, &idx);
 	if (rc != PAPI_OK)
 		return rc;
@@ -309,6 +308,8 @@ int tly_pe_ntv_name(uint64_t tok, char *buf, size_t len)
 {
 	if (!buf || !len)
 		return PAPI_EINVAL;
+	if (TOK_IS_SW(tok))
+		return tly_pe_sw_name(TOK_EVENT(tok), buf, len);
 	return full_name(TOK_EVENT(tok), TOK_UMASK(tok), buf, len);
 }
 
@@ -326,6 +327,24 @@ static const char *units_of(const char *name)
 	return "";
 }
 
+static int sw_describe(uint64_t tok, const char *name, PAPI_event_info_t *info)
+{
+	char own[PAPI_HUGE_STR_LEN];
+	int rc = tly_pe_sw_name(TOK_EVENT(tok), own, sizeof own);
+
+	if (rc != PAPI_OK)
+		return rc;
+	snprintf(info->symbol, sizeof info->symbol, "%s", name ? name : own);
+	snprintf(info->long_descr, sizeof info->long_descr, "%s", tly_pe_sw_desc(TOK_EVENT(tok)));
+	snprintf(info->short_descr, sizeof info->short_descr, "%.*s", (int)sizeof info->short_descr - 1,
+	         info->long_descr);
+	snprintf(info->units, sizeof info->units, "%s", units_of(own));
+	info->data_type = PAPI_DATATYPE_UINT64;
+	info->value_type = PAPI_VALUETYPE_RUNNING_SUM;
+	info->timescope = PAPI_TIMESCOPE_SINCE_START;
+	return PAPI_OK;
+}
+
 int tly_pe_ntv_describe(uint64_t tok, const char *name, PAPI_event_info_t *info)
 {
 	pfm_event_info_t ei;
@@ -335,6 +354,8 @@ int tly_pe_ntv_describe(uint64_t tok, const char *name, PAPI_event_info_t *info)
 
 	if (!info)
 		return PAPI_EINVAL;
+	if (TOK_IS_SW(tok))
+		return sw_describe(tok, name, info);
 	if (event_info(TOK_EVENT(tok), &ei) != PAPI_OK)
 		return tly_err_set(PAPI_ENOEVNT, "perf_event: token %#llx names no event", (unsigned long long)tok);
 	if (!name) {

@@ -5,10 +5,15 @@
  *   perf_event.c  the tly_component struct, init/shutdown, component info
  *   pe_probe.c    what the kernel allows (perf_event_open, hardware PMU,
  *                 perf_event_paranoid, rdpmc)
+ *   pe_pmu_select.c which PMUs are offered and which is the core PMU
+ *                 (the one presets map to), from libpfm4 and the kernel
+ *   pe_swevents.c the kernel's software events when libpfm4 names none
+ *                 (LIBPFM_FORCE_PMU, LIBPFM_DISABLED_PMUS=perf)
  *   pe_events.c   native events through libpfm4 (enumerate, look up,
  *                 name, describe, encode)
  *   pe_ctl.c      control state of one event set: one perf group
  *   pe_rdpmc.c    user-space counter reads (perf_event_mmap_page)
+ *   pe_count.h    their arithmetic: counter width, reset, wrap
  *   pe_pmceid.c   Arm common events the CPU PMU implements (PMCEID)
  *   pe_errno.c    errno -> PAPI code and message, in one place
  *   pe_budget.c   TALLY_PERF_MAX_COUNTERS, the testing counter budget
@@ -17,7 +22,8 @@
  *   pe_overflow.c sampling: ring buffers, signal set-up and dispatch
  *
  * Native event tokens (uint64_t):
- *   bits  0..31  libpfm4 event index (pfm_get_event_next() space)
+ *   bits  0..31  libpfm4 event index (pfm_get_event_next() space), or
+ *                with bit 48 set, a pe_swevents.c software event index
  *   bits 32..47  umask attribute index + 1 (0: the event without a umask)
  * A token names what enumeration produced; a looked-up name may carry more
  * modifiers (":u=1", several umasks), so the core keeps the canonical name
@@ -52,7 +58,12 @@ struct tly_pe_probe {
 	int num_cntrs;        /* generic + fixed counters of the core PMU */
 	int npmus;
 	int pmus[TLY_PE_MAX_PMUS];  /* usable libpfm4 PMU ids (pfm_pmu_t) */
-	int core_pmu;         /* libpfm4's detected core PMU, usable or not; -1: none */
+	int core_pmu;         /* libpfm4's detected core PMU (PFM_PMU_TYPE_CORE,
+	                         present; the one presets map to), usable or
+	                         not; -1: none */
+	int core_ok;          /* the kernel has a core PMU too: core PMU device
+	                         in sysfs and a hardware event opens */
+	char core_why[1024];  /* why there is no usable core PMU ("" if core_ok) */
 };
 
 extern const struct tly_component tly_cmp_perf_event;
@@ -72,10 +83,22 @@ void tly_pe_cpu_model(char *buf, size_t len);
 /* TALLY_PERF_RDPMC=0 disables user-space reads. */
 int tly_pe_rdpmc_allowed(void);
 
-/* ---- pe_events.c --------------------------------------------------- */
-/* Fill p->pmus with the usable PMUs and p->core_pmu with the detected
- * core PMU (PFM_PMU_TYPE_CORE, present; usable or not); returns npmus. */
+/* ---- pe_pmu_select.c ----------------------------------------------- */
+/* Decide the PMUs offered and the core PMU (p->core_pmu, p->core_ok,
+ * p->core_why) from libpfm4 and the kernel (p->hw_ok must be probed);
+ * returns npmus. */
 int tly_pe_pmus_scan(struct tly_pe_probe *p, int *core_cntrs);
+
+/* ---- pe_swevents.c ------------------------------------------------- */
+/* The kernel's software events, offered when libpfm4 names none. */
+int tly_pe_sw_active(void);
+int tly_pe_sw_count(void);                /* 0 when libpfm4 names them */
+int tly_pe_sw_find(const char *name);     /* index, or -1 */
+int tly_pe_sw_name(int i, char *buf, size_t len);
+const char *tly_pe_sw_desc(int i);
+void tly_pe_sw_attr(int i, int domain, struct perf_event_attr *attr);
+
+/* ---- pe_events.c --------------------------------------------------- */
 int tly_pe_ntv_enum(uint64_t *tok, int modifier);
 int tly_pe_ntv_lookup(const char *name, uint64_t *tok, char *canon, size_t len);
 int tly_pe_ntv_name(uint64_t tok, char *buf, size_t len);
@@ -151,6 +174,12 @@ struct tly_pe_ctl {
 	struct tly_pe_ovf ovf;
 	/* one group read: nr, time_enabled, time_running, values[n] */
 	uint64_t buf[3 + TLY_PE_MAX_EVENTS];
+	/* PAPI_reset of a running set read from user space: the counts at
+	 * the reset, subtracted from every read until the next start (no
+	 * system call, and the kernel's page is never left relative to a
+	 * raw counter value, pe_count.h) */
+	int based;
+	long long base[TLY_PE_MAX_EVENTS];
 	char names[TLY_PE_MAX_EVENTS][TLY_PE_NAME_LEN];
 };
 

@@ -74,7 +74,14 @@ static int is_clock(const struct perf_event_attr *a)
 
 void tly_pe_ovf_attr(const struct tly_pe_ctl *c, int i, int inherit, struct perf_event_attr *a)
 {
-	if (!c || c->ovf.threshold[i] <= 0)
+	if (!c || !c->ovf.any)
+		return;
+	/* perf_event_open refuses (EINVAL) a group member whose clock differs
+	 * from its leader's: with a sampling counter in the set, every
+	 * counter takes the samples' clock, counting ones included */
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
+	if (c->ovf.threshold[i] <= 0)
 		return;
 	a->sample_period = (uint64_t)c->ovf.threshold[i];
 	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;

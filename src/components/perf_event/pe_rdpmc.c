@@ -21,6 +21,7 @@
  * TALLY_PERF_RDPMC=0 to force read() for A/B comparisons.
  */
 #include "pe_internal.h"
+#include "pe_count.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -41,7 +42,7 @@ static inline uint64_t rdpmc(uint32_t counter)
 #define ARM64_CYCLE_COUNTER 31 /* user index 32, minus one */
 /* mrs needs the register name at compile time: one case per counter */
 #define EVCNTR(n) case n: __asm__ __volatile__("mrs %0, pmevcntr" #n "_el0" : "=r"(v)); break
-static inline uint64_t rdpmc(uint32_t counter)
+static inline __attribute__((always_inline)) uint64_t rdpmc(uint32_t counter)
 {
 	uint64_t v = 0;
 
@@ -117,7 +118,7 @@ void tly_pe_rdpmc_unmap(struct perf_event_mmap_page *pg)
 		munmap(pg, (size_t)sysconf(_SC_PAGESIZE));
 }
 
-static inline int read_one(const struct perf_event_mmap_page *pg, long long *val)
+static inline __attribute__((always_inline)) int read_one(const struct perf_event_mmap_page *pg, long long *val)
 {
 	const volatile struct perf_event_mmap_page *p = pg;
 	uint32_t seq, idx;
@@ -130,16 +131,15 @@ static inline int read_one(const struct perf_event_mmap_page *pg, long long *val
 		idx = p->index;
 		count = p->offset;
 		width = p->pmc_width; /* once: the page is volatile */
-		if (!HAVE_RDPMC || !p->cap_user_rdpmc || idx == 0 || width == 0 || width > 64)
+		/* one test and branch each, all predicted not taken */
+		if (__builtin_expect(!HAVE_RDPMC || idx == 0, 0))
+			return PAPI_ECMP;
+		if (__builtin_expect(!p->cap_user_rdpmc, 0))
+			return PAPI_ECMP;
+		if (__builtin_expect(width - 1u > 63u, 0))
 			return PAPI_ECMP;
 #if HAVE_RDPMC
-		{
-			/* sign-extend the pmc_width-bit counter before adding it */
-			unsigned shift = 64u - width;
-			int64_t pmc = (int64_t)(rdpmc(idx - 1) << shift) >> shift;
-
-			count += pmc;
-		}
+		count = tly_pe_count_of(count, rdpmc(idx - 1), width);
 #endif
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	} while (p->lock != seq);

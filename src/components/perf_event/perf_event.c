@@ -75,16 +75,10 @@ static void append(char *buf, size_t len, const char *fmt, const char *a, int b)
 /* Why counting is limited, though the component stays usable. */
 static void explain_limits(PAPI_component_info_t *info, const struct tly_pe_probe *p)
 {
-	char cpu[256];
-
 	info->disabled_reason[0] = '\0';
-	if (!p->hw_ok) {
-		tly_pe_cpu_model(cpu, sizeof cpu);
-		append(info->disabled_reason, sizeof info->disabled_reason,
-		       "hardware counters unavailable: the kernel exposes no hardware PMU for this CPU (%s; "
-		       "perf_event_open of a hardware event fails with errno %d), so libpfm4's CPU-detected "
-		       "PMU cannot be used; software events only", cpu, p->hw_errno);
-	}
+	if (!p->core_ok)
+		snprintf(info->disabled_reason, sizeof info->disabled_reason, "hardware counters unavailable: %s",
+		         p->core_why);
 	if (!p->kernel_ok)
 		append(info->disabled_reason, sizeof info->disabled_reason,
 		       "%s/proc/sys/kernel/perf_event_paranoid is %d: only user-domain counting of your own "
@@ -146,6 +140,11 @@ static void publish_pmus(PAPI_component_info_t *info, const struct tly_pe_probe 
 		pe_state.pmu_names[i] = strdup(pi.name);
 		info->pmu_names[i] = pe_state.pmu_names[i];
 	}
+	/* libpfm4 names no software events: the component does (pe_swevents.c) */
+	if (tly_pe_sw_active() && p->npmus < PAPI_PMU_MAX) {
+		pe_state.pmu_names[p->npmus] = strdup("perf");
+		info->pmu_names[p->npmus] = pe_state.pmu_names[p->npmus];
+	}
 	memset(&pi, 0, sizeof pi);
 	pi.size = sizeof pi;
 	if (p->core_pmu >= 0 && pfm_get_pmu_info((pfm_pmu_t)p->core_pmu, &pi) == PFM_SUCCESS)
@@ -153,14 +152,16 @@ static void publish_pmus(PAPI_component_info_t *info, const struct tly_pe_probe 
 }
 
 /* The preset maps' PMU: libpfm4's core PMU even where the kernel cannot
- * program it, so presets can say what they would count and why not. */
+ * program it, so presets can say what they would count and why not; never
+ * an uncore PMU (tly_pe_pmus_scan, pe_pmu_select.c, decides).  *hw_ok:
+ * the kernel has a core PMU too. */
 static const char *pe_core_pmu(int *hw_ok)
 {
 	const char *name;
 
 	pthread_mutex_lock(&pe_state.lock);
 	if (hw_ok)
-		*hw_ok = pe_state.probe.hw_ok;
+		*hw_ok = pe_state.probe.core_ok;
 	name = pe_state.core_pmu;
 	pthread_mutex_unlock(&pe_state.lock);
 	return name;

@@ -1,0 +1,80 @@
+/*
+ * bench_name_sets.c - huge name sets under tally-run (issue 20): distinct
+ * region names under one parent and NVTX marks, in growing batches up to
+ * 1,000,000 each.  The time per name must stay flat (linear total: hashed
+ * children, no sibling scan) and the memory must stop growing at the limits
+ * (TALLY_MAX_REGIONS, TALLY_NVTX_MAX_MARKS).  The floor measured in the
+ * same run is the cost of formatting the names alone; ratios are printed.
+ *   tally-run -- bench_name_sets          (defaults: limits 100,000 each)
+ *   TALLY_MAX_REGIONS=2000000 tally-run -- bench_name_sets   (all hashed)
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include <nvtx3/nvToolsExt.h>
+
+#include "tally.h"
+
+#define STEPS 4
+static const long upto[STEPS] = { 125000, 250000, 500000, 1000000 };
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static long rss_mib(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_maxrss / 1024;
+}
+
+/* Seconds for names [from, to): the floor formats them only. */
+static double batch(long from, long to, int what)
+{
+	volatile long sink = 0;
+	char name[48];
+	double t0 = now();
+
+	for (long i = from; i < to; i++) {
+		int n = snprintf(name, sizeof name, "name-%ld", i);
+
+		if (what == 1) {
+			tally_region_begin(name);
+			tally_region_end(name);
+		} else if (what == 2) {
+			nvtxMarkA(name);
+		}
+		sink += n;
+	}
+	return now() - t0;
+}
+
+int main(void)
+{
+	static const char *const label[3] = { "floor (format only)", "distinct regions", "NVTX marks" };
+
+	for (int what = 0; what < 3; what++) {
+		long from = 0;
+		double first = 0;
+
+		for (int s = 0; s < STEPS; s++) {
+			double dt = batch(from, upto[s], what), per = dt / (double)(upto[s] - from) * 1e9;
+
+			if (s == 0)
+				first = per;
+			printf("%-20s %8ld names: %7.1f ns each (x%.2f of the first batch), max RSS %ld MiB\n",
+			       label[what], upto[s], per, per / first, rss_mib());
+			from = upto[s];
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,33 @@
+/*
+ * test_rt_nompi_kernels.c - the kernels of test_rt_kernels.c in a program
+ * that knows neither MPI nor Tally (an unmodified CUDA binary): 3 work
+ * launches inside the NVTX range "gpu_phase", then 1 outside.  Under
+ * tally-run its per-kernel cuda::: values must equal those of the same
+ * kernels in test_rt_kernels under mpirun (check_rt_nompi.py).  Exits 77
+ * without a GPU.
+ */
+#include <stdio.h>
+
+#include <nvtx3/nvToolsExt.h>
+
+#include "gpu_kernels.h"
+
+#define TG_WORK_LAUNCHES 3
+
+int main(void)
+{
+	if (tg_init((size_t)TG_BLOCKS * TG_THREADS, 1 << 20) != 0) {
+		printf("SKIP: no usable GPU\n");
+		return 77;
+	}
+	nvtxRangePushA("gpu_phase");
+	for (int k = 0; k < TG_WORK_LAUNCHES; k++)
+		if (tg_work(TG_BLOCKS, TG_THREADS, TG_ITERS) != 0)
+			printf("launch %d failed\n", k);
+	tg_sync();
+	nvtxRangePop();
+	tg_work(TG_BLOCKS, TG_THREADS, TG_ITERS);
+	tg_sync();
+	printf("test_rt_nompi_kernels: done\n");
+	return 0;
+}

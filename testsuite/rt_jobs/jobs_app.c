@@ -1,0 +1,132 @@
+/*
+ * jobs_app.c - a program for the non-MPI job tests (test_jobs.py); built
+ * once plain and once with MPI (JOBS_MPI: MPI_Init/MPI_Finalize around
+ * the same work).
+ *
+ *   jobs_app sleep     100 x 1 ms sleeps; prints "voluntary N": the
+ *                      voluntary context switches of the loop
+ *                      (/proc/self/status, the ground truth)
+ *   jobs_app threads   3 pthreads and the main thread compute
+ *   jobs_app children  system(), popen(), fork()+exit(), fork()+exec()
+ *   jobs_app work      a little computation (processes of a job)
+ *   jobs_app wait      sleeps up to 30 s (to be killed: partial files)
+ * Every mode prints "pid N" first.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef JOBS_MPI
+#include <mpi.h>
+#endif
+
+static volatile double sink;
+
+static void compute(long n)
+{
+	double s = 0;
+
+	for (long i = 1; i <= n; i++)
+		s += 1.0 / (double)i;
+	sink = s;
+}
+
+static long voluntary(void)
+{
+	char line[256];
+	long v = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof line, f))
+		if (!strncmp(line, "voluntary_ctxt_switches:", 24))
+			v = atol(line + 24);
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static void do_sleep(void)
+{
+	struct timespec ms = { 0, 1000000 };
+	long v0 = voluntary();
+
+	for (int i = 0; i < 100; i++)
+		nanosleep(&ms, NULL);
+	printf("voluntary %ld\n", voluntary() - v0);
+}
+
+static void *thread_main(void *arg)
+{
+	(void)arg;
+	compute(20000000);
+	return NULL;
+}
+
+static void do_threads(void)
+{
+	pthread_t t[3];
+
+	for (int i = 0; i < 3; i++)
+		pthread_create(&t[i], NULL, thread_main, NULL);
+	compute(20000000);
+	for (int i = 0; i < 3; i++)
+		pthread_join(t[i], NULL);
+}
+
+static int do_children(void)
+{
+	char buf[64];
+	FILE *p;
+	pid_t c;
+	int st, bad = 0;
+
+	bad |= system("mkdir -p child_dir; hostname > /dev/null") != 0;
+	p = popen("echo hello", "r");
+	bad |= !p || !fgets(buf, sizeof buf, p);
+	if (p)
+		bad |= pclose(p) != 0;
+	c = fork();
+	if (c == 0) {
+		compute(1000000);
+		exit(0);    /* runs the exit handlers: the runtime must not write */
+	}
+	bad |= c < 0 || waitpid(c, &st, 0) != c || !WIFEXITED(st) || WEXITSTATUS(st) != 0;
+	c = fork();
+	if (c == 0) {
+		execl("/bin/true", "true", (char *)NULL);
+		_exit(127);
+	}
+	bad |= c < 0 || waitpid(c, &st, 0) != c || !WIFEXITED(st) || WEXITSTATUS(st) != 0;
+	compute(2000000);
+	return bad;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "work";
+	int rc = 0;
+
+#ifdef JOBS_MPI
+	MPI_Init(&argc, &argv);
+#endif
+	printf("pid %ld\n", (long)getpid());
+	fflush(stdout);
+	if (!strcmp(mode, "sleep"))
+		do_sleep();
+	else if (!strcmp(mode, "threads"))
+		do_threads();
+	else if (!strcmp(mode, "children"))
+		rc = do_children();
+	else if (!strcmp(mode, "wait"))
+		sleep(30);
+	else
+		compute(5000000);
+#ifdef JOBS_MPI
+	MPI_Finalize();
+#endif
+	return rc;
+}

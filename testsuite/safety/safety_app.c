@@ -1,0 +1,31 @@
+/*
+ * safety_app.c - a program for the runtime to measure: some work, then it
+ * exits with the status given as argv[1] (the runtime must never change
+ * it).  Built with SAFETY_MPI: the same between MPI_Init and MPI_Finalize;
+ * argv[2] "nofinalize": exit() without MPI_Finalize (per-rank partial files).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef SAFETY_MPI
+#include <mpi.h>
+#endif
+
+int main(int argc, char **argv)
+{
+	volatile double x = 0;
+	int status = argc > 1 ? atoi(argv[1]) : 0;
+
+#ifdef SAFETY_MPI
+	MPI_Init(&argc, &argv);
+#endif
+	for (int i = 0; i < 2000000; i++)
+		x += i * 0.5;
+#ifdef SAFETY_MPI
+	if (argc > 2 && !strcmp(argv[2], "nofinalize"))
+		exit(status);
+	MPI_Finalize();
+#endif
+	printf("app done (%g), exit %d\n", (double)x, status);
+	return status;
+}

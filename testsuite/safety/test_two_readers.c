@@ -1,0 +1,91 @@
+/*
+ * test_two_readers.c - two threads read one running event set at once
+ * (issue 20: they raced on the set's shared raw-value buffer).  Run under
+ * ThreadSanitizer by the CI's TSan suite (label threads).  Ground truth:
+ * each reader sees perf::TASK-CLOCK never decrease, no read exceeds the
+ * value at PAPI_stop, and that value matches the counting thread's
+ * CLOCK_THREAD_CPUTIME_ID.
+ */
+#include <papi.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
+
+#include "tharness.h"
+
+#define READS 20000
+
+static int set = PAPI_NULL;
+static atomic_int go, done;
+
+static unsigned long pthread_self_id(void)
+{
+	return (unsigned long)pthread_self();
+}
+
+struct reader {
+	long long last, reads, bad;
+};
+
+static void *reader(void *arg)
+{
+	struct reader *r = arg;
+
+	while (!atomic_load(&go))
+		;
+	for (int i = 0; i < READS; i++) {
+		long long v = 0;
+
+		if (PAPI_read(set, &v) != PAPI_OK || v < r->last)
+			r->bad++;
+		r->last = v;
+		r->reads++;
+	}
+	atomic_fetch_add(&done, 1);
+	return NULL;
+}
+
+static long long thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+int main(void)
+{
+	struct reader r[2] = { { 0 } };
+	pthread_t th[2];
+	long long v = 0, c0, c1;
+	volatile double x = 0;
+
+	TH_EQ(PAPI_library_init(PAPI_VER_CURRENT), PAPI_VER_CURRENT);
+	TH_EQ(PAPI_thread_init(pthread_self_id), PAPI_OK);
+	TH_EQ(PAPI_create_eventset(&set), PAPI_OK);
+	if (PAPI_add_named_event(set, "perf::TASK-CLOCK") != PAPI_OK)
+		TH_SKIP("perf::TASK-CLOCK cannot be counted here");
+	for (int i = 0; i < 2; i++)
+		TH_EQ(pthread_create(&th[i], NULL, reader, &r[i]), 0);
+	c0 = thread_cpu_ns();
+	TH_EQ(PAPI_start(set), PAPI_OK);
+	atomic_store(&go, 1);
+	while (atomic_load(&done) < 2)   /* the counted thread works meanwhile */
+		x += 1.0;
+	for (int i = 0; i < 20000000; i++)
+		x += 1.0;
+	TH_EQ(PAPI_stop(set, &v), PAPI_OK);
+	c1 = thread_cpu_ns();
+	for (int i = 0; i < 2; i++) {
+		TH_EQ(pthread_join(th[i], NULL), 0);
+		TH_EQ(r[i].reads, READS);
+		TH_EQ(r[i].bad, 0);
+		TH_CHECK(r[i].last <= v);
+	}
+	printf("task-clock %lld ns, thread CPU %lld ns, last reads %lld %lld\n", v, c1 - c0, r[0].last, r[1].last);
+	TH_NEAR(v, c1 - c0, 0.2);
+	TH_EQ(PAPI_cleanup_eventset(set), PAPI_OK);
+	TH_EQ(PAPI_destroy_eventset(&set), PAPI_OK);
+	PAPI_shutdown();
+	return th_done();
+}

@@ -1,0 +1,38 @@
+/*
+ * rt_config_check.c - settings that parse but cannot mean what they say:
+ * each is reported once per job, in one sentence saying what is done
+ * instead (a setting that is silently bent is a measurement the user did
+ * not ask for).
+ */
+#include "runtime/rt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int is_number(const char *s)
+{
+	char *end;
+
+	if (!*s)
+		return 0;
+	strtol(s, &end, 10);
+	return !*end;
+}
+
+void tly_rt_config_check(const struct tly_rt_cfg *raw)
+{
+	long period = atol(raw->pcsamp_period);
+
+	if (atoi(raw->max_depth) == 0)
+		tly_rt_log_job(1, "TALLY_MAX_DEPTH=0 cannot be honoured (the program itself is region depth 1); "
+			       "recording depth 1 only");
+	if (raw->pass_index[0] && (!is_number(raw->pass_index) || atol(raw->pass_index) < 0))
+		tly_rt_log_job(1, "TALLY_PASS_INDEX='%s' is not a pass number (0, 1, ...); counting pass 0",
+			       raw->pass_index);
+	if (period && (period < 5 || period > 31))
+		tly_rt_log_job(1, "TALLY_PCSAMP_PERIOD=%ld is outside 5..31 (2^5..2^31 cycles, 0: CUPTI's "
+			       "default); %s", period,
+			       strcmp(raw->pcsamp, "0") ? "PC sampling will not start" : "ignored: PC sampling is off");
+	if (atol(raw->max_regions) == 0)
+		tly_rt_log_job(1, "TALLY_MAX_REGIONS=0: every region is folded into '(other regions)'");
+}
