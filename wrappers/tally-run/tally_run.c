@@ -123,8 +123,6 @@ static int summary(const char *file)
 
 	exe_dir(dir, sizeof dir);
 	snprintf(script, sizeof script, "%s/../share/tally/tally-summary.py", dir);
-	if (access(script, R_OK) != 0)
-		snprintf(script, sizeof script, "%s", TALLY_SUMMARY_BUILD);
 	execl(tly_python(), "python3", script, file, (char *)NULL);
 	fprintf(stderr, "tally-run: cannot run %s for --summary: %s (set TALLY_PYTHON)\n", tly_python(),
 		strerror(errno));
