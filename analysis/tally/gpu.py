@@ -1,12 +1,19 @@
-"""GPU tables: kernels and PC samples, found by what their columns say.
+"""GPU tables: kernels and PC samples.
 
-The GPU issues define these tables in schema.def; until their names are
-fixed the report recognises them by shape: a kernel table has 'kernel' in
-its name and a time column; a PC-sample table has 'pc' or 'sample' in its
-name, a line column and a samples column (long form with a stall-reason
-column, or wide form with one 'stall_*' column per reason).
+The runtime writes `gpu_kernels` (schema.def): one row per rank, device,
+launching thread, region, kernel and metric, with the metric's total, min,
+mean and max over the kernel's launches.  Tables of another shape (a
+kernel name column and a time column, one row per kernel) are still read:
+a kernel table has 'kernel' in its name and a time column; a PC-sample
+table has 'pc' or 'sample' in its name, a line column and a samples column
+(long form with a stall-reason column, or wide form with one 'stall_*'
+column per reason).
 """
 import pandas as pd
+
+# Kernel time metrics, best first: the top-kernels table is ordered by the
+# first one collected, else by launches.
+TIME_METRICS = ("gpu__time_duration.sum", "gpu__time_duration.avg", "gpu__time_duration.max")
 
 
 def _first(columns, *candidates, contains=None):
@@ -17,8 +24,16 @@ def _first(columns, *candidates, contains=None):
     return next((c for c in columns if contains and contains in c), None)
 
 
+def _long_form(t):
+    """True for the runtime's layout (a row per kernel and metric)."""
+    return all(c in t.columns for c in ("kernel", "metric", "total", "launches"))
+
+
 def kernel_table(run):
     """(name, DataFrame) of the GPU kernel table, or (None, None)."""
+    t = run.tables.get("gpu_kernels")
+    if t is not None and len(t) and _long_form(t):
+        return "gpu_kernels", t
     for name, t in run.tables.items():
         if "kernel" in name.lower() and len(t) and _time_column(t):
             return name, t
@@ -30,11 +45,31 @@ def _time_column(t):
     return _first(t.columns, "time_ns", "duration_ns", contains="_ns")
 
 
+def _top_long(t, top):
+    """Kernels of the runtime's table: launches (counted once, from the
+    first metric's rows), each metric's total over all launches and its
+    mean per launch; ordered by kernel time when a time metric was
+    collected, else by launches."""
+    metrics = list(dict.fromkeys(t["metric"]))
+    first = t[t["metric"] == metrics[0]]
+    out = pd.DataFrame({"launches": first.groupby("kernel")["launches"].sum()})
+    for m in metrics:
+        g = t[t["metric"] == m].groupby("kernel")
+        out[f"{m} total"] = g["total"].sum(min_count=1)
+        out[f"{m} per launch"] = out[f"{m} total"] / g["launches"].sum()
+    key = next((f"{m} total" for m in TIME_METRICS if m in metrics), "launches")
+    return out.sort_values([key, "launches"], ascending=False).head(top).reset_index()
+
+
 def top_kernels(run, top):
-    """Top kernels by total time with launches and mean of metric columns."""
+    """(title, DataFrame) of the top kernels with launches and metric
+    values, or None."""
     _, t = kernel_table(run)
     if t is None:
         return None
+    if _long_form(t):
+        timed = any(m in set(t["metric"]) for m in TIME_METRICS)
+        return ("GPU kernels by time" if timed else "GPU kernels by launches"), _top_long(t, top or len(t))
     name = _first(t.columns, "name", "kernel", "function", contains="name")
     tcol = _time_column(t)
     num = [c for c in t.columns if c not in ("rank", "device", "thread", "region", name, tcol)
@@ -46,7 +81,7 @@ def top_kernels(run, top):
     occ = next((c for c in num if "warps_active" in c and "pct" in c), None)
     if occ:
         out = out.rename(columns={occ: "achieved occupancy [%]"})
-    return out.sort_values("time_s", ascending=False).head(top).reset_index()
+    return "GPU kernels by time", out.sort_values("time_s", ascending=False).head(top).reset_index()
 
 
 def pc_table(run):
@@ -85,4 +120,4 @@ def hot_lines(run, top):
     m = stall_matrix(run)
     if m is None:
         return None
-    return m.head(top).reset_index().rename(columns={"where": "line"})
+    return m.head(top or len(m)).reset_index().rename(columns={"where": "line"})

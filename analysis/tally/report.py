@@ -246,8 +246,8 @@ def build(run, by="region", metric="time", top=20):
     kern = gpu.top_kernels(run, top)
     if by == "kernel" and kern is None:
         raise TallyError("--by kernel: this file has no GPU kernel table")
-    if kern is not None:
-        sections.append(Section("GPU kernels by time", kern))
+    if kern is not None:   # --by kernel: the kernels first
+        sections.insert(1 if by == "kernel" else len(sections), Section(kern[0], kern[1]))
     hot = gpu.hot_lines(run, top)
     if hot is not None:
         sections.append(Section("PC sampling: hot lines and stall reasons", hot, "samples per stall reason"))

@@ -166,6 +166,11 @@ PAPI_EXPORT int tally_gpu_group_get_attr(tally_gpu_group_t group, int attr, void
  * values: n * num_events doubles. */
 PAPI_EXPORT int tally_gpu_group_read_kernels(tally_gpu_group_t group, char *names, size_t name_len,
 					     double *values, int *n);
+/* As tally_gpu_group_read_kernels, with whole names: names[r] (r < the
+ * rows returned) is a malloc'ed copy the caller frees, or NULL when out of
+ * memory; names may be NULL. */
+PAPI_EXPORT int tally_gpu_group_read_kernel_names(tally_gpu_group_t group, char **names, double *values,
+						  int *n);
 
 /* ---- Group sets ------------------------------------------------------------
  * For a list of events, the passes needed and the groups of each pass.
@@ -256,6 +261,10 @@ typedef uint64_t (*tally_gpu_launch_hook_fn)(const tally_gpu_launch_t *launch, v
 PAPI_EXPORT int tally_gpu_set_launch_hook(tally_gpu_launch_hook_fn fn, void *userdata);
 /* Why GPU attribution is off ("" when on). */
 PAPI_EXPORT const char *tally_gpu_subscriber_status(void);
+/* 1 when Tally holds CUPTI's single subscription (taken only when a GPU
+ * feature needs it: kernel replay names, PC sampling, the launch hook),
+ * else 0. */
+PAPI_EXPORT int tally_gpu_subscribed(void);
 
 /* ---- PC sampling --------------------------------------------------------
  * CUPTI's PC Sampling API (cupti_pcsampling.h) per CUDA context: every

@@ -20,4 +20,14 @@ int tg_sync(void);
 #define TG_THREADS 256
 #define TG_ITERS 100
 #define TG_COPY_FLOATS ((size_t)64 << 20)  /* 256 MiB, 5x the L2 */
+/* The copy's size: TG_COPY_MIB (e.g. 32, less than the L2, for the cache
+ * control test) or TG_COPY_FLOATS. */
+#include <stdlib.h>
+static inline size_t tg_copy_floats(void)
+{
+	const char *v = getenv("TG_COPY_MIB");
+	long m = v ? atol(v) : 0;
+
+	return m > 0 ? (size_t)m << 18 : TG_COPY_FLOATS;
+}
 #endif

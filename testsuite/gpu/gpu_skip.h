@@ -34,7 +34,7 @@ static inline int gpu_test_start(void)
 		       ci ? ci->disabled_reason : "not built");
 		return 1;
 	}
-	if (tg_init((size_t)TG_BLOCKS * TG_THREADS, TG_COPY_FLOATS) != 0) {
+	if (tg_init((size_t)TG_BLOCKS * TG_THREADS, tg_copy_floats()) != 0) {
 		printf("FAIL: a GPU is here but the test kernels cannot run on it\n");
 		return 1;
 	}

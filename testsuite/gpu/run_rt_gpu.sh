@@ -30,5 +30,9 @@ for f in multi:$M single1:$C1 single2:$C2; do
   [ $rc -eq 77 ] && exit 77
   [ $rc -eq 0 ] || { echo "job $name failed ($rc)"; exit 1; }
 done
-command -v /usr/bin/python3 >/dev/null && /usr/bin/python3 -c "import h5py" 2>/dev/null || { echo "h5py missing: files left in $dir"; exit 77; }
-exec /usr/bin/python3 "$checker" multi.h5 single1.h5 single2.h5 $share
+py=
+for c in ${TALLY_PYTHON:-} python3 /usr/bin/python3; do
+  "$c" -c "import h5py" 2>/dev/null && { py=$c; break; }
+done
+[ -n "$py" ] || { echo "SKIP: no python3 with h5py (set TALLY_PYTHON): files left in $dir"; exit 77; }
+exec "$py" "$checker" multi.h5 single1.h5 single2.h5 $share

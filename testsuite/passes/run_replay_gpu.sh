@@ -35,8 +35,10 @@ wrap=() share=--shared
 [ "${GPU_PER_RANK:-0}" = 1 ] && { wrap=(sh -c 'CUDA_VISIBLE_DEVICES=$OMPI_COMM_WORLD_LOCAL_RANK exec "$0" "$@"'); share=; }
 dir=${keep:-$(mktemp -d)}; mkdir -p "$dir"; [ -n "$keep" ] || trap 'rm -rf "$dir"' EXIT
 cd "$dir"
-have_h5py=1
-/usr/bin/python3 -c "import h5py" 2>/dev/null || have_h5py=0
+have_h5py=0 py=
+for c in ${TALLY_PYTHON:-} python3 /usr/bin/python3; do
+  "$c" -c "import h5py" 2>/dev/null && { py=$c; have_h5py=1; break; }
+done
 # replay NAME LIST: both jobs of one list
 replay() {
   local name=$1 ev P rc
@@ -68,7 +70,7 @@ rc=$?; cat vary.ar.log
 ls -l
 [ $have_h5py = 1 ] || { echo "h5py missing: files left in $dir"; exit 77; }
 rc=0
-/usr/bin/python3 "$checker" sets.kr.h5 sets.ar.h5 $share || rc=1
-/usr/bin/python3 "$checker" image.kr.h5 image.ar.h5 $share --image || rc=1
-/usr/bin/python3 "$checker" sets.kr.h5 vary.ar.h5 $share --mismatch || rc=1
+"$py" "$checker" sets.kr.h5 sets.ar.h5 $share || rc=1
+"$py" "$checker" image.kr.h5 image.ar.h5 $share --image || rc=1
+"$py" "$checker" sets.kr.h5 vary.ar.h5 $share --mismatch || rc=1
 exit $rc

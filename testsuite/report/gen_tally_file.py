@@ -144,11 +144,17 @@ EXTRA_TABLES = ("gpu_kernels", "pc_samples")
 
 def write_extra(f):
     """Tables later issues add (GPU kernels, PC samples, an NVTX payload table)."""
-    kdt = np.dtype([("rank", "<i4"), ("name", "S64"), ("launches", "<i8"), ("time_ns", "<i8"),
-                    ("sm__warps_active.avg.pct_of_peak_sustained_active", "<f8")])
-    f.create_dataset("gpu_kernels", data=np.array(
-        [(r, b"saxpy" if k == 0 else b"stencil", 10, 1_000_000 * (k + 1) + r, 60.0 + 10 * k)
-         for r in range(2) for k in range(2)], dtype=kdt))
+    # the runtime's layout (schema.def): a row per rank, kernel and metric
+    kdt = np.dtype([("rank", "<i4"), ("device", "<i4"), ("thread", "<i4"), ("region", "S512"),
+                    ("kernel", "S8192"), ("launches", "<i8"), ("metric", "S256"), ("pass", "<i4"),
+                    ("replay", "S32"), ("total", "<f8"), ("min", "<f8"), ("mean", "<f8"), ("max", "<f8")])
+    rows = []
+    for r in range(2):
+        for k, kname in enumerate((b"saxpy", b"stencil")):
+            for m, v in ((b"gpu__time_duration.sum", 1_000_000 * (k + 1) + r),
+                         (b"sm__warps_active.avg.pct_of_peak_sustained_active", 60.0 + 10 * k)):
+                rows.append((r, 0, 0, b"main", kname, 10, m, 0, b"none", v * 10, v, v, v))
+    f.create_dataset("gpu_kernels", data=np.array(rows, dtype=kdt))
     pdt = np.dtype([("file", "S64"), ("line", "<i4"), ("stall_reason", "S32"), ("samples", "<i8")])
     rows = [(b"kern.cu", ln, reason, n) for ln, base in ((12, 100), (13, 40))
             for reason, n in ((b"long_scoreboard", base), (b"math_pipe_throttle", base // 2), (b"selected", base // 4))]

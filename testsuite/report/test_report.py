@@ -384,8 +384,60 @@ def case_runtime():
     check(steps and visits[steps[0]["id"]] == 10, "5 steps on each of 2 ranks")
 
 
+DATA = os.path.join(HERE, "data")
+
+
+def _s(v):
+    return v.decode() if isinstance(v, bytes) else str(v)
+
+
+def case_gpu_files():
+    """Files the runtime wrote on the H100 (testsuite/report/data/README.md):
+    --by kernel lists every kernel of gpu_kernels first, with launches and
+    metric totals summed by hand from the file; whole names (PyTorch's run
+    past 5,000 characters) come out intact; the PC-sampling section sums
+    pc_samples' rows without the '_not_issued' subsets."""
+    import h5py
+    for name in ("gpu_kernel_replay.h5", "gpu_torch.h5", "gpu_pcsamp.h5"):
+        path = os.path.join(DATA, name)
+        with h5py.File(path, "r") as f:
+            k = f["gpu_kernels"][()] if "gpu_kernels" in f else []
+            pc = f["pc_samples"][()] if "pc_samples" in f else []
+        rep = report_json(path, *(("--by", "kernel") if len(k) else ()))
+        titles = list(rep)
+        if len(k):
+            metrics = list(dict.fromkeys(_s(r["metric"]) for r in k))
+            want = {}
+            for r in k:
+                w = want.setdefault(_s(r["kernel"]), {"launches": 0})
+                if _s(r["metric"]) == metrics[0]:
+                    w["launches"] += int(r["launches"])
+                w[metrics and _s(r["metric"])] = w.get(_s(r["metric"]), 0.0) + float(r["total"])
+            title = next((t for t in titles if t.startswith("GPU kernels by ")), None)
+            check(title is not None and titles.index(title) == 1, f"{name}: kernels first with --by kernel: {titles}")
+            got = {row["kernel"]: row for row in rep.get(title, [])}
+            check(set(got) == set(want), f"{name}: kernels {sorted(got)[:3]} vs file {sorted(want)[:3]}")
+            for kern, w in want.items():
+                row = got.get(kern, {})
+                check(row.get("launches") == w["launches"], f"{name}: {kern[:60]} launches {row.get('launches')}")
+                for m in metrics:
+                    check(close(row.get(f"{m} total"), w[m], 1e-12), f"{name}: {kern[:60]} {m} total")
+            longest = max(want, key=len)
+            print(f"{name}: {len(want)} kernels, {sum(w['launches'] for w in want.values())} launches, "
+                  f"longest name {len(longest)} characters")
+            if name == "gpu_torch.h5":
+                check(len(longest) > 5000 and longest.endswith(")"), f"whole PyTorch name: {len(longest)} chars")
+        if len(pc):
+            hot = rep.get("PC sampling: hot lines and stall reasons", [])
+            total = sum(int(r["samples"]) for r in pc if int(r["not_issued"]) == 0)
+            check(sum(r["total"] for r in hot) == total, f"{name}: hot lines {sum(r['total'] for r in hot)} "
+                  f"samples, pc_samples {total}")
+            print(f"{name}: {len(pc)} PC-sample rows, {total} samples")
+
+
 CASES = {"versions": case_versions, "numbers": case_numbers, "partial": case_partial, "errors": case_errors, "plots": case_plots,
-         "export": case_export, "formats": case_formats, "perf": case_perf, "runtime": case_runtime}
+         "export": case_export, "formats": case_formats, "perf": case_perf, "runtime": case_runtime,
+         "gpu_files": case_gpu_files}
 
 if __name__ == "__main__":
     os.makedirs(WORK, exist_ok=True)

@@ -22,13 +22,13 @@
 #define ROWS 4096
 
 struct harvest {
-	char (*names)[256];
+	char **names;    /* ROWS whole names (malloc'ed) */
 	double *m;       /* ROWS x n */
 	int nk;
 };
 
 static void read_group(const struct tly_gpu_view *v, tally_gpu_group_t g, struct harvest *h,
-		       char (*names)[256], double *vals)
+		       char **names, double *vals)
 {
 	tally_gpu_event_t ev[TALLY_GPU_GROUP_MAX_EVENTS];
 	size_t sz = sizeof ev, nsz = sizeof(int);
@@ -36,15 +36,20 @@ static void read_group(const struct tly_gpu_view *v, tally_gpu_group_t g, struct
 
 	tally_gpu_group_get_attr(g, TALLY_GPU_GROUP_ATTR_NUM_EVENTS, &ne, &nsz);
 	tally_gpu_group_get_attr(g, TALLY_GPU_GROUP_ATTR_EVENTS, ev, &sz);
-	if (tally_gpu_group_read_kernels(g, (char *)names, 256, vals, &nk) != PAPI_OK)
+	if (tally_gpu_group_read_kernel_names(g, names, vals, &nk) != PAPI_OK)
 		return;
 	if (nk > ROWS)
 		tly_rt_log(1, "more than %d kernels: the GPU values of the later ones are lost", ROWS);
 	nk = nk < ROWS ? nk : ROWS;
-	if (nk > h->nk) {
-		memcpy(h->names + h->nk, names + h->nk, (size_t)(nk - h->nk) * sizeof *names);
-		h->nk = nk;
+	for (int r = 0; r < nk; r++) {   /* the first group read names the rows */
+		if (r >= h->nk) {
+			h->names[r] = names[r];
+		} else {
+			free(names[r]);
+		}
+		names[r] = NULL;
 	}
+	h->nk = nk > h->nk ? nk : h->nk;
 	for (int r = 0; r < nk; r++)
 		for (int e = 0; e < ne; e++)
 			for (int i = 0; i < v->n; i++)
@@ -54,7 +59,7 @@ static void read_group(const struct tly_gpu_view *v, tally_gpu_group_t g, struct
 
 static int harvest_all(const struct tly_gpu_view *v, struct harvest *h)
 {
-	char (*names)[256] = calloc(ROWS, sizeof *names);
+	char **names = calloc(ROWS, sizeof *names);
 	double *vals = calloc((size_t)ROWS * TALLY_GPU_GROUP_MAX_EVENTS, sizeof *vals);
 
 	h->names = calloc(ROWS, sizeof *h->names);
@@ -79,7 +84,7 @@ static struct tly_gpu_kstat *find(struct tly_gpu_kstat *ks, int64_t *nks, const 
 	ks->t = t;
 	ks->node = node;
 	ks->device = device;
-	snprintf(ks->kernel, sizeof ks->kernel, "%s", name);
+	ks->kernel = strdup(name ? name : "?");
 	for (int i = 0; i < TLY_GPU_MAX_METRICS; i++) {
 		ks->min[i] = DBL_MAX;
 		ks->max[i] = -DBL_MAX;
@@ -134,13 +139,12 @@ static struct tly_gpu_kstat *fold(const struct tly_gpu_view *v, const struct har
 		int32_t node = 0;
 		const char *hooked = r < v->nl ? tly_gpu_rt_launch(r, &t, &node) : NULL;
 
-		/* both names may be cut short (at different lengths): a name that
-		 * begins the other is the same kernel */
-		if (hooked && strncmp(hooked, h->names[r], strlen(hooked) < strlen(h->names[r]) ?
-				      strlen(hooked) : strlen(h->names[r])) && !warned++)
+		const char *seen = h->names[r] ? h->names[r] : "?";
+
+		if (hooked && strcmp(hooked, seen) && !warned++)
 			tly_rt_log(1, "kernel %d: the launch hook saw '%s', the profiler '%s'; attribution by "
-				   "launch order may be wrong", r, hooked, h->names[r]);
-		fold_row(find(ks, nks, t, node, v->device, hooked && v->image_pass >= 0 ? hooked : h->names[r]),
+				   "launch order may be wrong", r, hooked, seen);
+		fold_row(find(ks, nks, t, node, v->device, hooked && v->image_pass >= 0 ? hooked : seen),
 			 &h->m[(size_t)r * (size_t)v->n], v->n);
 	}
 	return ks;
@@ -167,6 +171,8 @@ const struct tly_gpu_kstat *tly_gpu_rt_collect(int64_t *n, int *replay)
 	if (v.replay)
 		tally_gpu_kernel_replay_disable(NULL);
 	tally_gpu_set_launch_hook(NULL, NULL);
+	for (int r = 0; h.names && r < h.nk; r++)
+		free(h.names[r]);
 	free(h.names);
 	free(h.m);
 	*n = *v.nks;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/errors.h"
 #include "passes/passes.h"
@@ -22,7 +23,7 @@
 struct launch {
 	const struct tly_rt_thread *t;
 	int32_t node;
-	char name[256];
+	const char *name;     /* whole name, interned in gs.kn */
 };
 
 static struct {
@@ -34,6 +35,8 @@ static struct {
 	tally_gpu_group_sets_t *sets;
 	struct launch *l;
 	int64_t nl, cap;
+	char **kn;            /* distinct kernel names (kept to the end) */
+	int64_t nkn, capkn;
 	struct tly_gpu_kstat *ks;
 	int64_t nks;
 } gs = { .lock = PTHREAD_MUTEX_INITIALIZER };
@@ -44,6 +47,30 @@ static const char *why(int rc)
 	const char *d = tly_err_detail();
 
 	return d && *d ? d : PAPI_strerror(rc);
+}
+
+/* The interned copy of a kernel name (launches repeat a few kernels);
+ * NULL when out of memory.  Called with gs.lock held. */
+static const char *intern(const char *name)
+{
+	char *c;
+
+	for (int64_t i = gs.nkn; i-- > 0;)
+		if (!strcmp(gs.kn[i], name))
+			return gs.kn[i];
+	if (gs.nkn == gs.capkn) {
+		int64_t cap = gs.capkn ? 2 * gs.capkn : 64;
+		char **m = realloc(gs.kn, (size_t)cap * sizeof *gs.kn);
+
+		if (!m)
+			return NULL;
+		gs.kn = m;
+		gs.capkn = cap;
+	}
+	if (!(c = strdup(name)))
+		return NULL;
+	gs.kn[gs.nkn++] = c;
+	return c;
 }
 
 /* A program without MPI_Finalize (a serial program, a Python script)
@@ -86,7 +113,9 @@ static uint64_t on_launch(const tally_gpu_launch_t *l, void *ud)
 		x = &gs.l[gs.nl++];
 		x->t = t;
 		x->node = t->depth ? t->stack[t->depth - 1].node : 0;
-		snprintf(x->name, sizeof x->name, "%s", l->name ? l->name : "?");
+		x->name = intern(l->name ? l->name : "?");
+		if (!x->name)
+			x->name = "?";
 	}
 	pthread_mutex_unlock(&gs.lock);
 	return 0;
@@ -264,10 +293,26 @@ static int prepare(struct tly_pass_sched *s)
 	return 1;
 }
 
+/* TALLY_CUPTI=app: CUPTI is left to the application's own tool. */
+static int cupti_left_to_app(void)
+{
+	const char *v = tly_rt_proc()->opt.raw.cupti;
+
+	if (!strcmp(v, "app"))
+		return 1;
+	if (strcmp(v, "tally"))
+		tly_rt_log(1, "TALLY_CUPTI=%s: expected 'tally' or 'app'; 'tally' is used", v);
+	return 0;
+}
+
 void tly_gpu_rt_start(void *comm_ptr)
 {
 	struct tly_pass_sched *s = &tly_pass_state()->gpu;
-	int ready = prepare(s), owner = tly_gpu_share_owner(comm_ptr, gs.device, ready), rc;
+	int yield = *tly_pass_gpu_list() && cupti_left_to_app();
+	int ready = !yield && prepare(s), owner = tly_gpu_share_owner(comm_ptr, gs.device, ready), rc;
+
+	if (yield)
+		tly_rt_log(1, "GPU metrics off: TALLY_CUPTI=app leaves CUPTI to the application's own tool");
 
 	if (!ready)
 		return;
@@ -284,6 +329,9 @@ void tly_gpu_rt_start(void *comm_ptr)
 		tly_rt_log(1, "GPU kernels not attributed to threads and regions: %s", tally_gpu_subscriber_status());
 	gs.on = 1;
 	tly_rt_log(2, "%d GPU metric(s) in %d pass(es)%s", gs.n, s->npasses, gs.replay ? ", kernel replay" : "");
+	if (tally_gpu_subscribed())
+		tly_rt_log(1, "Tally holds CUPTI's subscription: an application's own CUPTI tool (torch.profiler, "
+			   "Nsight) cannot subscribe; TALLY_CUPTI=app leaves CUPTI to it");
 }
 
 void tly_gpu_rt_view(struct tly_gpu_view *v)

@@ -22,7 +22,7 @@ struct tly_gpu_kstat {
 	const struct tly_rt_thread *t;   /* NULL when the launch was not seen */
 	int32_t node;                    /* region of t open at the launch */
 	int device;
-	char kernel[256];
+	const char *kernel;              /* whole demangled name (owned by the collector) */
 	int64_t launches;
 	double total[TLY_GPU_MAX_METRICS], min[TLY_GPU_MAX_METRICS], max[TLY_GPU_MAX_METRICS];
 };

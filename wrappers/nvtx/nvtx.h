@@ -10,7 +10,6 @@
  *   nvtx_time.c     time domains, sync points, conversion to Tally's clock
  *   nvtx_ext.c      payload extension handlers (InitializeInjectionNvtxExtension)
  *   nvtx_store.c    per-thread records (marks, payload rows) and start/end ranges
- *   nvtx_cupti.c    coexistence with CUPTI's own NVTX support
  * Output: output/h5_nvtx.c.
  */
 #ifndef TALLY_NVTX_H
@@ -246,12 +245,5 @@ nvtxRangeId_t tly_nv_start(nvtxDomainHandle_t d, const nvtxEventAttributes_t *a,
 /* Region name of a range (domain prefix for named domains). */
 const char *tly_nv_region_name(int domain, const char *msg, char *buf, size_t len);
 
-/* ---- CUPTI (nvtx_cupti.c) --------------------------------------------- */
-/* Let CUPTI install its NVTX handlers first when the GPU component runs. */
-int tly_nv_cupti_core(NvtxGetExportTableFunc_t get);
-int tly_nv_cupti_ext(nvtxExtModuleInfo_t *mi);
-/* CUPTI's schema/enum registration handlers saved by tly_nv_cupti_ext. */
-uint64_t tly_nv_cupti_schema(nvtxDomainHandle_t d, const nvtxPayloadSchemaAttr_t *a);
-uint64_t tly_nv_cupti_enum(nvtxDomainHandle_t d, const nvtxPayloadEnumAttr_t *a);
 
 #endif

@@ -3,8 +3,10 @@
  * core handlers (A, W and Ex forms, domain forms).  Push/pop ranges are
  * regions of the thread's region tree (counters read at their
  * boundaries); marks are timestamped events; start/end ranges, which may
- * end on another thread, go to a process list.  When CUPTI's NVTX support
- * installed handlers first (nvtx_cupti.c), each of ours calls CUPTI's too.
+ * end on another thread, go to a process list.  CUPTI's own NVTX support
+ * (cuptiNvtxInitialize2) is not chained: Tally records NVTX itself, and
+ * CUPTI would need a subscriber with the NVTX domain, which Tally takes
+ * only for GPU features (docs/nvtx.md).
  */
 #include "nvtx/nvtx.h"
 
@@ -19,12 +21,7 @@
 
 static struct {
 	pthread_mutex_t lock;
-	NvtxFunctionPointer prev[NVTX_CBID_CORE_SIZE];    /* CUPTI's handlers, or NULL */
-	NvtxFunctionPointer prev2[NVTX_CBID_CORE2_SIZE];
 } core = { .lock = PTHREAD_MUTEX_INITIALIZER };
-
-#define CHAIN(tab, id, type, ...) \
-	do { if (core.tab[id]) ((type)core.tab[id])(__VA_ARGS__); } while (0)
 
 const char *tly_nv_attr_message(const nvtxEventAttributes_t *a, char *buf, size_t len)
 {
@@ -167,91 +164,76 @@ nvtxRangeId_t tly_nv_start(nvtxDomainHandle_t d, const nvtxEventAttributes_t *a,
 /* ---- handlers installed in the NVTX slots ----------------------------- */
 static void h_MarkEx(const nvtxEventAttributes_t *a)
 {
-	CHAIN(prev, NVTX_CBID_CORE_MarkEx, nvtxMarkEx_impl_fntype, a);
 	tly_nv_mark(NULL, a, NULL);
 }
 static void h_MarkA(const char *m)
 {
-	CHAIN(prev, NVTX_CBID_CORE_MarkA, nvtxMarkA_impl_fntype, m);
 	tly_nv_mark(NULL, NULL, m ? m : "");
 }
 static void h_MarkW(const wchar_t *m)
 {
 	char b[256];
 
-	CHAIN(prev, NVTX_CBID_CORE_MarkW, nvtxMarkW_impl_fntype, m);
 	tly_nv_utf8(m ? (const void *)m : (const void *)L"", sizeof(wchar_t), sizeof b, b, sizeof b);
 	tly_nv_mark(NULL, NULL, b);
 }
 static nvtxRangeId_t h_RangeStartEx(const nvtxEventAttributes_t *a)
 {
-	CHAIN(prev, NVTX_CBID_CORE_RangeStartEx, nvtxRangeStartEx_impl_fntype, a);
 	return tly_nv_start(NULL, a, NULL);
 }
 static nvtxRangeId_t h_RangeStartA(const char *m)
 {
-	CHAIN(prev, NVTX_CBID_CORE_RangeStartA, nvtxRangeStartA_impl_fntype, m);
 	return tly_nv_start(NULL, NULL, m ? m : "");
 }
 static nvtxRangeId_t h_RangeStartW(const wchar_t *m)
 {
 	char b[256];
 
-	CHAIN(prev, NVTX_CBID_CORE_RangeStartW, nvtxRangeStartW_impl_fntype, m);
 	tly_nv_utf8(m ? (const void *)m : (const void *)L"", sizeof(wchar_t), sizeof b, b, sizeof b);
 	return tly_nv_start(NULL, NULL, b);
 }
 static void h_RangeEnd(nvtxRangeId_t id)
 {
-	CHAIN(prev, NVTX_CBID_CORE_RangeEnd, nvtxRangeEnd_impl_fntype, id);
 	tly_nv_range_end(id);
 }
 static int h_RangePushEx(const nvtxEventAttributes_t *a)
 {
-	CHAIN(prev, NVTX_CBID_CORE_RangePushEx, nvtxRangePushEx_impl_fntype, a);
 	return tly_nv_push(NULL, a, NULL);
 }
 static int h_RangePushA(const char *m)
 {
-	CHAIN(prev, NVTX_CBID_CORE_RangePushA, nvtxRangePushA_impl_fntype, m);
 	return tly_nv_push(NULL, NULL, m ? m : "");
 }
 static int h_RangePushW(const wchar_t *m)
 {
 	char b[256];
 
-	CHAIN(prev, NVTX_CBID_CORE_RangePushW, nvtxRangePushW_impl_fntype, m);
 	tly_nv_utf8(m ? (const void *)m : (const void *)L"", sizeof(wchar_t), sizeof b, b, sizeof b);
 	return tly_nv_push(NULL, NULL, b);
 }
 static int h_RangePop(void)
 {
-	CHAIN(prev, NVTX_CBID_CORE_RangePop, nvtxRangePop_impl_fntype);
 	return tly_nv_pop(NULL);
 }
 static void h_NameCategoryA(uint32_t c, const char *n)
 {
-	CHAIN(prev, NVTX_CBID_CORE_NameCategoryA, nvtxNameCategoryA_impl_fntype, c, n);
 	tly_nv_name_add(0, 0, c, n);
 }
 static void h_NameCategoryW(uint32_t c, const wchar_t *n)
 {
 	char b[256];
 
-	CHAIN(prev, NVTX_CBID_CORE_NameCategoryW, nvtxNameCategoryW_impl_fntype, c, n);
 	tly_nv_utf8(n ? (const void *)n : (const void *)L"", sizeof(wchar_t), sizeof b, b, sizeof b);
 	tly_nv_name_add(0, 0, c, b);
 }
 static void h_NameOsThreadA(uint32_t tid, const char *n)
 {
-	CHAIN(prev, NVTX_CBID_CORE_NameOsThreadA, nvtxNameOsThreadA_impl_fntype, tid, n);
 	tly_nv_name_add(0, 1, tid, n);
 }
 static void h_NameOsThreadW(uint32_t tid, const wchar_t *n)
 {
 	char b[256];
 
-	CHAIN(prev, NVTX_CBID_CORE_NameOsThreadW, nvtxNameOsThreadW_impl_fntype, tid, n);
 	tly_nv_utf8(n ? (const void *)n : (const void *)L"", sizeof(wchar_t), sizeof b, b, sizeof b);
 	tly_nv_name_add(0, 1, tid, b);
 }
@@ -259,61 +241,54 @@ static void h_NameOsThreadW(uint32_t tid, const wchar_t *n)
 /* ---- domain forms ------------------------------------------------------- */
 static void h_DomainMarkEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t *a)
 {
-	CHAIN(prev2, NVTX_CBID_CORE2_DomainMarkEx, nvtxDomainMarkEx_impl_fntype, d, a);
 	tly_nv_mark(d, a, NULL);
 }
 static nvtxRangeId_t h_DomainRangeStartEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t *a)
 {
-	CHAIN(prev2, NVTX_CBID_CORE2_DomainRangeStartEx, nvtxDomainRangeStartEx_impl_fntype, d, a);
 	return tly_nv_start(d, a, NULL);
 }
 static void h_DomainRangeEnd(nvtxDomainHandle_t d, nvtxRangeId_t id)
 {
-	CHAIN(prev2, NVTX_CBID_CORE2_DomainRangeEnd, nvtxDomainRangeEnd_impl_fntype, d, id);
+	(void)d;
 	tly_nv_range_end(id);
 }
 static int h_DomainRangePushEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t *a)
 {
-	CHAIN(prev2, NVTX_CBID_CORE2_DomainRangePushEx, nvtxDomainRangePushEx_impl_fntype, d, a);
 	return tly_nv_push(d, a, NULL);
 }
 static int h_DomainRangePop(nvtxDomainHandle_t d)
 {
-	CHAIN(prev2, NVTX_CBID_CORE2_DomainRangePop, nvtxDomainRangePop_impl_fntype, d);
 	return tly_nv_pop(d);
 }
 static nvtxResourceHandle_t h_DomainResourceCreate(nvtxDomainHandle_t d, nvtxResourceAttributes_t *a)
 {
-	CHAIN(prev2, NVTX_CBID_CORE2_DomainResourceCreate, nvtxDomainResourceCreate_impl_fntype, d, a);
+	(void)d;
+	(void)a;
 	return (nvtxResourceHandle_t)(uintptr_t)1;   /* resources are not recorded */
 }
 static void h_DomainResourceDestroy(nvtxResourceHandle_t r)
 {
-	CHAIN(prev2, NVTX_CBID_CORE2_DomainResourceDestroy, nvtxDomainResourceDestroy_impl_fntype, r);
+	(void)r;
 }
 static void h_DomainNameCategoryA(nvtxDomainHandle_t d, uint32_t c, const char *n)
 {
-	CHAIN(prev2, NVTX_CBID_CORE2_DomainNameCategoryA, nvtxDomainNameCategoryA_impl_fntype, d, c, n);
 	tly_nv_name_add(tly_nv_domain_index(d), 0, c, n);
 }
 static void h_DomainNameCategoryW(nvtxDomainHandle_t d, uint32_t c, const wchar_t *n)
 {
 	char b[256];
 
-	CHAIN(prev2, NVTX_CBID_CORE2_DomainNameCategoryW, nvtxDomainNameCategoryW_impl_fntype, d, c, n);
 	tly_nv_utf8(n ? (const void *)n : (const void *)L"", sizeof(wchar_t), sizeof b, b, sizeof b);
 	tly_nv_name_add(tly_nv_domain_index(d), 0, c, b);
 }
 static nvtxStringHandle_t h_DomainRegisterStringA(nvtxDomainHandle_t d, const char *s)
 {
-	CHAIN(prev2, NVTX_CBID_CORE2_DomainRegisterStringA, nvtxDomainRegisterStringA_impl_fntype, d, s);
 	return tly_nv_string_register(tly_nv_domain_index(d), s);
 }
 static nvtxStringHandle_t h_DomainRegisterStringW(nvtxDomainHandle_t d, const wchar_t *s)
 {
 	char b[1024];
 
-	CHAIN(prev2, NVTX_CBID_CORE2_DomainRegisterStringW, nvtxDomainRegisterStringW_impl_fntype, d, s);
 	if (!s)
 		return NULL;
 	tly_nv_utf8(s, sizeof(wchar_t), sizeof b, b, sizeof b);
@@ -321,25 +296,22 @@ static nvtxStringHandle_t h_DomainRegisterStringW(nvtxDomainHandle_t d, const wc
 }
 static nvtxDomainHandle_t h_DomainCreateA(const char *n)
 {
-	CHAIN(prev2, NVTX_CBID_CORE2_DomainCreateA, nvtxDomainCreateA_impl_fntype, n);
 	return tly_nv_domain_create(n);
 }
 static nvtxDomainHandle_t h_DomainCreateW(const wchar_t *n)
 {
 	char b[256];
 
-	CHAIN(prev2, NVTX_CBID_CORE2_DomainCreateW, nvtxDomainCreateW_impl_fntype, n);
 	tly_nv_utf8(n ? (const void *)n : (const void *)L"", sizeof(wchar_t), sizeof b, b, sizeof b);
 	return tly_nv_domain_create(b);
 }
 static void h_DomainDestroy(nvtxDomainHandle_t d)
 {
-	CHAIN(prev2, NVTX_CBID_CORE2_DomainDestroy, nvtxDomainDestroy_impl_fntype, d);
 	tly_nv_domain_destroy(d);
 }
 static void h_Initialize(const void *r)
 {
-	CHAIN(prev2, NVTX_CBID_CORE2_Initialize, nvtxInitialize_impl_fntype, r);
+	(void)r;
 }
 
 /* ---- installation ------------------------------------------------------- */
@@ -372,27 +344,23 @@ static const struct slot core2_slots[] = {
 	SLOT(NVTX_CBID_CORE2_DomainDestroy, h_DomainDestroy), SLOT(NVTX_CBID_CORE2_Initialize, h_Initialize),
 };
 
-struct table { NvtxFunctionTable t; unsigned int n; NvtxFunctionPointer snap[32]; };
+struct table { NvtxFunctionTable t; unsigned int n; };
 
 static int open_table(const NvtxExportTableCallbacks *cb, NvtxCallbackModule m, struct table *t)
 {
 	if (!cb->GetModuleFunctionTable(m, &t->t, &t->n) || !t->t)
 		return -1;
-	for (unsigned int i = 0; i < t->n && i < 32; i++)
-		t->snap[i] = t->t[i] ? *t->t[i] : NULL;
 	return 0;
 }
 
-/* Install ours; a slot CUPTI changed since the snapshot is chained. */
-static void fill(struct table *t, const struct slot *s, size_t n, NvtxFunctionPointer *prev)
+/* Install ours. */
+static void fill(struct table *t, const struct slot *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		unsigned int id = (unsigned int)s[i].id;
 
-		if (id >= t->n || id >= 32 || !t->t[id])
+		if (id >= t->n || !t->t[id])
 			continue;
-		if (*t->t[id] != t->snap[id])
-			prev[id] = *t->t[id];
 		*t->t[id] = s[i].fn;
 	}
 }
@@ -411,9 +379,8 @@ TALLY_RT_EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get)
 		return 0;
 	}
 	pthread_mutex_lock(&core.lock);
-	tly_nv_cupti_core(get);
-	fill(&c1, core_slots, sizeof core_slots / sizeof *core_slots, core.prev);
-	fill(&c2, core2_slots, sizeof core2_slots / sizeof *core2_slots, core.prev2);
+	fill(&c1, core_slots, sizeof core_slots / sizeof *core_slots);
+	fill(&c2, core2_slots, sizeof core2_slots / sizeof *core2_slots);
 	pthread_mutex_unlock(&core.lock);
 	return 1;
 }

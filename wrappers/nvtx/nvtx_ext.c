@@ -28,20 +28,16 @@ static nvtxEventAttributes_t attr_of(const nvtxPayloadData_t *pd, size_t n)
 
 static uint64_t x_SchemaRegister(nvtxDomainHandle_t d, const nvtxPayloadSchemaAttr_t *a)
 {
-	uint64_t cid = tly_nv_cupti_schema(d, a), id;
 	int dom = tly_nv_domain_index(d);
 
-	id = tly_nv_schema_register(dom < 0 ? 0 : dom, a, cid);
-	return id ? id : cid;
+	return tly_nv_schema_register(dom < 0 ? 0 : dom, a, 0);
 }
 
 static uint64_t x_EnumRegister(nvtxDomainHandle_t d, const nvtxPayloadEnumAttr_t *a)
 {
-	uint64_t cid = tly_nv_cupti_enum(d, a), id;
 	int dom = tly_nv_domain_index(d);
 
-	id = tly_nv_enum_register(dom < 0 ? 0 : dom, a, cid);
-	return id ? id : cid;
+	return tly_nv_enum_register(dom < 0 ? 0 : dom, a, 0);
 }
 
 static uint64_t x_ScopeRegister(nvtxDomainHandle_t d, const nvtxScopeAttr_t *a)
@@ -197,7 +193,6 @@ TALLY_RT_EXPORT int InitializeInjectionNvtxExtension(nvtxExtModuleInfo_t *mi)
 	    || mi->segmentsCount < 1 || !mi->segments || !mi->segments[0].functionSlots)
 		return 0;
 	tly_nv_set_typeinfo(mi->extInfo);
-	tly_nv_cupti_ext(mi);        /* CUPTI first: its schema handlers are chained */
 	seg = &mi->segments[0];
 	for (size_t i = 0; i < sizeof ext_slots / sizeof *ext_slots && i < seg->slotCount; i++)
 		if (ext_slots[i])

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gpu/gpu_rt.h"
 #include "passes/passes.h"
@@ -24,7 +25,10 @@ static void one_row(struct tly_row_gpu_kernels *row, struct tly_rt_proc *p, cons
 		tly_pass_node_path(k->t, k->node, row->region, sizeof row->region);
 	else
 		snprintf(row->region, sizeof row->region, "?");
-	snprintf(row->kernel, sizeof row->kernel, "%s", k->kernel);
+	if (snprintf(row->kernel, sizeof row->kernel, "%s", k->kernel ? k->kernel : "?") >= (int)sizeof row->kernel &&
+	    i == 0)
+		tly_rt_log(1, "kernel name of %zu bytes cut to %zu in gpu_kernels: %.80s...", strlen(k->kernel),
+			   sizeof row->kernel - 1, k->kernel);
 	row->launches = k->launches;
 	snprintf(row->metric, sizeof row->metric, "%s", s->names[i] + 7);   /* without "cuda:::" */
 	row->pass = s->pass_of[i];

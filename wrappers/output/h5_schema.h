@@ -15,6 +15,8 @@
 #define TLY_C_STR64 char
 #define TLY_C_STR256 char
 #define TLY_C_STR512 char
+#define TLY_C_STR1024 char
+#define TLY_C_STR8192 char
 #define TLY_C_CNT int64_t
 #define TLY_C_HIST int64_t
 #define TLY_C_F64 double
@@ -24,6 +26,8 @@
 #define TLY_N_STR64 [64]
 #define TLY_N_STR256 [256]
 #define TLY_N_STR512 [512]
+#define TLY_N_STR1024 [1024]
+#define TLY_N_STR8192 [8192]
 #define TLY_N_CNT [TLY_RT_MAX_EVENTS]
 #define TLY_N_HIST [TLY_RT_HIST]
 #define TLY_N_F64

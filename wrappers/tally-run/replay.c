@@ -50,7 +50,7 @@ static void preload(int on)
 static int recorded_passes(const char *script, const char *file)
 {
 	char line[64];
-	char *av[] = { "/usr/bin/python3", (char *)script, "--npasses", (char *)file, NULL };
+	char *av[] = { (char *)tly_python(), (char *)script, "--npasses", (char *)file, NULL };
 	int n = 0;
 
 	preload(0);
@@ -95,7 +95,7 @@ static void job_stem(char **argv, char *buf, size_t len)
 static int merge(const char *script, const char *base, int npasses)
 {
 	char out[PATH_MAX], in[TLY_REPLAY_MAX][PATH_MAX];
-	char *av[TLY_REPLAY_MAX + 4] = { "/usr/bin/python3", (char *)script, out };
+	char *av[TLY_REPLAY_MAX + 4] = { (char *)tly_python(), (char *)script, out };
 	int rc;
 
 	snprintf(out, sizeof out, "%s.h5", base);

@@ -12,5 +12,8 @@
  * here (tally-run then runs the command once), else tally-run's exit
  * status: the first failing run's, else 0. */
 int tly_replay_run(const char *passes, char **argv);
+/* python.c: the interpreter for tally-run's scripts (TALLY_PYTHON, else
+ * the first with h5py of python3 on PATH and the configured ones). */
+const char *tly_python(void);
 
 #endif /* TALLY_RUN_REPLAY_H */

@@ -123,10 +123,9 @@ static int summary(const char *file)
 
 	exe_dir(dir, sizeof dir);
 	snprintf(script, sizeof script, "%s/../share/tally/tally-summary.py", dir);
-	/* the system python has Debian's h5py; a PATH python may not */
-	execl("/usr/bin/python3", "python3", script, file, (char *)NULL);
-	execlp("python3", "python3", script, file, (char *)NULL);
-	fprintf(stderr, "tally-run: cannot run python3 for --summary: %s\n", strerror(errno));
+	execl(tly_python(), "python3", script, file, (char *)NULL);
+	fprintf(stderr, "tally-run: cannot run %s for --summary: %s (set TALLY_PYTHON)\n", tly_python(),
+		strerror(errno));
 	return 1;
 }
 

@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "papi.h"
@@ -52,9 +53,89 @@ static int device_of(CUcontext ctx)
 	return dev;
 }
 
-static void on_launch(const CUpti_CallbackData *cd)
+/* Demangled names of launched functions, by symbol: demangling a
+ * PyTorch name (up to 5 kB) at every launch cost more than the launch.
+ * Entries stay to the end (the names are handed out); a full probe
+ * sequence falls back to a copy the caller frees. */
+#define DM_SLOTS 4096
+#define DM_PROBE 16
+static struct {
+	pthread_mutex_t lock;
+	struct { char *sym, *name; } e[DM_SLOTS];
+} dm = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static const char *demangled(const char *sym, char **owned)
 {
-	char name[TALLY_GPU_NAME_LEN];
+	size_t h = sym ? (size_t)(((uintptr_t)sym >> 4) * 2654435761u) % DM_SLOTS : 0;
+	char *d, *m;
+
+	*owned = NULL;
+	if (!sym)
+		return "?";
+	pthread_mutex_lock(&dm.lock);
+	for (int i = 0; i < DM_PROBE; i++) {
+		size_t k = (h + (size_t)i) % DM_SLOTS;
+
+		if (dm.e[k].sym && !strcmp(dm.e[k].sym, sym)) {
+			d = dm.e[k].name;
+			pthread_mutex_unlock(&dm.lock);
+			return d;
+		}
+	}
+	pthread_mutex_unlock(&dm.lock);
+	d = tly_cu_demangle_dup(sym);
+	m = strdup(sym);
+	if (!d || !m) {
+		free(m);
+		*owned = d;
+		return d ? d : "?";
+	}
+	pthread_mutex_lock(&dm.lock);
+	for (int i = 0; i < DM_PROBE && m; i++) {
+		size_t k = (h + (size_t)i) % DM_SLOTS;
+
+		if (!dm.e[k].sym) {
+			dm.e[k].sym = m;
+			dm.e[k].name = d;
+			m = NULL;
+		}
+	}
+	pthread_mutex_unlock(&dm.lock);
+	if (m) {   /* no free slot (or another thread stored it meanwhile) */
+		free(m);
+		*owned = d;
+	}
+	return d;
+}
+
+/* The stream a launch goes to (its parameters by callback id). */
+static CUstream launch_stream(CUpti_CallbackId id, const CUpti_CallbackData *cd)
+{
+	const void *p = cd->functionParams;
+
+	if (!p)
+		return NULL;
+	switch (id) {
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+		return ((const cuLaunchKernel_params *)p)->hStream;
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
+		const CUlaunchConfig *c = ((const cuLaunchKernelEx_params *)p)->config;
+
+		return c ? c->hStream : NULL;
+	}
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+		return ((const cuLaunchCooperativeKernel_params *)p)->hStream;
+	default:
+		return NULL;
+	}
+}
+
+static void on_launch(CUpti_CallbackId id, const CUpti_CallbackData *cd)
+{
+	char *owned;
+	const char *name;
 	tally_gpu_launch_t l = { .size = sizeof l };
 	tally_gpu_launch_hook_fn hook;
 	tally_gpu_replay_update_fn rfn;
@@ -67,7 +148,7 @@ static void on_launch(const CUpti_CallbackData *cd)
 	rfn = cb.replay_fn;
 	rud = cb.replay_ud;
 	pthread_mutex_unlock(&cb.lock);
-	tly_cu_demangle(cd->symbolName, name, sizeof name);
+	name = demangled(cd->symbolName, &owned);
 	l.phase = cd->callbackSite == CUPTI_API_EXIT;
 	l.name = name;
 	l.mangled = cd->symbolName;
@@ -83,13 +164,16 @@ static void on_launch(const CUpti_CallbackData *cd)
 			*cd->correlationData = tag;
 	}
 	if (!l.phase)
-		return;
-	tly_cu_pcs_note_launch(cd->context, cd->correlationId, name);
-	tly_cu_ctx_note_launch(cd->context, name, &passes);
-	/* Under KernelReplay CUPTI has replayed the kernel once per pass by
-	 * the time the launch call returns. */
-	if (passes > 0 && rfn)
-		rfn(name, passes, rud);
+		tly_cu_cache_before_launch(cd->context, launch_stream(id, cd));
+	if (l.phase) {
+		tly_cu_pcs_note_launch(cd->context, cd->correlationId, name);
+		tly_cu_ctx_note_launch(cd->context, name, &passes);
+		/* Under KernelReplay CUPTI has replayed the kernel once per
+		 * pass by the time the launch call returns. */
+		if (passes > 0 && rfn)
+			rfn(name, passes, rud);
+	}
+	free(owned);
 }
 
 /* PC sampling: cubins for source lines, drains before unload/teardown. */
@@ -101,8 +185,10 @@ static void on_resource(CUpti_CallbackId id, const CUpti_ResourceData *rd)
 		tly_cu_pcs_module_loaded(rd->context, md->pCubin, md->cubinSize);
 	else if (id == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING)
 		tly_cu_pcs_module_unloading(rd->context);
-	else if (id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
+	else if (id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
 		tly_cu_pcs_ctx_destroying(rd->context);
+		tly_cu_cache_ctx_gone(rd->context);
+	}
 	else if (id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
 		tly_cu_pcs_ctx_created(rd->context);
 }
@@ -116,7 +202,7 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
 		return;
 	for (size_t i = 0; i < sizeof launch_cbids / sizeof launch_cbids[0]; i++)
 		if (id == (CUpti_CallbackId)launch_cbids[i])
-			on_launch(data);
+			on_launch(id, data);
 }
 
 static int subscribe_locked(void)
@@ -126,6 +212,11 @@ static int subscribe_locked(void)
 	CUpti_SubscriberParams sp = { .structSize = CUpti_SubscriberParams_STRUCT_SIZE };
 	CUptiResult r;
 
+	if (tly_cu_cupti_yields()) {
+		snprintf(cb.status, sizeof cb.status, "TALLY_CUPTI=app: CUPTI's subscription is left to the "
+			 "application's own tool; Tally's GPU features that need it are off");
+		return tly_err_set(PAPI_ECNFLCT, "%s", cb.status);
+	}
 	sp.subscriberName = "Tally";
 	sp.oldSubscriberName = other;
 	sp.oldSubscriberSize = sizeof other;
@@ -144,6 +235,13 @@ static int subscribe_locked(void)
 	for (size_t i = 0; i < sizeof resource_cbids / sizeof resource_cbids[0]; i++)
 		pti->cuptiEnableCallback(1, cb.sub, CUPTI_CB_DOMAIN_RESOURCE, resource_cbids[i]);
 	return PAPI_OK;
+}
+
+int tly_cu_cupti_yields(void)
+{
+	const char *v = getenv("TALLY_CUPTI");
+
+	return v && !strcmp(v, "app");
 }
 
 int tly_cu_cb_init(void)
@@ -179,6 +277,16 @@ const char *tly_cu_cb_status(void)
 const char *tally_gpu_subscriber_status(void)
 {
 	return cb.status;
+}
+
+int tally_gpu_subscribed(void)
+{
+	int held;
+
+	pthread_mutex_lock(&cb.lock);
+	held = cb.tried && cb.rc == PAPI_OK;
+	pthread_mutex_unlock(&cb.lock);
+	return held;
 }
 
 int tally_gpu_set_launch_hook(tally_gpu_launch_hook_fn fn, void *userdata)

@@ -88,13 +88,12 @@ static int cu_init(PAPI_component_info_t *info)
 	}
 	tly_cu_libs()->pti->cuptiGetVersion(&v);
 	snprintf(info->support_version, sizeof info->support_version, "CUPTI API %u", (unsigned)v);
-	rc = tly_cu_cb_init();
-	if (rc == PAPI_OK && first_profilable(info->disabled_reason, sizeof info->disabled_reason) < 0)
-		rc = PAPI_ENOSUPP;
-	if (rc != PAPI_OK) {
-		if (!info->disabled_reason[0] || rc == PAPI_ECNFLCT)
-			snprintf(info->disabled_reason, sizeof info->disabled_reason, "%s", tly_err_detail());
-		info->disabled = rc;
+	/* No CUPTI subscription here: it is taken when a GPU feature needs it
+	 * (kernel names under replay, PC sampling, the launch hook), so an
+	 * application's own CUPTI tool works beside a library with no GPU
+	 * events (docs/gpu.md, coexistence). */
+	if (first_profilable(info->disabled_reason, sizeof info->disabled_reason) < 0) {
+		info->disabled = PAPI_ENOSUPP;
 		return PAPI_OK;
 	}
 	info->disabled_reason[0] = '\0';

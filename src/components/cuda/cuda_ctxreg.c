@@ -228,19 +228,17 @@ void tly_cu_ctx_note_launch(CUcontext ctx, const char *name, int *replay_passes)
 	pthread_mutex_unlock(&cr.lock);
 }
 
-int tly_cu_ctx_launch_name(CUcontext ctx, size_t i, char *buf, size_t len)
+char *tly_cu_ctx_launch_name(CUcontext ctx, size_t i)
 {
 	struct ctx_rec *r;
-	int ok = 0;
+	char *name = NULL;
 
 	pthread_mutex_lock(&cr.lock);
 	r = find(ctx, 0);
-	if (r && r->launch && i < r->nlaunch && i < MAX_LAUNCH_NAMES && r->launch[i]) {
-		snprintf(buf, len, "%s", r->launch[i]);
-		ok = 1;
-	}
+	if (r && r->launch && i < r->nlaunch && i < MAX_LAUNCH_NAMES && r->launch[i])
+		name = strdup(r->launch[i]);
 	pthread_mutex_unlock(&cr.lock);
-	return ok;
+	return name;
 }
 
 void tly_cu_ctx_clear_launches(CUcontext ctx)

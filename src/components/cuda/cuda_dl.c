@@ -32,6 +32,7 @@ static const struct sym drv_syms[] = {
 	DRV(cuDeviceGetName), DRV(cuDeviceGetAttribute), DRV(cuDevicePrimaryCtxRetain),
 	DRV(cuDevicePrimaryCtxRelease), DRV(cuCtxGetCurrent), DRV(cuCtxPushCurrent),
 	DRV(cuCtxPopCurrent), DRV(cuCtxGetDevice), DRV(cuCtxSynchronize), DRV(cuGetErrorName),
+	DRV(cuMemAlloc), DRV(cuMemsetD8Async), DRV(cuStreamIsCapturing),
 };
 
 static const struct sym pti_syms[] = {
@@ -246,17 +247,25 @@ int tly_cu_drv_err(CUresult r, const char *what)
 	return tly_err_set(PAPI_ECMP, "%s: %s (%d)", what, s ? s : "CUDA error", (int)r);
 }
 
-void tly_cu_demangle(const char *sym, char *buf, size_t len)
+char *tly_cu_demangle_dup(const char *sym)
 {
 	char *out = NULL;
 	int status = -1;
 
-	if (!sym) {
-		snprintf(buf, len, "?");
-		return;
-	}
+	if (!sym)
+		return strdup("?");
 	if (dl.demangle)
 		out = dl.demangle(sym, NULL, NULL, &status);
-	snprintf(buf, len, "%s", out && status == 0 ? out : sym);
+	if (out && status == 0)
+		return out;
+	free(out);
+	return strdup(sym);
+}
+
+void tly_cu_demangle(const char *sym, char *buf, size_t len)
+{
+	char *out = tly_cu_demangle_dup(sym);
+
+	snprintf(buf, len, "%s", out ? out : "?");
 	free(out);
 }

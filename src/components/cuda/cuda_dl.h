@@ -32,6 +32,9 @@ struct tly_cu_drv {
 	TLY_CU_FN(cuCtxGetDevice);
 	TLY_CU_FN(cuCtxSynchronize);
 	TLY_CU_FN(cuGetErrorName);
+	TLY_CU_FN(cuMemAlloc);
+	TLY_CU_FN(cuMemsetD8Async);
+	TLY_CU_FN(cuStreamIsCapturing);
 };
 
 /* CUPTI entry points. */
@@ -116,5 +119,8 @@ const char *tly_cu_pti_str(CUptiResult r);
 
 /* Demangle a C++ symbol into buf (copied as-is when no demangler). */
 void tly_cu_demangle(const char *sym, char *buf, size_t len);
+/* The whole demangled name (the symbol itself when it does not demangle),
+ * malloc'ed; NULL only when out of memory. */
+char *tly_cu_demangle_dup(const char *sym);
 
 #endif /* TALLY_CUDA_DL_H */

@@ -26,7 +26,7 @@ struct tally_gpu_group {
 	struct tly_cu_coll *own;
 	struct tly_cu_shared *shared;
 	int nk;                    /* kernels since the last read */
-	char (*kname)[128];
+	char **kname;              /* KERNEL_ROWS whole names (malloc'ed) */
 	double *kvals;             /* KERNEL_ROWS x TALLY_GPU_GROUP_MAX_EVENTS */
 };
 
@@ -72,6 +72,8 @@ int tally_gpu_group_destroy(tally_gpu_group_t g)
 		return tly_err_set(PAPI_EISRUN, "cannot destroy an enabled GPU group: disable it first");
 	for (int i = 0; i < g->n; i++)
 		free(g->names[i]);
+	for (int r = 0; g->kname && r < KERNEL_ROWS; r++)
+		free(g->kname[r]);
 	free(g->kname);
 	free(g->kvals);
 	free(g);
@@ -196,7 +198,8 @@ void tly_cu_group_add_range(tally_gpu_group_t g, const char *name, const double 
 		g->kvals = calloc((size_t)KERNEL_ROWS * TALLY_GPU_GROUP_MAX_EVENTS, sizeof *g->kvals);
 	}
 	if (g->kname && g->kvals && g->nk < KERNEL_ROWS) {
-		snprintf(g->kname[g->nk], sizeof g->kname[0], "%s", name);
+		free(g->kname[g->nk]);
+		g->kname[g->nk] = strdup(name);
 		memcpy(&g->kvals[(size_t)g->nk * TALLY_GPU_GROUP_MAX_EVENTS], vals, (size_t)g->n * sizeof *vals);
 	}
 	g->nk++;
@@ -299,12 +302,13 @@ int tally_gpu_group_read_all(tally_gpu_group_t g, double *values, tally_gpu_even
 	return PAPI_OK;
 }
 
-int tally_gpu_group_read_kernels(tally_gpu_group_t g, char *names, size_t name_len, double *values, int *n)
+/* The rows since the last read: names cut to name_len (names), or whole
+ * copies (dups), and values. */
+static int read_kernels(tally_gpu_group_t g, char *names, size_t name_len, char **dups, double *values,
+			int *n)
 {
 	int rc, k;
 
-	if (!g || !n)
-		return tly_err_set(PAPI_EINVAL, "tally_gpu_group_read_kernels: NULL argument");
 	if (!g->kernel_mode)
 		return tly_err_set(PAPI_EINVAL, "per-kernel values need kernel collection mode or kernel replay");
 	rc = harvest(g);
@@ -312,8 +316,12 @@ int tally_gpu_group_read_kernels(tally_gpu_group_t g, char *names, size_t name_l
 		return rc;
 	k = g->nk < KERNEL_ROWS ? g->nk : KERNEL_ROWS;
 	for (int r = 0; r < k && r < *n; r++) {
-		if (names)
-			snprintf(names + (size_t)r * name_len, name_len, "%s", g->kname[r]);
+		const char *nm = g->kname[r] ? g->kname[r] : "?";
+
+		if (names && name_len)
+			snprintf(names + (size_t)r * name_len, name_len, "%s", nm);
+		if (dups)
+			dups[r] = strdup(nm);
 		if (values)
 			memcpy(values + (size_t)r * (size_t)g->n, &g->kvals[(size_t)r * TALLY_GPU_GROUP_MAX_EVENTS],
 			       (size_t)g->n * sizeof *values);
@@ -321,6 +329,20 @@ int tally_gpu_group_read_kernels(tally_gpu_group_t g, char *names, size_t name_l
 	*n = k;
 	clear_values(g);
 	return PAPI_OK;
+}
+
+int tally_gpu_group_read_kernels(tally_gpu_group_t g, char *names, size_t name_len, double *values, int *n)
+{
+	if (!g || !n)
+		return tly_err_set(PAPI_EINVAL, "tally_gpu_group_read_kernels: NULL argument");
+	return read_kernels(g, names, name_len, NULL, values, n);
+}
+
+int tally_gpu_group_read_kernel_names(tally_gpu_group_t g, char **names, double *values, int *n)
+{
+	if (!g || !n)
+		return tly_err_set(PAPI_EINVAL, "tally_gpu_group_read_kernel_names: NULL argument");
+	return read_kernels(g, NULL, 0, names, values, n);
 }
 
 int tally_gpu_group_reset(tally_gpu_group_t g)

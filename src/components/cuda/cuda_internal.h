@@ -130,7 +130,8 @@ int tly_cu_ctx_mode(CUcontext ctx);
 int tly_cu_any_replay(void);
 /* Kernel launches on a context since the owner's last harvest (names). */
 void tly_cu_ctx_note_launch(CUcontext ctx, const char *name, int *replay_passes);
-int tly_cu_ctx_launch_name(CUcontext ctx, size_t i, char *buf, size_t len);
+/* The whole name of the i-th launch (malloc'ed), or NULL. */
+char *tly_cu_ctx_launch_name(CUcontext ctx, size_t i);
 void tly_cu_ctx_clear_launches(CUcontext ctx);
 void tly_cu_ctx_set_passes(CUcontext ctx, int passes);
 /* Application replay across processes: the pass the next session runs and
@@ -164,6 +165,7 @@ struct tly_cu_coll {
 	int user_pass;        /* application replay: the pass this process runs, else -1 */
 	char image[512];      /* ... and the counter data image file */
 	int running;
+	int flush;            /* TALLY_CUDA_CACHE=flush armed for this collection */
 	size_t dropped;
 	double *vals;         /* scratch: n values of one range */
 };
@@ -181,6 +183,16 @@ int tly_cu_coll_close(struct tly_cu_coll *c, tly_cu_range_fn fn, void *ud);
 /* ---- callbacks (cuda_callbacks.c) ---------------------------------------- */
 /* Subscribe (once); PAPI_ECNFLCT with the other subscriber's name. */
 int tly_cu_cb_init(void);
+/* cuda_cache.c: TALLY_CUDA_CACHE (0 none, 1 flush; PAPI_EINVAL when
+ * malformed); arm/disarm the L2 flush of a context (ctx current) while a
+ * per-kernel collection is open; the flush queued before a launch. */
+int tly_cu_cache_mode(void);
+int tly_cu_cache_arm(CUcontext ctx, int dev, int on);
+void tly_cu_cache_before_launch(CUcontext ctx, CUstream stream);
+void tly_cu_cache_ctx_gone(CUcontext ctx);
+/* TALLY_CUPTI=app: Tally takes no CUPTI subscription (the application's
+ * own CUPTI tool keeps it). */
+int tly_cu_cupti_yields(void);
 void tly_cu_cb_shutdown(void);
 const char *tly_cu_cb_status(void);
 /* Replay-update subscription target. */

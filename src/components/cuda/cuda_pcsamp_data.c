@@ -286,8 +286,6 @@ void tly_pcs_data_stats(const struct tly_pcs_data *d, tally_gpu_pcsampling_stats
 
 static void resolve(struct rec *r)
 {
-	char buf[TALLY_GPU_NAME_LEN];
-
 	if (r->resolved)
 		return;
 	r->resolved = 1;
@@ -295,8 +293,7 @@ static void resolve(struct rec *r)
 		r->file = NULL;
 		r->line = 0;
 	}
-	tly_cu_demangle(r->func, buf, sizeof buf);
-	r->kernel = strdup(buf);
+	r->kernel = tly_cu_demangle_dup(r->func);
 }
 
 int tly_pcs_data_walk(struct tly_pcs_data *d, tally_gpu_pc_sample_fn fn, void *ud,

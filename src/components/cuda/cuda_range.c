@@ -200,6 +200,14 @@ int tly_cu_coll_open(struct tly_cu_coll *c, CUcontext ctx, int dev, const char *
 		return rc;
 	}
 	rc = enable(c);
+	if (rc == PAPI_OK && c->kernel_mode && tly_cu_cache_mode() == 1) {   /* flush before each kernel */
+		rc = tly_cu_cb_init();
+		if (rc == PAPI_OK)
+			rc = tly_cu_cache_arm(ctx, dev, 1);
+		c->flush = rc == PAPI_OK;
+	} else if (rc == PAPI_OK && tly_cu_cache_mode() < 0) {
+		rc = tly_err_last_code();
+	}
 	if (rc == PAPI_OK)
 		rc = alloc_cdata(c);
 	if (rc == PAPI_OK)
@@ -247,7 +255,7 @@ static int eval_range(struct tly_cu_coll *c, size_t idx, tly_cu_range_fn fn, voi
 {
 	CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
 		.structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE };
-	char name[TALLY_GPU_NAME_LEN];
+	char *name;
 	int rc;
 
 	ev.pHostObject = c->cfg.host;
@@ -260,10 +268,10 @@ static int eval_range(struct tly_cu_coll *c, size_t idx, tly_cu_range_fn fn, voi
 	rc = tly_cu_pti_err(P()->cuptiProfilerHostEvaluateToGpuValues(&ev), "cuptiProfilerHostEvaluateToGpuValues");
 	if (rc != PAPI_OK)
 		return rc;
-	if (!c->kernel_mode || !tly_cu_ctx_launch_name(c->ctx, idx, name, sizeof name))
-		snprintf(name, sizeof name, "%s", c->kernel_mode ? "kernel" : "tally");
+	name = c->kernel_mode ? tly_cu_ctx_launch_name(c->ctx, idx) : NULL;
 	if (fn)
-		fn(ud, idx, name, c->vals);
+		fn(ud, idx, name ? name : c->kernel_mode ? "kernel" : "tally", c->vals);
+	free(name);
 	return PAPI_OK;
 }
 
@@ -319,6 +327,8 @@ int tly_cu_coll_close(struct tly_cu_coll *c, tly_cu_range_fn fn, void *ud)
 		disable(c);
 		pop_ctx();
 	}
+	if (c->flush)
+		tly_cu_cache_arm(c->ctx, c->dev, 0);
 	free_coll(c);
 	return rc;
 }

@@ -1,0 +1,121 @@
+/*
+ * cuda_cache.c - cache control for per-kernel GPU metrics (TALLY_CUDA_CACHE,
+ * like ncu --cache-control).  'flush': before each kernel launched while a
+ * per-kernel collection is open on its context, a write of twice the L2's
+ * size is queued on the kernel's stream: it writes back the L2's dirty
+ * lines and evicts every other line, so the kernel starts from a cold L2
+ * and its DRAM reads are those of a cold cache (the lines of the write are
+ * dirty: their write-back may add to the kernel's DRAM writes).  The write
+ * is a memset, not a kernel, so it is not a range of the profiler.  In one
+ * window (UserRange: PAPI sets without kernel mode) the write would be
+ * counted, so it is not made there.  'none' (default): caches as the
+ * previous work left them.
+ */
+#include "cuda_internal.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "papi.h"
+#include "core/errors.h"
+
+#define MAX_CTX 64
+
+static struct {
+	pthread_mutex_t lock;
+	int mode;                /* -2 unread, -1 invalid, 0 none, 1 flush */
+	struct { CUcontext ctx; CUdeviceptr buf; size_t size; int armed; } c[MAX_CTX];
+	int n;
+	unsigned char fill;
+} cc = { .lock = PTHREAD_MUTEX_INITIALIZER, .mode = -2 };
+
+int tly_cu_cache_mode(void)
+{
+	pthread_mutex_lock(&cc.lock);
+	if (cc.mode == -2) {
+		const char *v = getenv("TALLY_CUDA_CACHE");
+
+		cc.mode = !v || !*v || !strcmp(v, "none") ? 0 : !strcmp(v, "flush") ? 1 : -1;
+	}
+	pthread_mutex_unlock(&cc.lock);
+	if (cc.mode < 0)
+		return tly_err_set(PAPI_EINVAL, "TALLY_CUDA_CACHE=%s: expected flush or none", getenv("TALLY_CUDA_CACHE"));
+	return cc.mode;
+}
+
+static int find(CUcontext ctx)
+{
+	for (int i = 0; i < cc.n; i++)
+		if (cc.c[i].ctx == ctx)
+			return i;
+	return -1;
+}
+
+/* ctx is current.  Allocates the flush buffer on first use. */
+int tly_cu_cache_arm(CUcontext ctx, int dev, int on)
+{
+	const struct tly_cu_drv *drv = tly_cu_libs()->drv;
+	int rc = PAPI_OK, i, l2 = 0;
+
+	if (tly_cu_cache_mode() != 1)
+		return PAPI_OK;
+	pthread_mutex_lock(&cc.lock);
+	i = find(ctx);
+	if (i < 0 && on && cc.n < MAX_CTX) {
+		i = cc.n++;
+		memset(&cc.c[i], 0, sizeof cc.c[i]);
+		cc.c[i].ctx = ctx;
+		drv->cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, tly_cu_device(dev)->dev);
+		cc.c[i].size = 2 * (size_t)(l2 > 0 ? l2 : 64 << 20);
+		if (drv->cuMemAlloc(&cc.c[i].buf, cc.c[i].size) != CUDA_SUCCESS) {
+			cc.c[i].buf = 0;
+			rc = tly_err_set(PAPI_ENOMEM, "TALLY_CUDA_CACHE=flush: no %zu bytes of GPU memory for the "
+					 "L2 flush", cc.c[i].size);
+		}
+	}
+	if (i >= 0)
+		cc.c[i].armed += on ? 1 : cc.c[i].armed > 0 ? -1 : 0;
+	pthread_mutex_unlock(&cc.lock);
+	return rc;
+}
+
+void tly_cu_cache_before_launch(CUcontext ctx, CUstream stream)
+{
+	CUdeviceptr buf = 0;
+	size_t size = 0;
+	unsigned char v = 0;
+	CUstreamCaptureStatus cap = CU_STREAM_CAPTURE_STATUS_NONE;
+	int i;
+
+	if (cc.mode != 1)
+		return;
+	pthread_mutex_lock(&cc.lock);
+	i = find(ctx);
+	if (i >= 0 && cc.c[i].armed) {
+		buf = cc.c[i].buf;
+		size = cc.c[i].size;
+		v = cc.fill++;
+	}
+	pthread_mutex_unlock(&cc.lock);
+	if (!buf)
+		return;
+	/* a stream being captured into a CUDA graph would capture the flush */
+	if (tly_cu_libs()->drv->cuStreamIsCapturing(stream, &cap) != CUDA_SUCCESS ||
+	    cap != CU_STREAM_CAPTURE_STATUS_NONE)
+		return;
+	tly_cu_libs()->drv->cuMemsetD8Async(buf, v, size, stream);
+}
+
+void tly_cu_cache_ctx_gone(CUcontext ctx)
+{
+	int i;
+
+	pthread_mutex_lock(&cc.lock);
+	i = find(ctx);
+	if (i >= 0) {   /* the context's memory goes with it */
+		cc.c[i] = cc.c[--cc.n];
+	}
+	pthread_mutex_unlock(&cc.lock);
+}

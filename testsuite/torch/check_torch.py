@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""check_torch.py PLAIN_LOG TALLY_LOG FILE.h5 STEPS MODE - a PyTorch run
+under tally-run against the same run without Tally: losses identical;
+NVTX regions (MODE ranges: step/forward/backward/optimizer) visited STEPS
+times each; gpu_kernels holds per-kernel values of the metric, every
+kernel's name whole (none cut, the longest printed) and no warning that
+attribution by launch order may be wrong.  Exit 1 on a failed check."""
+import math
+import sys
+
+import h5py
+
+FAILS = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        FAILS.append(what)
+
+
+def losses(path):
+    return [ln.split()[2] for ln in open(path) if ln.startswith("LOSS ")]
+
+
+def s(v):
+    return v.decode() if isinstance(v, bytes) else str(v)
+
+
+def main():
+    plain, tally, h5, steps, mode = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+    lp, lt = losses(plain), losses(tally)
+    check(len(lp) == steps and lp == lt, f"losses identical ({len(lp)} steps; first {lp[:1]}, tally {lt[:1]})")
+    log = open(tally).read()
+    check("attribution by launch order may be wrong" not in log, "no launch-order warning")
+    with h5py.File(h5, "r") as f:
+        reg = {int(r["id"]): s(r["name"]) for r in f["regions"][()]}
+        visits = {}
+        for r in f["region_stats"][()]:
+            n = reg.get(int(r["region"]), "?")
+            visits[n] = visits.get(n, 0) + int(r["visits"])
+        if mode == "ranges":
+            for n in ("step", "forward", "backward", "optimizer"):
+                check(visits.get(n) == steps, f"region {n}: {visits.get(n)} visits (want {steps})")
+        k = f["gpu_kernels"][()] if "gpu_kernels" in f else []
+        check(len(k) > 0, f"gpu_kernels: {len(k)} rows")
+        names = {s(r["kernel"]) for r in k}
+        longest = max(names, key=len) if names else ""
+        check(all(math.isfinite(float(r["total"])) and int(r["launches"]) > 0 for r in k),
+              "every row has launches and a finite total")
+        check(all(n.count("(") == n.count(")") and n.count("<") >= n.count(">") - n.count("->") for n in names),
+              f"{len(names)} kernel names, none cut (longest {len(longest)} chars)")
+        print("LONGEST", longest)
+        regions = {s(r["region"]) for r in k}
+        print("KERNEL_REGIONS", sorted(regions)[:12])
+        print("LAUNCHES", sum(int(r["launches"]) for r in k if s(r["metric"]) == s(k[0]["metric"])))
+    print(f"torch check: {'FAILED ' + str(len(FAILS)) if FAILS else 'ok'}")
+    sys.exit(1 if FAILS else 0)
+
+
+if __name__ == "__main__":
+    main()

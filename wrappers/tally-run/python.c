@@ -1,0 +1,72 @@
+/*
+ * python.c - the Python interpreter tally-run runs its scripts with (the
+ * pass merge, --summary): TALLY_PYTHON when set; else the first of python3
+ * on PATH, the Python configured for tally-report (TALLY_REPORT_PYTHON)
+ * and the one CMake found that has h5py; else the first of them that
+ * exists.  Never one fixed path.  The probes run without the preload.
+ */
+#include "replay.h"
+#include "spawn.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int on_path(char *buf, size_t len)
+{
+	const char *path = getenv("PATH");
+
+	for (const char *p = path ? path : ""; *p;) {
+		size_t n = strcspn(p, ":");
+
+		if (n && n + sizeof "/python3" < len) {
+			snprintf(buf, len, "%.*s/python3", (int)n, p);
+			if (access(buf, X_OK) == 0)
+				return 1;
+		}
+		p += n + (p[n] == ':');
+	}
+	return 0;
+}
+
+static int has_h5py(const char *py)
+{
+	char *av[] = { (char *)py, "-c", "import importlib.util as u, sys; sys.exit(u.find_spec('h5py') is None)",
+		       NULL };
+	char out[8];
+
+	return access(py, X_OK) == 0 && tly_spawn_capture(av, out, sizeof out) == 0;
+}
+
+const char *tly_python(void)
+{
+	static char chosen[PATH_MAX], path[PATH_MAX];
+	const char *v = getenv("TALLY_PYTHON"), *pre = getenv("LD_PRELOAD");
+	const char *cand[3];
+	char saved[PATH_MAX * 2] = "";
+	int n = 0;
+
+	if (v && *v)
+		return v;
+	if (chosen[0])
+		return chosen;
+	if (on_path(path, sizeof path))
+		cand[n++] = path;
+	cand[n++] = TALLY_REPORT_PYTHON;
+	cand[n++] = TALLY_CONFIGURED_PYTHON;
+	if (pre) {
+		snprintf(saved, sizeof saved, "%s", pre);
+		unsetenv("LD_PRELOAD");
+	}
+	for (int i = 0; i < n && !chosen[0]; i++)
+		if (has_h5py(cand[i]))
+			snprintf(chosen, sizeof chosen, "%s", cand[i]);
+	for (int i = 0; i < n && !chosen[0]; i++)
+		if (access(cand[i], X_OK) == 0)
+			snprintf(chosen, sizeof chosen, "%s", cand[i]);
+	if (saved[0])
+		setenv("LD_PRELOAD", saved, 1);
+	return chosen[0] ? chosen : "python3";
+}
