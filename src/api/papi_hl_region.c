@@ -79,6 +79,7 @@
 #include "api/hl_common.h"
 #include "api/hl_region.h"
 #include "core/errors.h"
+#include "core/hash.h"
 
 #define HL_DEFAULT_PRESETS "PAPI_TOT_CYC,PAPI_TOT_INS,PAPI_FP_OPS"
 #define HL_DEFAULT_SOFTWARE "perf::TASK-CLOCK,perf::PAGE-FAULTS,perf::CONTEXT-SWITCHES"
@@ -311,11 +312,7 @@ static int read_now(struct tly_hl_thread *t, long long *v)
 
 static unsigned name_hash(const char *s)
 {
-	unsigned h = 2166136261u; /* FNV-1a */
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
+	return (unsigned)tly_fnv1a(TLY_FNV_BASIS, s, strlen(s));
 }
 
 /* Region `name` of thread t, created when new (caller holds t->lock). */
