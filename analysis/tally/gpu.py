@@ -1,10 +1,9 @@
 """GPU tables: kernels and PC samples, found by what their columns say.
 
-The GPU issues define these tables in schema.def; until their names are
-fixed the report recognises them by shape: a kernel table has 'kernel' in
-its name and a time column; a PC-sample table has 'pc' or 'sample' in its
-name, a line column and a samples column (long form with a stall-reason
-column, or wide form with one 'stall_*' column per reason).
+The report recognises them by shape rather than by name: a kernel table
+has 'kernel' in its name and a time column; a PC-sample table has 'pc' or
+'sample' in its name, a line column and a samples column (long form with
+a stall-reason column, or wide form with one 'stall_*' column per reason).
 """
 import pandas as pd
 

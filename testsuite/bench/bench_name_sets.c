@@ -1,5 +1,5 @@
 /*
- * bench_name_sets.c - huge name sets under tally-run (issue 20): distinct
+ * bench_name_sets.c - huge name sets under tally-run: distinct
  * region names under one parent and NVTX marks, in growing batches up to
  * 1,000,000 each.  The time per name must stay flat (linear total: hashed
  * children, no sibling scan) and the memory must stop growing at the limits

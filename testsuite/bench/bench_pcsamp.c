@@ -3,7 +3,7 @@
  * launches of pcs_fma (the -lineinfo kernels of testsuite/gpu, 10,000
  * dependent-FMA iterations each, as test_pcsamp's bench mode) unprofiled
  * and under continuous sampling, best of REPS each, and their ratio
- * (issue 9 asks for <= 1.1).  Argument: the period as log2 cycles (0:
+ * (the target is <= 1.1).  Argument: the period as log2 cycles (0:
  * CUPTI's default).  Dropped samples and hardware-buffer-full events are
  * printed.  77 without a GPU.
  */
