@@ -2,6 +2,7 @@
 import argparse
 import os
 import sys
+import warnings
 
 from .errors import TallyError
 
@@ -58,7 +59,11 @@ def main(argv=None):
     """Entry point: one-sentence errors and exit status 2 for unusable input."""
     args = parser().parse_args(argv)
     try:
-        return run_report(args)
+        with warnings.catch_warnings():
+            # library warnings (pandas on odd values) would break the one-line answer
+            if not os.environ.get("TALLY_DEBUG"):
+                warnings.simplefilter("ignore")
+            return run_report(args)
     except TallyError as e:
         print(f"tally-report: {e}", file=sys.stderr)
         return 2

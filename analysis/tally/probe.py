@@ -2,8 +2,8 @@
 files; h5dump crashes on the same files), which no Python code can catch.
 tally-report therefore first reads the file(s) in a forked child: when the
 child dies of a signal or takes too long, the user gets one sentence and
-exit status 2 instead of a core dump or a hang.  The reproducers are in
-testsuite/report/hdf5_crashes/ (docs/report.md, "Damaged files")."""
+exit status 2 instead of a core dump or a hang (docs/report.md, "Damaged
+files"; the fuzzer testsuite/safety/fuzz_reader.py counts crashes)."""
 import glob
 import os
 import select

@@ -5,9 +5,12 @@
 #include "api/hl_region.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define HL_FORMAT_NAME "tally-hl-regions"
@@ -108,6 +111,23 @@ void tly_hl_print_json(FILE *f, const struct tly_hl_events *ev, struct tly_hl_th
 	fputs(threads ? "\n  ]\n}\n" : "]\n}\n", f);
 }
 
+static mode_t current_umask(void)
+{
+	mode_t m = umask(0);
+
+	umask(m);
+	return m;
+}
+
+/* TALLY_DISABLE=1: Tally writes nothing, this summary included. */
+static int disabled(void)
+{
+	const char *v = getenv("TALLY_DISABLE");
+
+	return v && (!strcmp(v, "1") || !strcasecmp(v, "yes") || !strcasecmp(v, "on") || !strcasecmp(v, "true") ||
+		     !strcasecmp(v, "y"));
+}
+
 /* Write to a temporary name and rename, so a reader never sees half a file
  * (the summary is rewritten at PAPI_hl_stop and at exit).  0 or errno. */
 static int write_file(const char *path, const struct tly_hl_events *ev,
@@ -117,10 +137,22 @@ static int write_file(const char *path, const struct tly_hl_events *ev,
 	FILE *f;
 	int err = 0;
 
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	f = fopen(tmp, "w");
-	if (!f)
+	int fd;
+
+	/* a unique name created exclusively: a link planted at a guessable
+	 * name is never followed; never world-writable */
+	snprintf(tmp, sizeof tmp, "%s.XXXXXX.tmp", path);
+	fd = mkostemps(tmp, 4, O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
 		return errno ? errno : EIO;
+	fchmod(fd, 0644 & ~current_umask());
+	f = fdopen(fd, "w");
+	if (!f) {
+		err = errno ? errno : EIO;
+		close(fd);
+		unlink(tmp);
+		return err;
+	}
 	tly_hl_print_json(f, ev, threads);
 	if (ferror(f))
 		err = EIO;
@@ -140,6 +172,8 @@ void tly_hl_write_summary(const struct tly_hl_events *ev, struct tly_hl_thread *
 	char path[PATH_MAX];
 	int err;
 
+	if (disabled())
+		return;
 	if (!dir || !*dir)
 		dir = ".";
 	host_name(host, sizeof host);

@@ -8,6 +8,9 @@
  *
  *   thread CPU time  <=  task-clock  <=  wall time - run-queue wait
  *
+ * (a user-domain task-clock may leave out some kernel time, page faults:
+ * the lower bounds keep a few percent of slack for it)
+ *
  * The right-hand side is the thread's own: CLOCK_MONOTONIC minus the
  * run_delay of /proc/thread-self/schedstat.  Its excess over the CPU
  * time ("extra") is what this very thread lost to steal, interrupts or

@@ -96,12 +96,14 @@ static inline int th_clock_near(double counted, double cpu_ns, double allowance)
  * bounds for a window the counting nests between: inner_ns is the CPU
  * time inside the counting (a lower bound), outer_ns the CPU time around
  * it and extra_ns the thread's extra time around it (th_clock_extra_ns):
- * inner - slack <= counted <= outer + extra + slack, slack = 1% + 1 ms
- * for the clock reads themselves.
+ * inner - slack <= counted <= outer + extra + slack, slack = 3% + 1 ms
+ * for the clock reads and for kernel time (page faults) that a
+ * user-domain task-clock was seen to leave out: 1.7% of a 64 ms window
+ * that touches pages, under a load of 17 on 2 cores.
  */
 static inline double th_clock_slack(double ns)
 {
-	return 0.01 * ns + 1e6;
+	return 0.03 * ns + 1e6;
 }
 
 #define TH_CLOCK_IN(counted, inner_ns, outer_ns, extra_ns) \

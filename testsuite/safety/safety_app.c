@@ -2,11 +2,14 @@
  * safety_app.c - a program for the runtime to measure: some work, then it
  * exits with the status given as argv[1] (the runtime must never change
  * it).  Built with SAFETY_MPI: the same between MPI_Init and MPI_Finalize;
- * argv[2] "nofinalize": exit() without MPI_Finalize (per-rank partial files).
+ * argv[2] "nofinalize": exit() without MPI_Finalize (per-rank partial files);
+ * "hl": the work is a PAPI_hl region.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <papi.h>
 #ifdef SAFETY_MPI
 #include <mpi.h>
 #endif
@@ -19,8 +22,12 @@ int main(int argc, char **argv)
 #ifdef SAFETY_MPI
 	MPI_Init(&argc, &argv);
 #endif
+	if (argc > 2 && !strcmp(argv[2], "hl"))   /* a PAPI_hl region: its own summary file */
+		PAPI_hl_region_begin("work");
 	for (int i = 0; i < 2000000; i++)
 		x += i * 0.5;
+	if (argc > 2 && !strcmp(argv[2], "hl"))
+		PAPI_hl_region_end("work");
 #ifdef SAFETY_MPI
 	if (argc > 2 && !strcmp(argv[2], "nofinalize"))
 		exit(status);

@@ -29,7 +29,7 @@ int tly_pass_replay_index(void)
 		return -1;
 	k = strtol(idx, &end, 10);
 	if (*end || k < 0 || k > 1000000) {
-		tly_rt_log(1, "TALLY_PASS_INDEX='%s' is not a pass number; counting pass 0", idx);
+		tly_rt_log(2, "TALLY_PASS_INDEX='%s' is not a pass number; counting pass 0", idx);   /* said once by rt_config_check.c */
 		k = 0;
 	}
 	return (int)k;

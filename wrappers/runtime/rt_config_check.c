@@ -6,8 +6,10 @@
  */
 #include "runtime/rt.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int is_number(const char *s)
 {
@@ -33,6 +35,10 @@ void tly_rt_config_check(const struct tly_rt_cfg *raw)
 		tly_rt_log_job(1, "TALLY_PCSAMP_PERIOD=%ld is outside 5..31 (2^5..2^31 cycles, 0: CUPTI's "
 			       "default); %s", period,
 			       strcmp(raw->pcsamp, "0") ? "PC sampling will not start" : "ignored: PC sampling is off");
+	if (raw->libomp[0] && strcmp(raw->libomp, "auto") && strcmp(raw->libomp, "off") &&
+	    access(raw->libomp, R_OK) != 0)
+		tly_rt_log_job(1, "TALLY_LIBOMP='%s': %s; OpenMP programs built with GCC run on their own "
+			       "libgomp", raw->libomp, strerror(errno));
 	if (atol(raw->max_regions) == 0)
 		tly_rt_log_job(1, "TALLY_MAX_REGIONS=0: every region is folded into '(other regions)'");
 }

@@ -57,8 +57,19 @@ static int add_event(const char *name, int quiet)
 {
 	int code, es = PAPI_NULL, ok;
 
-	if (proc.nev == TLY_RT_MAX_EVENTS || PAPI_event_name_to_code(name, &code) != PAPI_OK
-	    || PAPI_query_event(code) != PAPI_OK) {
+	if (proc.nev == TLY_RT_MAX_EVENTS) {
+		if (!quiet)
+			tly_rt_log_job(1, "event '%s' left out: the runtime records at most %d events per thread",
+				       name, TLY_RT_MAX_EVENTS);
+		return 0;
+	}
+	if (PAPI_event_name_to_code(name, &code) != PAPI_OK) {
+		if (!quiet)
+			tly_rt_log_job(1, "event '%s' is not known here (papi_native_avail lists the events); left out",
+				       name);
+		return 0;
+	}
+	if (PAPI_query_event(code) != PAPI_OK) {
 		if (!quiet)
 			tly_rt_log_job(1, "event '%s' cannot be counted here; left out", name);
 		return 0;

@@ -227,12 +227,12 @@ static int encode(const char *name, int domain, struct perf_event_attr *attr, in
 
 int tly_pe_encode(const char *name, int domain, struct perf_event_attr *attr)
 {
-	int idx, sw = tly_pe_sw_find(name);
+	int idx, sw = tly_pe_sw_encode(name, domain, attr, NULL, 0);
 
-	if (sw >= 0) {
-		tly_pe_sw_attr(sw, domain, attr);
+	if (sw >= 0)
 		return PAPI_OK;
-	}
+	if (sw == -2)
+		return PAPI_ENOEVNT;
 	return encode(name, domain, attr, &idx);
 }
 
@@ -280,9 +280,11 @@ int tly_pe_ntv_lookup(const char *name, uint64_t *tok, char *canon, size_t len)
 	if (strlen(name) >= TLY_PE_NAME_LEN)
 		return tly_err_set(PAPI_EINVAL, "perf_event: event name is %zu characters, the limit is %d",
 		                   strlen(name), TLY_PE_NAME_LEN - 1);
-	if ((idx = tly_pe_sw_find(name)) >= 0) {
+	if ((idx = tly_pe_sw_encode(name, PAPI_DOM_USER, &a, canon, len)) != -1) {
+		if (idx < 0)
+			return tly_err_detail()[0] && strstr(tly_err_detail(), "does not fit") ? PAPI_EBUF : PAPI_ENOEVNT;
 		*tok = TOK_SWBIT | (uint64_t)idx;
-		return tly_pe_sw_name(idx, canon, len);
+		return PAPI_OK;
 	}
 	rc = encode(name, PAPI_DOM_USER, &a, &idx);
 	if (rc != PAPI_OK)

@@ -14,8 +14,8 @@
  *   count, to say what they would count;
  * - "a hardware PMU is here" (core_ok) only when the kernel has a core PMU
  *   too: a core PMU device in /sys/bus/event_source/devices ("cpu",
- *   "cpu_core"/"cpu_atom", or a device with a "cpus" list and no
- *   "cpumask", as Arm's armv8_pmuv3_*) and a hardware event that opens;
+ *   "cpu_core"/"cpu_atom", Arm's "armv8_*"/"armv7_*", or any device with a
+ *   "cpus" list and no "cpumask") and a hardware event that opens;
  *   only then are the core PMU's events offered;
  * - an uncore or other non-core PMU is offered for its own natives only
  *   when the kernel exposes it (one of its events encodes: libpfm4 finds
@@ -45,7 +45,7 @@ static int has_file(const char *dev, const char *file)
 
 static int is_core_device(const char *dev)
 {
-	return strcmp(dev, "cpu") == 0 || strncmp(dev, "cpu_", 4) == 0 ||
+	return strcmp(dev, "cpu") == 0 || strncmp(dev, "cpu_", 4) == 0 || strncmp(dev, "armv", 4) == 0 ||
 	       (has_file(dev, "cpus") && !has_file(dev, "cpumask"));
 }
 

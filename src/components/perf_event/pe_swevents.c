@@ -7,7 +7,8 @@
  * LIBPFM_DISABLED_PMUS lists "perf", that PMU is gone and so would be
  * every software event, though the kernel still counts them.  Then the
  * component offers the kernel's own list (PERF_COUNT_SW_*, a fixed ABI),
- * under the same names perf::<NAME>, without modifiers.
+ * under the same names perf::<NAME> (or PERF_COUNT_SW_<X>) with the
+ * privilege modifiers u, k and h.
  */
 #include "pe_internal.h"
 
@@ -49,17 +50,97 @@ int tly_pe_sw_count(void)
 	return tly_pe_sw_active() ? NSW : 0;
 }
 
-/* "perf::NAME" or "NAME", any case, no modifiers: its index, or -1. */
-int tly_pe_sw_find(const char *name)
+/* The kernel's own names (PERF_COUNT_SW_<X>) of the same events. */
+static const char *const kname[] = { "CPU_CLOCK", "TASK_CLOCK", "PAGE_FAULTS", "CONTEXT_SWITCHES",
+	"CPU_MIGRATIONS", "PAGE_FAULTS_MIN", "PAGE_FAULTS_MAJ", "ALIGNMENT_FAULTS", "EMULATION_FAULTS" };
+
+/* Index of BASE (len n; a table name or PERF_COUNT_SW_<X>), or -1. */
+static int base_index(const char *base, size_t n)
 {
+	for (int i = 0; i < NSW; i++) {
+		if (strlen(sw[i].name) == n && strncasecmp(base, sw[i].name, n) == 0)
+			return i;
+		if (n == 14 + strlen(kname[i]) && strncasecmp(base, "PERF_COUNT_SW_", 14) == 0 &&
+		    strncasecmp(base + 14, kname[i], n - 14) == 0)
+			return i;
+	}
+	return -1;
+}
+
+/* Modifiers ":u", ":k", ":h", each optionally "=0" or "=1": the privilege
+ * levels to count (a PAPI_DOM_* mask), or -1 when one is unknown; the
+ * caller's domain when there are none. */
+static int modifiers(const char *m, int domain)
+{
+	int dom = 0, any = 0;
+
+	while (*m == ':') {
+		int bit, on = 1;
+
+		m++;
+		bit = (*m == 'u' || *m == 'U') ? PAPI_DOM_USER : (*m == 'k' || *m == 'K') ? PAPI_DOM_KERNEL
+		    : (*m == 'h' || *m == 'H') ? PAPI_DOM_SUPERVISOR : 0;
+		if (!bit)
+			return -1;
+		m++;
+		if (*m == '=') {
+			if ((m[1] != '0' && m[1] != '1'))
+				return -1;
+			on = m[1] == '1';
+			m += 2;
+		}
+		if (*m && *m != ':')
+			return -1;
+		dom = on ? dom | bit : dom;
+		any = 1;
+	}
+	return *m ? -1 : any ? dom : domain;
+}
+
+/*
+ * "[perf::]NAME[:u|:k|:h[=0|1]...]", NAME any case, a table name or the
+ * kernel's PERF_COUNT_SW_<X>: its index (and, when attr/canon are given,
+ * the perf_event attr for `domain` and the canonical name), -1 when it is
+ * not one of these events, -2 (error detail set) for a bad modifier.
+ */
+int tly_pe_sw_encode(const char *name, int domain, struct perf_event_attr *attr, char *canon, size_t len)
+{
+	const char *base = name;
+	size_t n;
+	int i, dom;
+
 	if (!tly_pe_sw_active())
 		return -1;
-	if (strncasecmp(name, "perf::", 6) == 0)
-		name += 6;
-	for (int i = 0; i < NSW; i++)
-		if (strcasecmp(name, sw[i].name) == 0)
-			return i;
-	return -1;
+	if (strncasecmp(base, "perf::", 6) == 0)
+		base += 6;
+	n = strcspn(base, ":");
+	if ((i = base_index(base, n)) < 0)
+		return -1;
+	if ((dom = modifiers(base + n, domain)) < 0) {
+		tly_err_set(PAPI_ENOEVNT, "perf_event: bad modifier in '%s' (libpfm4 names no software events here; the kernel's list takes u, k, h, each =0 or =1)", name);
+		return -2;
+	}
+	if (attr) {
+		memset(attr, 0, sizeof *attr);
+		attr->size = sizeof *attr;
+		attr->type = PERF_TYPE_SOFTWARE;
+		attr->config = sw[i].config;
+		attr->exclude_user = !(dom & PAPI_DOM_USER);
+		attr->exclude_kernel = !(dom & PAPI_DOM_KERNEL);
+		attr->exclude_hv = !(dom & PAPI_DOM_SUPERVISOR);
+	}
+	if (canon) {
+		int w = snprintf(canon, len, "perf::%.*s%s", (int)n,
+		                 n == strlen(sw[i].name) ? sw[i].name : base, base + n);
+
+		for (char *c = canon + 6; c < canon + 6 + n && (size_t)(c - canon) < len; c++)
+			*c = (char)(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);
+		if (w < 0 || (size_t)w >= len) {
+			tly_err_set(PAPI_EBUF, "perf_event: canonical name of '%s' does not fit", name);
+			return -2;
+		}
+	}
+	return i;
 }
 
 int tly_pe_sw_name(int i, char *buf, size_t len)
@@ -78,13 +159,3 @@ const char *tly_pe_sw_desc(int i)
 	return i >= 0 && i < NSW ? sw[i].desc : "";
 }
 
-void tly_pe_sw_attr(int i, int domain, struct perf_event_attr *attr)
-{
-	memset(attr, 0, sizeof *attr);
-	attr->size = sizeof *attr;
-	attr->type = PERF_TYPE_SOFTWARE;
-	attr->config = sw[i].config;
-	attr->exclude_user = !(domain & PAPI_DOM_USER);
-	attr->exclude_kernel = !(domain & PAPI_DOM_KERNEL);
-	attr->exclude_hv = !(domain & PAPI_DOM_SUPERVISOR);
-}

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# run_settings.sh APP TALLY_RUN - every setting validated with one clear
+# message (issue 20): a library setting is not "unknown", values that
+# cannot mean what they say are reported once each, and TALLY_DISABLE=1
+# writes nothing at all (the PAPI_hl summary included).
+set -u
+app=$1 run=$2
+export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
+dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
+cd "$dir" || exit 1
+fail=0
+bad() { echo "FAILED: $*"; fail=1; }
+once() { [ "$(grep -c -- "$1" err.txt)" = 1 ] || bad "want one message matching '$1', got $(grep -c -- "$1" err.txt)"; }
+
+TALLY_PERF_MAX_COUNTERS=4 TALLY_MAX_DEPTH=0 TALLY_PASS_INDEX=abc TALLY_PCSAMP_PERIOD=99 \
+  "$run" --libomp=/nonexistent --output-name=a.h5 -- "$app" 0 >/dev/null 2>err.txt || bad "run failed"
+cat err.txt
+grep -q "TALLY_PERF_MAX_COUNTERS" err.txt && bad "TALLY_PERF_MAX_COUNTERS reported (it is a known setting)"
+once "TALLY_MAX_DEPTH=0 cannot be honoured"
+once "TALLY_PASS_INDEX='abc' is not a pass number"
+once "TALLY_PCSAMP_PERIOD=99 is outside 5..31"
+once "TALLY_LIBOMP='/nonexistent': No such file or directory"
+[ -f a.h5 ] || bad "the measurement was not written"
+
+mkdir off
+TALLY_DISABLE=1 "$run" --output-dir=off --output-name=b.h5 -- "$app" 0 hl >/dev/null 2>err.txt || bad "run failed"
+cat err.txt
+[ -z "$(ls -A off)" ] || bad "TALLY_DISABLE=1 wrote: $(ls -A off)"
+ls -A | grep -q tally_hl_ && bad "TALLY_DISABLE=1 wrote a PAPI_hl summary"
+# control: the same program without tally-run writes its PAPI_hl summary,
+# and with TALLY_DISABLE=1 it does not
+mkdir hl
+TALLY_OUTPUT_DIR=hl "$app" 0 hl >/dev/null 2>err.txt || bad "plain run failed"
+ls hl | grep -q '^tally_hl_.*\.json$' || bad "control: no PAPI_hl summary ($(ls -A hl))"
+rm -f hl/*
+TALLY_DISABLE=1 TALLY_OUTPUT_DIR=hl "$app" 0 hl >/dev/null 2>err.txt || bad "plain run failed"
+[ -z "$(ls -A hl)" ] || bad "TALLY_DISABLE=1 wrote $(ls -A hl)"
+"$run" --output-dir=off --output-name=b.h5 -- "$app" 0 hl >/dev/null 2>err.txt || bad "run failed"
+[ -f off/b.h5 ] || bad "control: no measurement file"
+[ $fail = 0 ] && echo "settings: all checks passed"
+exit $fail
