@@ -15,13 +15,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "output/h5_par.h"
 #include "output/out_file.h"
 #include "output/unify.h"
 
 struct wctx {
 	MPI_Comm *comm;       /* NULL: serial */
 	int rank;
-	hid_t file, dxpl;
+	hid_t file, dxpl, dcpl;
+	int64_t off[TLY_NTABLES], total[TLY_NTABLES];   /* this rank's row offsets, job totals */
 	hid_t mem[TLY_NTABLES], ftype[TLY_NTABLES];
 };
 
@@ -78,19 +80,13 @@ static void doc_attr(hid_t obj, const char *doc)
 
 static int write_table(struct wctx *w, int tid, const void *rows, int64_t n)
 {
-	int64_t off = 0, total = reduce_i64(w, n, MPI_SUM);
-	hsize_t dtot = (hsize_t)total, dn = (hsize_t)(n ? n : 1), doff, dcnt = (hsize_t)n;
+	int64_t total = w->total[tid];
+	hsize_t dtot = (hsize_t)total, dn = (hsize_t)(n ? n : 1), doff = (hsize_t)w->off[tid], dcnt = (hsize_t)n;
 	hid_t fs, ms, ds;
 	herr_t rc = 0;
 
-	if (w->comm) {
-		PMPI_Exscan(&n, &off, 1, MPI_INT64_T, MPI_SUM, *w->comm);
-		if (w->rank == 0)
-			off = 0;
-	}
-	doff = (hsize_t)off;
 	fs = H5Screate_simple(1, &dtot, NULL);
-	ds = H5Dcreate2(w->file, tly_h5_table_names[tid], w->ftype[tid], fs, H5P_DEFAULT, H5P_DEFAULT,
+	ds = H5Dcreate2(w->file, tly_h5_table_names[tid], w->ftype[tid], fs, H5P_DEFAULT, w->dcpl,
 			H5P_DEFAULT);
 	if (!agree(w, ds >= 0)) {
 		if (ds >= 0)
@@ -146,7 +142,7 @@ static int open_file(struct wctx *w, const char *path, long long need, char *tmp
 		return rc;
 	fapl = H5Pcreate(H5P_FILE_ACCESS);
 	if (w->comm)
-		H5Pset_fapl_mpio(fapl, *w->comm, MPI_INFO_NULL);
+		tly_h5_par_fapl(fapl, *w->comm);
 	w->file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
 	H5Pclose(fapl);
 	if (w->rank == 0 && w->file >= 0 && tly_out_tmp_verify(tmp, &st) != 0)
@@ -205,6 +201,7 @@ static int write_all(struct wctx *w, struct tly_rt_proc *p, struct tly_rows *row
 	int64_t us;
 
 	write_attrs(w, p, partial, why);
+	tly_h5_par_plan(w->comm, rows->n, TLY_NTABLES, w->off, w->total);
 	for (int i = 0; i < TLY_NTABLES && rc == 0; i++)
 		rc = write_table(w, i, rows->t[i], rows->n[i]);
 	us = reduce_i64(w, (tly_rt_now() - t0) / 1000, MPI_MAX);
@@ -271,6 +268,7 @@ int tly_out_write(void *comm_ptr, char *path, size_t len, int partial)
 	e = open_file(&w, path, need_bytes(&w, &rows), tmp, sizeof tmp);
 	if (e == 0) {
 		w.dxpl = H5Pcreate(H5P_DATASET_XFER);
+		w.dcpl = tly_h5_par_dcpl();
 		if (w.comm)
 			H5Pset_dxpl_mpio(w.dxpl, H5FD_MPIO_COLLECTIVE);
 		rc = write_all(&w, p, &rows, partial, partial ? p->why : "", t0);
@@ -280,6 +278,7 @@ int tly_out_write(void *comm_ptr, char *path, size_t len, int partial)
 #endif
 		rc = agree(&w, rc == 0) ? 0 : -1;
 		H5Pclose(w.dxpl);
+		H5Pclose(w.dcpl);
 		rc = agree(&w, H5Fclose(w.file) >= 0 && rc == 0) ? 0 : -1;
 		if (w.rank == 0)
 			rc = finish_file(tmp, path, len, rc);

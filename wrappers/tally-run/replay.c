@@ -30,8 +30,6 @@ static void merge_script(char *buf, size_t len)
 
 	p[n > 0 ? n : 0] = '\0';
 	snprintf(buf, len, "%s/../share/tally/tally-merge-passes.py", dirname(p));
-	if (access(buf, R_OK) != 0)
-		snprintf(buf, len, "%s", TALLY_MERGE_BUILD);
 }
 
 /* The merge script is not measured: no preload while it runs. */

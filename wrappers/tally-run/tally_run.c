@@ -123,8 +123,6 @@ static int summary(const char *file)
 
 	exe_dir(dir, sizeof dir);
 	snprintf(script, sizeof script, "%s/../share/tally/tally-summary.py", dir);
-	if (access(script, R_OK) != 0)
-		snprintf(script, sizeof script, "%s", TALLY_SUMMARY_BUILD);
 	/* the system python has Debian's h5py; a PATH python may not */
 	execl("/usr/bin/python3", "python3", script, file, (char *)NULL);
 	execlp("python3", "python3", script, file, (char *)NULL);

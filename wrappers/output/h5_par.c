@@ -1,0 +1,67 @@
+/*
+ * h5_par.c - parallel HDF5 settings for many ranks (issue 25,
+ * docs/scale.md).
+ *
+ * - Metadata: every rank reads and writes HDF5 metadata collectively
+ *   (H5Pset_all_coll_metadata_ops, H5Pset_coll_metadata_write): one rank
+ *   reads and broadcasts instead of every rank reading the same block, and
+ *   the metadata cache is flushed in one collective write instead of
+ *   rank 0 writing it alone at close.
+ * - Layout: contiguous datasets, no fill values (every row is written):
+ *   each rank's rows are one hyperslab at its offset, so a table is one
+ *   collective write with no chunk index to build; chunking would only
+ *   add metadata (a B-tree entry per chunk) without reuse.
+ * - Aggregation: collective buffering on for writes, data sieving off
+ *   (ROMIO hints; Open MPI's OMPIO picks its aggregators itself and
+ *   ignores the romio_ hints).  cb_nodes is left to the MPI library, which
+ *   sizes it from the nodes and the file system (e.g. one per OST on Lustre).
+ * - Row counts: one MPI_Exscan and one MPI_Allreduce of the vector of every
+ *   table's local rows give each rank all its offsets and the totals.
+ */
+#include "output/h5_schema.h"
+
+#include <mpi.h>
+
+#include "output/h5_par.h"
+
+int tly_h5_par_fapl(hid_t fapl, MPI_Comm comm)
+{
+	MPI_Info info;
+	int rc;
+
+	MPI_Info_create(&info);
+	MPI_Info_set(info, "romio_cb_write", "enable");
+	MPI_Info_set(info, "romio_ds_write", "disable");
+	MPI_Info_set(info, "cb_buffer_size", "16777216");
+	rc = H5Pset_fapl_mpio(fapl, comm, info) < 0 ? -1 : 0;
+	MPI_Info_free(&info);
+	if (!rc && (H5Pset_all_coll_metadata_ops(fapl, 1) < 0 || H5Pset_coll_metadata_write(fapl, 1) < 0))
+		rc = -1;
+	return rc;
+}
+
+hid_t tly_h5_par_dcpl(void)
+{
+	hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+
+	if (dcpl >= 0)
+		H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER);
+	return dcpl;
+}
+
+void tly_h5_par_plan(MPI_Comm *comm, const int64_t *n, int nt, int64_t *off, int64_t *total)
+{
+	int rank;
+
+	for (int i = 0; i < nt; i++) {
+		off[i] = 0;
+		total[i] = n[i];
+	}
+	if (!comm)
+		return;
+	PMPI_Exscan(n, off, nt, MPI_INT64_T, MPI_SUM, *comm);
+	PMPI_Allreduce(n, total, nt, MPI_INT64_T, MPI_SUM, *comm);
+	PMPI_Comm_rank(*comm, &rank);
+	for (int i = 0; rank == 0 && i < nt; i++)
+		off[i] = 0;     /* MPI_Exscan leaves rank 0's result undefined */
+}

@@ -1,0 +1,18 @@
+/*
+ * h5_par.h - parallel HDF5 settings for many ranks (output/h5_par.c).
+ */
+#ifndef TALLY_H5_PAR_H
+#define TALLY_H5_PAR_H
+
+#include <hdf5.h>
+#include <mpi.h>
+#include <stdint.h>
+
+/* MPI-IO driver on comm with collective metadata and aggregation hints; 0 or -1. */
+int tly_h5_par_fapl(hid_t fapl, MPI_Comm comm);
+/* Dataset creation: contiguous, no fill values written. */
+hid_t tly_h5_par_dcpl(void);
+/* Each table's row offset for this rank and its total (comm NULL: serial). */
+void tly_h5_par_plan(MPI_Comm *comm, const int64_t *n, int nt, int64_t *off, int64_t *total);
+
+#endif
