@@ -42,33 +42,8 @@
  * and rename).  When that fails, one message says why and the JSON goes to
  * stderr instead.  PAPI_NO_WARNING or TALLY_QUIET silence the warnings.
  *
- * JSON format, version 1 (writer: hl_region_out.c):
- *   {
- *     "format": "tally-hl-regions",
- *     "version": 1,
- *     "hostname": "node01",
- *     "pid": 4242,
- *     "events": ["perf::TASK-CLOCK", "perf::PAGE-FAULTS"],
- *     "threads": [
- *       {"tid": 4242, "regions": [
- *         {"name": "solve", "visits": 2, "real_time_nsec": 1234567,
- *          "events": {"perf::TASK-CLOCK": 1200000, "perf::PAGE-FAULTS": 512},
- *          "reads": 1,
- *          "last_read": {"real_time_nsec": 1000, "events": {...}}}
- *       ]}
- *     ]
- *   }
- * - "tid": kernel thread id (gettid).  One entry per thread that called
- *   PAPI_hl_region_begin, in order of first use; threads that exited keep
- *   their entry.
- * - "events" (region): totals over completed visits, one key per entry of
- *   the top-level "events" list, in that order; null when the thread could
- *   not count that event.  Values are the events' raw counts
- *   (perf::TASK-CLOCK in nanoseconds).
- * - "last_read" appears only when "reads" > 0: the differences at the
- *   latest PAPI_hl_read since the begin of the instance it read.
- * - Region names are JSON strings (escaped); instances still open when the
- *   summary is written are not counted.
+ * The JSON format (version 1, writer hl_region_out.c) is documented in
+ * docs/hl-regions.md.
  */
 #include "papi.h"
 
