@@ -4,7 +4,10 @@
 usage: gen_fheaders.py OUT_DIR papi.h papiStdEventDefs.h [more C headers]
 
 Writes OUT_DIR/fpapi.h (C preprocessor #defines, for .F files), f77papi.h
-(INTEGER + PARAMETER statements) and f90papi.h (INTEGER, PARAMETER ::).
+(INTEGER + PARAMETER statements), f90papi.h (INTEGER, PARAMETER ::) and
+papi_bindc.inc (the bind(C) interfaces of module papi: every function of
+fbind.BIND, its prototype read from the headers; not written when the
+headers declare no function).
 Every object-like macro and enumerator named PAPI_* or PAPIF_* whose value
 is an integer constant expression is written, in header order, as the
 value a 32-bit Fortran INTEGER holds: codes with bit 31 set (presets,
@@ -13,6 +16,8 @@ PAPI_DOM_HWSPEC) become negative, like the C `int` they are passed as.
 import os
 import re
 import sys
+
+import fbind
 
 BANNER = "generated from papi.h and papiStdEventDefs.h by\n" \
          "fortran/gen_fheaders.py - do not edit"
@@ -143,13 +148,20 @@ def main(argv):
     if len(argv) < 3:
         raise SystemExit(__doc__)
     col = Collector()
+    texts = []
     for path in argv[2:]:
         with open(path, encoding="utf-8") as f:
-            col.add_header(f.read())
+            texts.append(f.read())
+        col.add_header(texts[-1])
     consts = col.constants()
     if not consts:
         raise SystemExit("no constants found")
     write(argv[1], consts)
+    protos = fbind.prototypes(strip_comments("\n".join(texts)))
+    if not protos:  # headers of constants alone
+        return
+    with open(os.path.join(argv[1], "papi_bindc.inc"), "w", encoding="utf-8") as f:
+        f.write(fbind.interfaces(protos, fbind.BIND))
 
 
 if __name__ == "__main__":

@@ -42,33 +42,8 @@
  * and rename).  When that fails, one message says why and the JSON goes to
  * stderr instead.  PAPI_NO_WARNING or TALLY_QUIET silence the warnings.
  *
- * JSON format, version 1 (writer: hl_region_out.c):
- *   {
- *     "format": "tally-hl-regions",
- *     "version": 1,
- *     "hostname": "node01",
- *     "pid": 4242,
- *     "events": ["perf::TASK-CLOCK", "perf::PAGE-FAULTS"],
- *     "threads": [
- *       {"tid": 4242, "regions": [
- *         {"name": "solve", "visits": 2, "real_time_nsec": 1234567,
- *          "events": {"perf::TASK-CLOCK": 1200000, "perf::PAGE-FAULTS": 512},
- *          "reads": 1,
- *          "last_read": {"real_time_nsec": 1000, "events": {...}}}
- *       ]}
- *     ]
- *   }
- * - "tid": kernel thread id (gettid).  One entry per thread that called
- *   PAPI_hl_region_begin, in order of first use; threads that exited keep
- *   their entry.
- * - "events" (region): totals over completed visits, one key per entry of
- *   the top-level "events" list, in that order; null when the thread could
- *   not count that event.  Values are the events' raw counts
- *   (perf::TASK-CLOCK in nanoseconds).
- * - "last_read" appears only when "reads" > 0: the differences at the
- *   latest PAPI_hl_read since the begin of the instance it read.
- * - Region names are JSON strings (escaped); instances still open when the
- *   summary is written are not counted.
+ * The JSON format (version 1, writer hl_region_out.c) is documented in
+ * docs/hl-regions.md.
  */
 #include "papi.h"
 
@@ -79,6 +54,7 @@
 #include "api/hl_common.h"
 #include "api/hl_region.h"
 #include "core/errors.h"
+#include "core/hash.h"
 
 #define HL_DEFAULT_PRESETS "PAPI_TOT_CYC,PAPI_TOT_INS,PAPI_FP_OPS"
 #define HL_DEFAULT_SOFTWARE "perf::TASK-CLOCK,perf::PAGE-FAULTS,perf::CONTEXT-SWITCHES"
@@ -311,11 +287,7 @@ static int read_now(struct tly_hl_thread *t, long long *v)
 
 static unsigned name_hash(const char *s)
 {
-	unsigned h = 2166136261u; /* FNV-1a */
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
+	return (unsigned)tly_fnv1a(TLY_FNV_BASIS, s, strlen(s));
 }
 
 /* Region `name` of thread t, created when new (caller holds t->lock). */

@@ -98,6 +98,12 @@ struct tly_component {
 	 * *hw_ok to 1 when the kernel counts hardware events (0 if not).
 	 * Valid from init to shutdown. */
 	const char *(*core_pmu)(int *hw_ok);
+
+	/* Optional: why the kernel may refuse to count, read now, for the
+	 * note of a preset rejected with PAPI_EPERM (perf_event: the
+	 * perf_event_paranoid level).  Writes a short phrase into buf and
+	 * returns 1, or returns 0 when there is nothing to say. */
+	int (*perm_note)(char *buf, size_t len);
 };
 
 /* The generated list of enabled components (components_list.c). */

@@ -16,36 +16,26 @@
 static _Thread_local char detail[TLY_ERR_DETAIL_LEN];
 static _Thread_local int last_code;
 
+/* Texts indexed by -code, from the one spec errors.def. */
 static const char *const texts[PAPI_NUM_ERRORS] = {
-	"No error",
-	"Invalid argument",
-	"Insufficient memory",
-	"A System/C library call failed",
-	"Not supported by component",
-	"Access to the counters was lost or interrupted",
-	"Internal error, please send mail to the developers",
-	"Event does not exist",
-	"Event exists, but cannot be counted due to hardware resource limits",
-	"EventSet is currently not running",
-	"EventSet is currently counting",
-	"No such EventSet available",
-	"Event in argument is not a valid preset",
-	"Hardware does not support performance counters",
-	"Unknown error code",
-	"Permission level does not permit operation",
-	"PAPI hasn't been initialized yet",
-	"Component Index isn't set",
-	"Not supported",
-	"Not implemented",
-	"Buffer size exceeded",
-	"EventSet domain is not supported for the operation",
-	"Invalid or missing event attributes",
-	"Too many events or attributes",
-	"Bad combination of features",
-	"Component containing event is disabled",
-	"Delayed initialization component",
-	"Event exists, but cannot be counted due to multiple passes required by hardware",
+#define TLY_ERROR(code, text) [-(code)] = text,
+#include "core/errors.def"
+#undef TLY_ERROR
 };
+
+/* errors.def has one line per code and no code outside the table. */
+enum {
+#define TLY_ERROR(code, text) tly_err_line_##code,
+#include "core/errors.def"
+#undef TLY_ERROR
+	TLY_ERR_LINES
+};
+_Static_assert(TLY_ERR_LINES == PAPI_NUM_ERRORS,
+	       "errors.def must hold one line per PAPI error code");
+#define TLY_ERROR(code, text) \
+	_Static_assert((code) <= 0 && (code) > -PAPI_NUM_ERRORS, #code " is outside the table");
+#include "core/errors.def"
+#undef TLY_ERROR
 
 const char *tly_err_text(int code)
 {

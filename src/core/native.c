@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/errors.h"
+#include "core/hash.h"
 #include "core/lib.h"
 
 #define CHUNK_BITS 10
@@ -36,11 +37,7 @@ static struct {
 
 static unsigned hash_name(const char *s)
 {
-	unsigned h = 2166136261u;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
+	return (unsigned)tly_fnv1a(TLY_FNV_BASIS, s, strlen(s));
 }
 
 static struct entry *entry_at(int idx)

@@ -108,23 +108,21 @@ static void qualify(char *buf, size_t len, const char *pmu, const char *native)
 		snprintf(buf, len, "%s::%s", pmu, native);
 }
 
-static int paranoid_level(void)
+/* The enabled component's phrase on counting permissions (perm_note hook). */
+static int perm_note(char *buf, size_t len)
 {
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	int level = -99;
-
-	if (f) {
-		if (fscanf(f, "%d", &level) != 1)
-			level = -99;
-		fclose(f);
-	}
-	return level;
+	for (int c = 0; c < tly_num_components; c++)
+		if (tly_components[c]->perm_note && tly_cmp_check(c) == PAPI_OK &&
+		    tly_components[c]->perm_note(buf, len))
+			return 1;
+	return 0;
 }
 
 static void note_rejected(struct tly_preset *np, int rc, const char *where, const char *what)
 {
 	const char *detail = tly_err_detail()[0] ? tly_err_detail() : tly_err_text(rc);
-	int level = rc == PAPI_EPERM ? paranoid_level() : -99;
+	char perm[128];
+	int has_perm = rc == PAPI_EPERM && perm_note(perm, sizeof perm);
 
 	const char *tag = np->generic ? "generic: " : "";
 
@@ -133,10 +131,9 @@ static void note_rejected(struct tly_preset *np, int rc, const char *where, cons
 		snprintf(np->note, sizeof np->note,
 			 "%snot countable on this machine: the kernel exposes no hardware PMU to program "
 			 "the mapping of %s; only software events can be counted", tag, where);
-	else if (level != -99)
-		snprintf(np->note, sizeof np->note,
-			 "%s%s: %s was rejected: %s (/proc/sys/kernel/perf_event_paranoid is %d)",
-			 tag, where, what, detail, level);
+	else if (has_perm)
+		snprintf(np->note, sizeof np->note, "%s%s: %s was rejected: %s (%s)",
+			 tag, where, what, detail, perm);
 	else
 		snprintf(np->note, sizeof np->note, "%s%s: %s was rejected: %s", tag, where, what, detail);
 }

@@ -22,6 +22,7 @@
 
 #include "api_util.h"
 #include "fork_util.h"
+#include "th_sys.h"
 
 #define PAGES 20000
 
@@ -177,14 +178,8 @@ static void as_nobody(void)
 
 int main(void)
 {
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	int paranoid = 2;
+	int paranoid = th_paranoid() == -99 ? 2 : th_paranoid();
 
-	if (f) {
-		if (fscanf(f, "%d", &paranoid) != 1)
-			paranoid = 2;
-		fclose(f);
-	}
 	if (geteuid() == 0 && paranoid >= 1)
 		RUN_FRESH(as_nobody);
 	else

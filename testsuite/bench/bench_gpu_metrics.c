@@ -14,20 +14,14 @@
 #include "tally.h"
 #include "../gpu/gpu_kernels.h"
 
+#include "th_clock.h"
+
 #define LAUNCHES 100
 
 static const char *const metrics[] = {
 	"smsp__inst_executed.sum", "dram__bytes_read.sum",   /* one pass on GH100 */
 };
 #define NM 2
-
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 static int launches(void)
 {
@@ -78,7 +72,7 @@ static int run_papi(void)
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "none";
-	double t0 = now();
+	double t0 = th_now_s();
 	int rc;
 
 	if (strcmp(mode, "none") != 0 && PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT)
@@ -87,8 +81,8 @@ int main(int argc, char **argv)
 		printf("SKIP: no GPU\n");
 		return 77;
 	}
-	t0 = now();
+	t0 = th_now_s();
 	rc = strcmp(mode, "kernel") == 0 ? run_kernel_mode() : strcmp(mode, "papi") == 0 ? run_papi() : launches();
-	printf("BENCH mode=%s launches=%d seconds=%.4f rc=%d\n", mode, LAUNCHES, now() - t0, rc);
+	printf("BENCH mode=%s launches=%d seconds=%.4f rc=%d\n", mode, LAUNCHES, th_now_s() - t0, rc);
 	return rc;
 }

@@ -1,5 +1,5 @@
 /*
- * bench_name_sets.c - huge name sets under tally-run (issue 20): distinct
+ * bench_name_sets.c - huge name sets under tally-run: distinct
  * region names under one parent and NVTX marks, in growing batches up to
  * 1,000,000 each.  The time per name must stay flat (linear total: hashed
  * children, no sibling scan) and the memory must stop growing at the limits
@@ -18,16 +18,10 @@
 
 #include "tally.h"
 
+#include "th_clock.h"
+
 #define STEPS 4
 static const long upto[STEPS] = { 125000, 250000, 500000, 1000000 };
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static long rss_mib(void)
 {
@@ -42,7 +36,7 @@ static double batch(long from, long to, int what)
 {
 	volatile long sink = 0;
 	char name[48];
-	double t0 = now();
+	double t0 = th_now_s();
 
 	for (long i = from; i < to; i++) {
 		int n = snprintf(name, sizeof name, "name-%ld", i);
@@ -55,7 +49,7 @@ static double batch(long from, long to, int what)
 		}
 		sink += n;
 	}
-	return now() - t0;
+	return th_now_s() - t0;
 }
 
 int main(void)

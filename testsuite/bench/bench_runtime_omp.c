@@ -19,6 +19,8 @@
 
 #include "papi.h"
 
+#include "th_clock.h"
+
 #define N 2000
 #define BLOCKS 15
 
@@ -33,27 +35,19 @@ static void delay(int n)
 	sink = a;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
 static double overhead(void)
 {
-	double t0 = now(), ref, par;
+	double t0 = th_now_ns(), ref, par;
 
 	for (int i = 0; i < N; i++)
 		delay(500);
-	ref = now() - t0;
-	t0 = now();
+	ref = th_now_ns() - t0;
+	t0 = th_now_ns();
 	for (int i = 0; i < N; i++) {
 #pragma omp parallel
 		delay(500);
 	}
-	par = now() - t0;
+	par = th_now_ns() - t0;
 	return (par - ref) / N;
 }
 
@@ -97,11 +91,11 @@ static double reads(void)
 	if (PAPI_start(es) != PAPI_OK)
 		return -1;
 	for (int b = 0; b < BLOCKS; b++) {
-		double t0 = now();
+		double t0 = th_now_ns();
 
 		for (int i = 0; i < N; i++)
 			PAPI_read(es, v);
-		best = (now() - t0) / N < best ? (now() - t0) / N : best;
+		best = (th_now_ns() - t0) / N < best ? (th_now_ns() - t0) / N : best;
 	}
 	printf("%.1f\n", best);
 	return best;

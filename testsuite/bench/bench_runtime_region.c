@@ -10,38 +10,32 @@
 #include "papi.h"
 #include "tally.h"
 
+#include "th_clock.h"
+
 #define N 200000
 #define BLOCKS 7
 
 static const char *const evs[] = { "perf::TASK-CLOCK", "perf::PAGE-FAULTS", "perf::CONTEXT-SWITCHES" };
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
 static double pairs(void)
 {
-	double t0 = now();
+	double t0 = th_now_ns();
 
 	for (int i = 0; i < N; i++) {
 		tally_region_begin("bench");
 		tally_region_end("bench");
 	}
-	return (now() - t0) / N;
+	return (th_now_ns() - t0) / N;
 }
 
 static double reads(int es)
 {
 	long long v[3];
-	double t0 = now();
+	double t0 = th_now_ns();
 
 	for (int i = 0; i < N; i++)
 		PAPI_read(es, v);
-	return (now() - t0) / N;
+	return (th_now_ns() - t0) / N;
 }
 
 int main(void)

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Tests of fortran/gen_fheaders.py and fortran/gen_papif.py on small
-inputs whose right output is known (table rows carry their line).
+"""Tests of fortran/gen_fheaders.py (with fbind.py) and fortran/gen_papif.py
+on small inputs whose right output is known (table rows carry their line),
+and of the module's bind(C) interfaces generated from the real papi.h.
 usage: test_generators.py FORTRAN_SOURCE_DIR"""
 import os
 import subprocess
@@ -103,10 +104,64 @@ def test_papif(src, tmp):
               f"bad spec rejected: {bad}", 0)
 
 
+PROTOS = """
+PAPI_EXPORT int PAPI_f(int EventSet, long long *values, const char *Name);
+PAPI_EXPORT long long PAPI_t(void);
+PAPI_EXPORT void PAPI_v(void);
+PAPI_EXPORT char *PAPI_s(int code, char *out, int *n);
+PAPI_EXPORT unsigned long PAPI_id(void);
+PAPI_EXPORT double PAPI_bad(void);
+"""
+BIND_WANT = [
+    ("function PAPI_f(eventset, values, name) bind(C, name='PAPI_f') result(rc)", "int, ll[], str in"),
+    ("      import :: c_int, c_long_long, c_char\n", "kinds imported once each"),
+    ("      integer(c_int), value :: eventset\n", "int by value"),
+    ("      integer(c_long_long) :: values(*)\n", "long long * is an array"),
+    ("      character(kind=c_char), intent(in) :: name(*)\n", "const char * is a C string in"),
+    ("function PAPI_t() bind(C, name='PAPI_t') result(t)\n      import :: c_long_long\n"
+     "      integer(c_long_long) :: t\n", "long long result"),
+    ("    subroutine PAPI_v() bind(C, name='PAPI_v')\n    end subroutine PAPI_v\n", "void: subroutine"),
+    ("      character(kind=c_char) :: out(*)\n      integer(c_int) :: n\n      type(c_ptr) :: p\n",
+     "char * out, int * by reference, char * result a pointer"),
+    ("      integer(c_long) :: id\n", "unsigned long result"),
+]
+
+
+def test_fbind(src, tmp):
+    sys.path.insert(0, src)
+    import fbind
+    protos = fbind.prototypes(PROTOS)
+    inc = fbind.interfaces(protos, ["PAPI_f", "PAPI_t", "PAPI_v", "PAPI_s", "PAPI_id"])
+    for text, what in BIND_WANT:
+        check(text in inc, f"bind(C): {what}", 0)
+    for names in (["PAPI_bad"], ["PAPI_missing"]):
+        try:
+            fbind.interfaces(protos, names)
+            check(False, f"{names[0]} must be an error", 0)
+        except SystemExit:
+            pass
+    # the real headers: every bound function, as the module had it by hand
+    inc_dir = os.path.join(src, "..", "src", "include")
+    head = os.path.join(tmp, "std.h")
+    open(head, "w").write("#define PAPI_STD 1\n")
+    r = gen([os.path.join(src, "gen_fheaders.py"), tmp, os.path.join(inc_dir, "papi.h"), head,
+             os.path.join(inc_dir, "tally.h")])
+    check(r.returncode == 0, f"gen_fheaders on papi.h failed: {r.stderr}", 0)
+    real = open(os.path.join(tmp, "papi_bindc.inc")).read()
+    check(real.count("bind(C, name=") == len(fbind.BIND), "one interface per bound function", 0)
+    for text in ("function PAPI_read(eventset, values) bind(C, name='PAPI_read') result(rc)",
+                 "function PAPI_event_name_to_code(in, out)",
+                 "function PAPI_strerror(errorcode) bind(C, name='PAPI_strerror') result(p)",
+                 "function tally_region_begin(name) bind(C, name='tally_region_begin') result(rc)",
+                 "function PAPI_thread_id() bind(C, name='PAPI_thread_id') result(id)"):
+        check(text in real, f"papi_bindc.inc: {text}", 0)
+
+
 def main(src):
     with tempfile.TemporaryDirectory() as tmp:
         test_fheaders(src, tmp)
         test_papif(src, tmp)
+        test_fbind(src, tmp)
     for f in FAILS:
         print("FAILED:", f)
     print(f"{len(FAILS)} failed")

@@ -194,22 +194,14 @@ static void serialized(int period)
 	TH_NEAR((double)c.s[1] / (double)(c.s[0] ? c.s[0] : 1), 2.0, 0.05);
 }
 
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static double hundred(void)
 {
-	double t = now();
+	double t = th_now_s();
 
 	for (int i = 0; i < 100; i++)
 		pk_fma_async(FMA_ITERS / 100);
 	pk_sync();
-	return now() - t;
+	return th_now_s() - t;
 }
 
 /* Continuous-mode overhead: 100 launches, unprofiled then sampled. */

@@ -18,6 +18,16 @@ static long long ns_of(clockid_t id)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+double th_now_s(void)
+{
+	return (double)ns_of(CLOCK_MONOTONIC) * 1e-9;
+}
+
+double th_now_ns(void)
+{
+	return (double)ns_of(CLOCK_MONOTONIC);
+}
+
 /* The calling thread's run-queue wait so far, ns (-1: no schedstat). */
 static long long run_delay_ns(void)
 {

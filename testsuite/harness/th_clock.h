@@ -25,6 +25,10 @@ struct th_clock {
 	long long delay; /* run-queue wait so far (schedstat), ns; -1 unknown */
 };
 
+/* CLOCK_MONOTONIC now, in seconds and in nanoseconds (the tests' and
+ * benchmarks' wall clock). */
+double th_now_s(void);
+double th_now_ns(void);
 /* The calling thread's clocks now. */
 struct th_clock th_clock_now(void);
 /* The calling thread's time since `since` that was neither CPU time nor

@@ -5,20 +5,16 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from th import check  # noqa: E402
+import th  # noqa: E402
+
 try:
     import h5py
 except ImportError:
     print("python3-h5py missing"); sys.exit(77)
 
-fails = 0
 REASON = {"term": "SIGTERM", "hang": "SIGTERM", "abort": "MPI_Abort", "exit": "exit() without MPI_Finalize"}
-
-
-def check(cond, what):
-    global fails
-    if not cond:
-        fails += 1
-        print("FAILED:", what)
 
 
 def by_path(f):
@@ -113,8 +109,7 @@ def main():
             check(len(f["ranks"]) == 1, fn + " one rank")
             check_tree(f, 3, False)
             check_mpi(f, 4, 3)
-    print("%s: %d failure(s)" % (target, fails))
-    sys.exit(1 if fails else 0)
+    sys.exit(th.done(str(target)))
 
 
 main()

@@ -2,6 +2,11 @@
 """check_fortran.py FILE mpi|omp [NTHREADS] - exact values in the files of
 the Fortran programs (fmpi_*.f90 on 2 ranks, fomp_app.f90)."""
 import sys
+import os
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from th import check  # noqa: E402
+import th  # noqa: E402
 
 try:
     import h5py
@@ -9,14 +14,6 @@ except ImportError:
     print("python3-h5py missing"); sys.exit(77)
 
 STEPS = 3
-fails = 0
-
-
-def check(cond, what):
-    global fails
-    if not cond:
-        fails += 1
-        print("FAILED:", what)
 
 
 def check_mpi(f):
@@ -59,8 +56,7 @@ def main():
         check_mpi(f)
     else:
         check_omp(f, int(sys.argv[3]))
-    print("%s: %d failure(s)" % (sys.argv[1], fails))
-    sys.exit(1 if fails else 0)
+    sys.exit(th.done(str(sys.argv[1])))
 
 
 main()

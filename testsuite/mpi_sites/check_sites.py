@@ -14,19 +14,15 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from th import check  # noqa: E402
+import th  # noqa: E402
+
 try:
     import h5py
 except ImportError:
     print("python3-h5py missing"); sys.exit(77)
 
-fails = 0
-
-
-def check(cond, what):
-    global fails
-    if not cond:
-        fails += 1
-        print("FAILED:", what)
 
 
 def markers(src):
@@ -108,8 +104,7 @@ def main():
                   "rank %d %s: site calls do not add up to the profile's %d" % (rank, fn, total))
     if len(sys.argv) > 6 and os.path.exists(sys.argv[6]):
         check_report(sys.argv[6], path, sites)
-    print("%s: %d failure(s)" % (path, fails))
-    sys.exit(1 if fails else 0)
+    sys.exit(th.done(str(path)))
 
 
 main()

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "pe_test.h"
+#include "th_sys.h"
 
 static const struct {
 	int line;
@@ -36,19 +37,6 @@ static const struct {
 	{ __LINE__, 9999, TLY_PE_OP_OPEN, PAPI_ESYS },
 };
 
-static int paranoid_now(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	int v = -99;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = -99;
-		fclose(f);
-	}
-	return v;
-}
-
 int main(void)
 {
 	char want[64];
@@ -62,11 +50,11 @@ int main(void)
 	}
 	th_at(0);
 	/* permission failures name the sysctl and its current value */
-	snprintf(want, sizeof want, "/proc/sys/kernel/perf_event_paranoid is %d", paranoid_now());
+	snprintf(want, sizeof want, "/proc/sys/kernel/perf_event_paranoid is %d", th_paranoid());
 	tly_pe_fail(EACCES, TLY_PE_OP_OPEN, "perf::TASK-CLOCK");
 	TH_CHECK(strstr(tly_err_detail(), want) != NULL);
 	tly_pe_fail(ENOENT, TLY_PE_OP_OPEN, "perf::CYCLES");
 	TH_CHECK(strstr(tly_err_detail(), "no such event") != NULL);
-	TH_EQ(tly_pe_paranoid(), paranoid_now());
+	TH_EQ(tly_pe_paranoid(), th_paranoid());
 	return th_done();
 }

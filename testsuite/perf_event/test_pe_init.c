@@ -10,6 +10,7 @@
 #include <linux/perf_event.h>
 
 #include "pe_test.h"
+#include "th_sys.h"
 
 static int raw_open(__u32 type, __u64 config, int exclude_kernel)
 {
@@ -28,19 +29,6 @@ static int raw_open(__u32 type, __u64 config, int exclude_kernel)
 		return errno;
 	close(fd);
 	return 0;
-}
-
-static int read_paranoid(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	int v = -99;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = -99;
-		fclose(f);
-	}
-	return v;
 }
 
 static int has_pmu(const PAPI_component_info_t *info, const char *name)
@@ -83,7 +71,7 @@ int main(void)
 		TH_CHECK(info.num_cntrs > 0);
 		TH_CHECK(strstr(info.disabled_reason, "hardware counters unavailable") == NULL);
 	}
-	snprintf(want, sizeof want, "perf_event_paranoid is %d", read_paranoid());
+	snprintf(want, sizeof want, "perf_event_paranoid is %d", th_paranoid());
 	TH_EQ(strstr(info.disabled_reason, want) != NULL, kern_err != 0);
 
 	pe->shutdown();

@@ -50,7 +50,7 @@ static inline void pmu_loop(uint64_t n) { (void)n; }
 /*
  * Every count a `pmu` test reads passes this check: PAPI_read, PAPI_stop
  * and PAPI_accum below are macros that call the library, then fail the
- * test on any negative value (a wrapped counter, issue 17).  The check
+ * test on any negative value (a wrapped counter).  The check
  * runs after the call returns, so it adds nothing to what is measured.
  */
 static inline int pmu_nonneg(int rc, int set, const long long *v, const char *what, const char *file, int line)

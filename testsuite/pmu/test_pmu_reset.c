@@ -9,13 +9,13 @@
  * the kernel starts them at 2^31 + 1: a user-space read after a reset
  * that sign-extends them as the perf ABI describes, without minding that
  * the reset leaves the page relative to the raw counter, read
- * n - 2^32 (issue 17), which the negative-value check of pmu_util.h and
+ * n - 2^32, which the negative-value check of pmu_util.h and
  * the exact differences catch.
  */
 #include "pmu_util.h"
 
 #define N_SHORT 2000000ull    /* 4*10^6 instructions */
-#define N_LONG 85000000ull    /* 1.7*10^8, as in issue 17 */
+#define N_LONG 85000000ull    /* 1.7*10^8 */
 
 typedef void (*seq_fn)(int set, uint64_t n, long long *v);
 

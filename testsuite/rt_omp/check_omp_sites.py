@@ -15,6 +15,10 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from th import check  # noqa: E402
+import th  # noqa: E402
+
 try:
     import h5py
 except ImportError:
@@ -22,14 +26,6 @@ except ImportError:
 
 VISITS = {"phase_alpha": 7, "phase_beta": 5, "phase_gamma": 3}
 NAMES = {"phase_alpha": "phase_alpha", "phase_beta": "phase_beta", "phase_gamma": "gamma_body"}
-fails = 0
-
-
-def check(cond, what):
-    global fails
-    if not cond:
-        fails += 1
-        print("FAILED:", what)
 
 
 def expected_names(src):
@@ -106,8 +102,7 @@ def main():
                 main = [r for r in stats[stats["rank"] == rank] if int(r["region"]) in root][0]
                 check(cpu > 1.3 * int(main["counters"][k]),
                       "rank %d: process CPU %d not above the main thread's %d" % (rank, cpu, main["counters"][k]))
-    print("%s: %d failure(s)" % (path, fails))
-    sys.exit(1 if fails else 0)
+    sys.exit(th.done(str(path)))
 
 
 main()

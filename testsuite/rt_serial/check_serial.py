@@ -1,6 +1,11 @@
 #!/usr/bin/python3
 """check_serial.py FILE NTHREADS - exact values in the file of serial_app."""
 import sys
+import os
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from th import check  # noqa: E402
+import th  # noqa: E402
 
 try:
     import h5py
@@ -8,14 +13,6 @@ except ImportError:
     print("python3-h5py missing"); sys.exit(77)
 
 OUTER, INNER = 4, 3
-fails = 0
-
-
-def check(cond, what):
-    global fails
-    if not cond:
-        fails += 1
-        print("FAILED:", what)
 
 
 def main():
@@ -49,8 +46,7 @@ def main():
         if kind == 0:
             check(visits.get("(thread) / outer") == OUTER, "outer visits %s" % visits.get("(thread) / outer"))
             check(visits.get("(thread) / outer / inner") == OUTER * INNER, "inner visits")
-    print("%s: %d failure(s)" % (sys.argv[1], fails))
-    sys.exit(1 if fails else 0)
+    sys.exit(th.done(str(sys.argv[1])))
 
 
 main()

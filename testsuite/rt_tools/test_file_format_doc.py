@@ -8,15 +8,11 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from th import check  # noqa: E402
+import th  # noqa: E402
+
 schema, docs = sys.argv[1], sys.argv[2]
-fails = 0
-
-
-def check(cond, what):
-    global fails
-    if not cond:
-        fails += 1
-        print("FAILED:", what)
 
 
 text = open(schema).read()
@@ -46,5 +42,4 @@ for t, flist in rows:
 alldocs = "".join(open(os.path.join(docs, n)).read() for n in sorted(os.listdir(docs)) if n.endswith(".md"))
 for t in tables:
     check(t in dict(rows) or re.search(r"`[^`\n]*\b%s\b[^`\n]*`" % t, alldocs), "table %s documented" % t)
-print("%d tables, %d attributes: %d failure(s)" % (len(tables), len(attrs), fails))
-sys.exit(1 if fails else 0)
+sys.exit(th.done("%d tables, %d attributes" % (len(tables), len(attrs))))

@@ -12,17 +12,13 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from th import check  # noqa: E402
+import th  # noqa: E402
+
 GEN, SPEC = sys.argv[1], sys.argv[2]
 MPICC = sys.argv[3] if len(sys.argv) > 3 else ""
 WRAPPERS = os.path.dirname(os.path.dirname(os.path.abspath(GEN)))
-fails = 0
-
-
-def check(cond, what):
-    global fails
-    if not cond:
-        fails += 1
-        print("FAILED:", what)
 
 
 def gen(spec_text, name="t_spec.txt"):
@@ -124,5 +120,4 @@ def test_real():
 test_good()
 test_bad()
 test_real()
-print("%d failure(s)" % fails)
-sys.exit(1 if fails else 0)
+sys.exit(th.done())

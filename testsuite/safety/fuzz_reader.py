@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """fuzz_reader.py SECONDS FILE... - tally-report against damaged copies of
-real runtime-written files (issue 20).
+real runtime-written files.
 
 Each case damages a copy of one FILE: truncation, bit flips, renamed or
 missing tables and attributes, attributes and tables of the wrong type,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run_full_disk.sh MPI_APP TALLY_RUN - a job never hangs at its end
-# (issue 20).  2 ranks under mpirun, each rank's exit status seen by a
+# 2 ranks under mpirun, each rank's exit status seen by a
 # shell around tally-run:
 #   full:  the output directory is a full 1 MiB tmpfs: both ranks exit
 #          well within TALLY_EXIT_TIMEOUT with the application's status 5,

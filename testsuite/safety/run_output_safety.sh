@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run_output_safety.sh APP TALLY_RUN - output files are created safely
-# (issue 20): links planted at the file's name are never followed, an
+# Links planted at the file's name are never followed, an
 # existing file is never replaced unless asked, an absolute
 # TALLY_OUTPUT_NAME is used as it is, the fallback directory is private
 # (0700, checked), files are never world-writable, "written" is printed only

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run_reader_fuzz.sh SECONDS APP MPI_APP TALLY_RUN TALLY_REPORT - the reader
-# on damaged files (issue 20), with real runtime-written inputs: a serial
+# on damaged files, with real runtime-written inputs: a serial
 # file, a 2-rank job file and a directory of 2 per-rank partial files.
 #  1. a directory whose partial file of rank 1 is damaged: reported in one
 #     warning line, rank 0's file is reported (exit 0);

@@ -3,7 +3,7 @@
 # --passes=auto) with names no shell may see: a quote, $(...), ;, a space
 # and a newline in the output directory, the output name and the program's
 # path.  Every run and the merge must work, and no command hidden in a name
-# may run (issue 20: the pass count was read through popen("... '%s'")).
+# may run (the pass count was once read through popen("... '%s'")).
 set -u
 app=$1 run=$2
 /usr/bin/python3 -c "import h5py" 2>/dev/null || { echo "python3-h5py missing"; exit 77; }

@@ -1,6 +1,6 @@
 /*
  * test_two_readers.c - two threads read one running event set at once
- * (issue 20: they raced on the set's shared raw-value buffer).  Run under
+ * (they once raced on the set's shared raw-value buffer).  Run under
  * ThreadSanitizer by the CI's TSan suite (label threads).  Ground truth:
  * each reader sees perf::TASK-CLOCK never decrease, no read exceeds the
  * value at PAPI_stop, and that value matches the counting thread's

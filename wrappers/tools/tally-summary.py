@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""tally-summary.py FILE.h5 - a short summary of a Tally file (until tally-report)."""
+"""tally-summary.py FILE.h5 - a short summary of a Tally file."""
 import sys
 
 try:

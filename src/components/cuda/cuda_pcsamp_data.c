@@ -3,7 +3,7 @@
  * CUpti_PCSamplingData buffers: the configured one (CUPTI writes the
  * records of a stop or of disable there) and one for cuptiPCSamplingGetData.
  * They are separate because GetData on the configured buffer overwrites a
- * stop's records before they are read (seen on the H100, issue 9); the
+ * stop's records before they are read (seen on the H100); the
  * configured buffer is always consumed first.  Records are aggregated per
  * (cubin CRC, function index, PC offset, correlation id) in an
  * open-addressing table.

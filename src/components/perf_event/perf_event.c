@@ -155,6 +155,17 @@ static void publish_pmus(PAPI_component_info_t *info, const struct tly_pe_probe 
  * program it, so presets can say what they would count and why not; never
  * an uncore PMU (tly_pe_pmus_scan, pe_pmu_select.c, decides).  *hw_ok:
  * the kernel has a core PMU too. */
+/* The perf_event_paranoid level now, for notes on refused presets. */
+static int pe_perm_note(char *buf, size_t len)
+{
+	int level = tly_pe_paranoid();
+
+	if (level == -99)
+		return 0;
+	snprintf(buf, len, "/proc/sys/kernel/perf_event_paranoid is %d", level);
+	return 1;
+}
+
 static const char *pe_core_pmu(int *hw_ok)
 {
 	const char *name;
@@ -235,4 +246,5 @@ const struct tly_component tly_cmp_perf_event = {
 	.ctl_set_overflow = tly_pe_ctl_set_overflow,
 	.ctl_mpx_coverage = tly_pe_ctl_mpx_coverage,
 	.core_pmu = pe_core_pmu,
+	.perm_note = pe_perm_note,
 };

@@ -1,0 +1,35 @@
+"""th.py - the Python side of Tally's test harness (tharness.h is the C side).
+
+    import th            # after sys.path has testsuite/harness (th_path below)
+    th.check(cond, "what")   # record a failed check with the caller's line, go on
+    sys.exit(th.done("name"))  # summary line; 1 when a check failed or none ran
+
+Scripts find this module with
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                    "..", "harness"))
+"""
+import sys
+
+checks = 0
+fails = []
+
+
+def check(cond, what):
+    """Count one check; print and record it when cond is false."""
+    global checks
+    checks += 1
+    if not cond:
+        line = sys._getframe(1).f_lineno
+        fails.append(f"line {line}: {what}")
+        print(f"FAILED: line {line}: {what}")
+    return bool(cond)
+
+
+def done(name=""):
+    """Print the summary and return the exit status: 1 when a check failed
+    or none was made, 0 otherwise."""
+    print(f"{name + ': ' if name else ''}{len(fails)} failure(s) in {checks} check(s)")
+    if checks == 0:
+        print("FAILED: no check was made")
+        return 1
+    return 1 if fails else 0
