@@ -7,7 +7,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 from th import check  # noqa: E402
-import th  # noqa: E402
+import th as th_harness  # noqa: E402
 
 try:
     import h5py
@@ -109,7 +109,7 @@ def main():
             check(len(f["ranks"]) == 1, fn + " one rank")
             check_tree(f, 3, False)
             check_mpi(f, 4, 3)
-    sys.exit(th.done(str(target)))
+    sys.exit(th_harness.done(str(target)))
 
 
 main()

@@ -6,7 +6,7 @@ import os
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 from th import check  # noqa: E402
-import th  # noqa: E402
+import th as th_harness  # noqa: E402
 
 try:
     import h5py
@@ -56,7 +56,7 @@ def main():
         check_mpi(f)
     else:
         check_omp(f, int(sys.argv[3]))
-    sys.exit(th.done(str(sys.argv[1])))
+    sys.exit(th_harness.done(str(sys.argv[1])))
 
 
 main()

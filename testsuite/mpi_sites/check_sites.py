@@ -16,7 +16,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 from th import check  # noqa: E402
-import th  # noqa: E402
+import th as th_harness  # noqa: E402
 
 try:
     import h5py
@@ -104,7 +104,7 @@ def main():
                   "rank %d %s: site calls do not add up to the profile's %d" % (rank, fn, total))
     if len(sys.argv) > 6 and os.path.exists(sys.argv[6]):
         check_report(sys.argv[6], path, sites)
-    sys.exit(th.done(str(path)))
+    sys.exit(th_harness.done(str(path)))
 
 
 main()

@@ -17,7 +17,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 from th import check  # noqa: E402
-import th  # noqa: E402
+import th as th_harness  # noqa: E402
 
 try:
     import h5py
@@ -77,12 +77,12 @@ def main():
         check_names(f, src, app, top_par, regions)
     phase_of = {v: k for k, v in expected_names(src).items()}
     stats = f["region_stats"][:]
-    th = f["threads"][:]
+    thr = f["threads"][:]
     for rank in range(nranks):
-        kinds = sorted(int(t["kind"]) for t in th if int(t["rank"]) == rank)
+        kinds = sorted(int(t["kind"]) for t in thr if int(t["rank"]) == rank)
         want = [0, 1] if mode == "measured" else [0]
         check(kinds == want, "rank %d: thread kinds %s, want %s" % (rank, kinds, want))
-        for t in th[th["rank"] == rank]:
+        for t in thr[thr["rank"] == rank]:
             rows = stats[(stats["rank"] == rank) & (stats["thread"] == t["thread"])]
             visits = {phase_of.get(regions[int(r["region"])]["name"].decode(), "?"): int(r["visits"])
                       for r in rows if int(r["region"]) in top_par}
@@ -102,7 +102,7 @@ def main():
                 main = [r for r in stats[stats["rank"] == rank] if int(r["region"]) in root][0]
                 check(cpu > 1.3 * int(main["counters"][k]),
                       "rank %d: process CPU %d not above the main thread's %d" % (rank, cpu, main["counters"][k]))
-    sys.exit(th.done(str(path)))
+    sys.exit(th_harness.done(str(path)))
 
 
 main()

@@ -5,7 +5,7 @@ import os
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 from th import check  # noqa: E402
-import th  # noqa: E402
+import th as th_harness  # noqa: E402
 
 try:
     import h5py
@@ -46,7 +46,7 @@ def main():
         if kind == 0:
             check(visits.get("(thread) / outer") == OUTER, "outer visits %s" % visits.get("(thread) / outer"))
             check(visits.get("(thread) / outer / inner") == OUTER * INNER, "inner visits")
-    sys.exit(th.done(str(sys.argv[1])))
+    sys.exit(th_harness.done(str(sys.argv[1])))
 
 
 main()
