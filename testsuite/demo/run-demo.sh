@@ -10,6 +10,7 @@ cmake --build build -j "$(nproc)" --target tally tally-preload tally-run rt_app 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=2
 out=$top/build/demo
 mkdir -p "$out"
+rm -f "$out/demo.h5"   # Tally never replaces a file it did not ask to (it would write demo.1.h5)
 echo "== mpirun --oversubscribe -np 4 tally-run --output-dir $out -- rt_app"
 mpirun --oversubscribe -np 4 build/wrappers/tally-run --output-dir "$out" \
 	--output-name demo.h5 -- build/testsuite/mpi/rt_app
