@@ -54,6 +54,7 @@ program module_api
   call get_command_argument(0, argv0)
   i = index(argv0, '/', back=.true.)
   call th_true(trim(s1) == argv0(i + 1:), 'exe name = argv(0) basename')
+  deallocate(argv0)
   call th_true(full(1:1) == '/' .and. index(full, '/' // trim(s1), back=.true.) > 0, 'exe fullname')
   ! A variable shorter than the path gets its first len characters, no more.
   call PAPIF_get_exe_info(full_short, s2, addrs(1), addrs(2), addrs(3), addrs(4), addrs(5), &

@@ -76,7 +76,8 @@ static void check(struct kmodel *k, int line)
 {
 	unsigned shift = 64u - k->w;
 	int64_t got = tly_pe_count_of(k->offset, k->hw, k->w);
-	int64_t sext = k->offset + ((int64_t)(k->hw << shift) >> shift);
+	/* the old formula, in wrapping arithmetic (it is meant to go wrong) */
+	int64_t sext = (int64_t)((uint64_t)k->offset + (uint64_t)((int64_t)(k->hw << shift) >> shift));
 
 	th_at(line);
 	if (sext < 0)
