@@ -73,8 +73,10 @@ int main(int argc, char **argv)
 	int n, rc;
 
 	if (argc > 1 && strcmp(argv[1], "plain") == 0) {
-		if (tg_init((size_t)TG_BLOCKS * TG_THREADS, tg_copy_floats()) != 0)
+		if (tg_init((size_t)TG_BLOCKS * TG_THREADS, tg_copy_floats()) != 0) {
+			printf("SKIP: no usable GPU for the plain run\n");
 			return 77;
+		}
 		return launch_all() ? 1 : 0;
 	}
 	rc = gpu_test_start();
