@@ -189,10 +189,11 @@ static int parse_name(const char *name, int *dev, int *ev)
 	const char *q;
 	char base[64], *end = NULL;
 
+	*dev = 0;
+	*ev = -1;
 	if (strncmp(name, "nvml:::", 7) == 0)
 		name += 7;
 	q = strstr(name, ":device=");
-	*dev = 0;
 	if (q) {
 		long d = strtol(q + 8, &end, 10);
 
@@ -214,7 +215,7 @@ static int parse_name(const char *name, int *dev, int *ev)
 
 static int nv_ntv_lookup(const char *name, uint64_t *tok, char *canon, size_t len)
 {
-	int dev, ev, rc = parse_name(name, &dev, &ev);
+	int dev = 0, ev = 0, rc = parse_name(name, &dev, &ev);
 
 	if (rc != PAPI_OK)
 		return rc;
