@@ -26,6 +26,6 @@ echo "nvidia-smi field: $F, $(wc -l <"$W/smi.csv") readings"
 (cd "$W" && TNE_SECONDS=2 "$R" --events=nvml:::energy:device=0 --output-name=nvml.h5 -- "$T" >rt.txt 2>&1)
 rc=$?; cat "$W/rt.txt"
 [ $rc -eq 0 ] || { echo "FAIL: tally-run exited $rc"; exit 1; }
-"$REP" "$W/nvml.h5" >"$W/report.txt" 2>&1 || { cat "$W/report.txt"; echo "FAIL: tally-report"; exit 1; }
+python3 "$REP" "$W/nvml.h5" >"$W/report.txt" 2>&1 || { cat "$W/report.txt"; echo "FAIL: tally-report"; exit 1; }
 grep -n "energy" "$W/report.txt" | head -5
 python3 "$C" "$W/smi.csv" "$W/out.txt" --h5 "$W/nvml.h5" --loop "$W/rt.txt" --report "$W/report.txt"

@@ -170,6 +170,7 @@ int tly_cu_coll_open(struct tly_cu_coll *c, CUcontext ctx, int dev, const char *
 		     int kernel_mode, int kernel_replay)
 {
 	int rc;
+	double t;
 
 	memset(c, 0, sizeof *c);
 	c->ctx = ctx;
@@ -199,7 +200,9 @@ int tly_cu_coll_open(struct tly_cu_coll *c, CUcontext ctx, int dev, const char *
 		free_coll(c);
 		return rc;
 	}
+	t = tly_cu_time_start();
 	rc = enable(c);
+	tly_cu_time_end("cuptiRangeProfilerEnable", t);
 	if (rc == PAPI_OK && c->kernel_mode && tly_cu_cache_mode() == 1) {   /* flush before each kernel */
 		rc = tly_cu_cb_init();
 		if (rc == PAPI_OK)
@@ -208,10 +211,12 @@ int tly_cu_coll_open(struct tly_cu_coll *c, CUcontext ctx, int dev, const char *
 	} else if (rc == PAPI_OK && tly_cu_cache_mode() < 0) {
 		rc = tly_err_last_code();
 	}
+	t = tly_cu_time_start();
 	if (rc == PAPI_OK)
 		rc = alloc_cdata(c);
 	if (rc == PAPI_OK)
 		rc = arm(c);
+	tly_cu_time_end("counter data image + set config + start", t);
 	if (rc == PAPI_OK)
 		tly_cu_ctx_set_passes(ctx, c->kernel_replay ? (int)c->cfg.passes : 0);
 	pop_ctx();
@@ -302,9 +307,14 @@ int tly_cu_coll_harvest(struct tly_cu_coll *c, int restart, tly_cu_range_fn fn, 
 		pop_ctx();
 		return PAPI_OK;
 	}
+	double t = tly_cu_time_start();
+
 	rc = stop_decode(c);
+	tly_cu_time_end("stop + decode", t);
+	t = tly_cu_time_start();
 	if (rc == PAPI_OK && (c->user_pass < 0 || c->user_pass == (int)c->cfg.passes - 1))
 		rc = evaluate(c, fn, ud);
+	tly_cu_time_end("evaluate ranges", t);
 	tly_cu_ctx_clear_launches(c->ctx);
 	if (restart && c->user_pass < 0) {
 		int r2 = arm(c);
