@@ -55,7 +55,10 @@ static int alloc_cdata(struct tly_cu_coll *c)
 	sp.numMetrics = (size_t)c->n;
 	sp.maxNumOfRanges = c->max_ranges;
 	sp.maxNumRangeTreeNodes = (uint32_t)c->max_ranges;
+	double t = tly_cu_time_start();
+
 	rc = tly_cu_pti_err(P()->cuptiRangeProfilerGetCounterDataSize(&sp), "cuptiRangeProfilerGetCounterDataSize");
+	tly_cu_time_end("cuptiRangeProfilerGetCounterDataSize", t);
 	if (rc != PAPI_OK)
 		return rc;
 	c->cdata = calloc(1, sp.counterDataSize);
@@ -73,6 +76,7 @@ static int arm(struct tly_cu_coll *c)
 	CUpti_RangeProfiler_Start_Params st = { .structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE };
 	CUpti_RangeProfiler_PushRange_Params pr = { .structSize = CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE };
 	int rc;
+	double t = tly_cu_time_start();
 
 	ip.pRangeProfilerObject = c->obj;
 	ip.counterDataSize = c->cdata_size;
@@ -82,6 +86,7 @@ static int arm(struct tly_cu_coll *c)
 	else
 		rc = tly_cu_pti_err(P()->cuptiRangeProfilerCounterDataImageInitialize(&ip),
 				    "cuptiRangeProfilerCounterDataImageInitialize");
+	tly_cu_time_end("counter data image initialise", t);
 	sc.pRangeProfilerObject = c->obj;
 	sc.configSize = c->cfg.size;
 	sc.pConfig = c->cfg.image;
@@ -94,11 +99,15 @@ static int arm(struct tly_cu_coll *c)
 	sc.minNestingLevel = 1;
 	sc.targetNestingLevel = 1;
 	sc.passIndex = c->user_pass > 0 ? (size_t)c->user_pass : 0;
+	t = tly_cu_time_start();
 	if (rc == PAPI_OK)
 		rc = tly_cu_pti_err(P()->cuptiRangeProfilerSetConfig(&sc), "cuptiRangeProfilerSetConfig");
+	tly_cu_time_end("cuptiRangeProfilerSetConfig", t);
+	t = tly_cu_time_start();
 	st.pRangeProfilerObject = c->obj;
 	if (rc == PAPI_OK)
 		rc = tly_cu_pti_err(P()->cuptiRangeProfilerStart(&st), "cuptiRangeProfilerStart");
+	tly_cu_time_end("cuptiRangeProfilerStart", t);
 	pr.pRangeProfilerObject = c->obj;
 	pr.pRangeName = "tally";
 	if (rc == PAPI_OK && !c->kernel_mode)
