@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "nvtx/nvtx.h"
+#include "output/h5_par.h"
 
 static int thread_pos(struct tly_rt_proc *p, const struct tly_rt_thread *t)
 {
@@ -224,8 +225,8 @@ static int write_one(hid_t grp, MPI_Comm *comm, int rank, hid_t dxpl, const stru
 		     const void *rows, int64_t n)
 {
 	int64_t off = 0, total = n;
-	hsize_t dtot, doff, dn = (hsize_t)(n ? n : 1), dcnt = (hsize_t)n;
-	hid_t mt = h5_type(s->row), ft = H5Tcopy(mt), fs, ms, ds;
+	hsize_t dtot;
+	hid_t mt = h5_type(s->row), ft = H5Tcopy(mt), fs, ds;
 	herr_t rc = 0;
 
 	if (comm) {
@@ -236,20 +237,10 @@ static int write_one(hid_t grp, MPI_Comm *comm, int rank, hid_t dxpl, const stru
 	}
 	H5Tpack(ft);
 	dtot = (hsize_t)total;
-	doff = (hsize_t)off;
 	fs = H5Screate_simple(1, &dtot, NULL);
 	ds = H5Dcreate2(grp, s->name, ft, fs, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-	if (ds >= 0 && total > 0) {
-		ms = H5Screate_simple(1, &dn, NULL);
-		if (n) {
-			H5Sselect_hyperslab(fs, H5S_SELECT_SET, &doff, NULL, &dcnt, NULL);
-		} else {
-			H5Sselect_none(fs);
-			H5Sselect_none(ms);
-		}
-		rc = H5Dwrite(ds, mt, ms, fs, dxpl, rows);
-		H5Sclose(ms);
-	}
+	if (ds >= 0 && total > 0)
+		rc = tly_h5_par_write_rows(ds, mt, fs, dxpl, off, n, rows);
 	if (ds >= 0)
 		H5Dclose(ds);
 	H5Sclose(fs);

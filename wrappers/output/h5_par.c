@@ -65,3 +65,21 @@ void tly_h5_par_plan(MPI_Comm *comm, const int64_t *n, int nt, int64_t *off, int
 	for (int i = 0; rank == 0 && i < nt; i++)
 		off[i] = 0;     /* MPI_Exscan leaves rank 0's result undefined */
 }
+
+herr_t tly_h5_par_write_rows(hid_t ds, hid_t mem, hid_t fs, hid_t dxpl, int64_t off, int64_t n,
+			     const void *rows)
+{
+	hsize_t dn = (hsize_t)(n ? n : 1), doff = (hsize_t)off, dcnt = (hsize_t)n;
+	hid_t ms = H5Screate_simple(1, &dn, NULL);
+	herr_t rc;
+
+	if (n) {
+		H5Sselect_hyperslab(fs, H5S_SELECT_SET, &doff, NULL, &dcnt, NULL);
+	} else {
+		H5Sselect_none(fs);
+		H5Sselect_none(ms);
+	}
+	rc = H5Dwrite(ds, mem, ms, fs, dxpl, rows);
+	H5Sclose(ms);
+	return rc;
+}

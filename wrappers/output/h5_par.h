@@ -15,4 +15,10 @@ hid_t tly_h5_par_dcpl(void);
 /* Each table's row offset for this rank and its total (comm NULL: serial). */
 void tly_h5_par_plan(MPI_Comm *comm, const int64_t *n, int nt, int64_t *off, int64_t *total);
 
+/* This rank's n rows at row offset off of dataset ds (file space fs of
+ * the whole table), through dxpl; a rank without rows takes part with an
+ * empty selection.  Only for a table of at least one row. */
+herr_t tly_h5_par_write_rows(hid_t ds, hid_t mem, hid_t fs, hid_t dxpl, int64_t off, int64_t n,
+			     const void *rows);
+
 #endif

@@ -82,8 +82,8 @@ static void doc_attr(hid_t obj, const char *doc)
 static int write_table(struct wctx *w, int tid, const void *rows, int64_t n)
 {
 	int64_t total = w->total[tid];
-	hsize_t dtot = (hsize_t)total, dn = (hsize_t)(n ? n : 1), doff = (hsize_t)w->off[tid], dcnt = (hsize_t)n;
-	hid_t fs, ms, ds;
+	hsize_t dtot = (hsize_t)total;
+	hid_t fs, ds;
 	herr_t rc = 0;
 
 	fs = H5Screate_simple(1, &dtot, NULL);
@@ -96,17 +96,8 @@ static int write_table(struct wctx *w, int tid, const void *rows, int64_t n)
 		return -1;
 	}
 	doc_attr(ds, tly_h5_table_docs[tid]);
-	if (total > 0) {
-		ms = H5Screate_simple(1, &dn, NULL);
-		if (n) {
-			H5Sselect_hyperslab(fs, H5S_SELECT_SET, &doff, NULL, &dcnt, NULL);
-		} else {
-			H5Sselect_none(fs);
-			H5Sselect_none(ms);
-		}
-		rc = H5Dwrite(ds, w->mem[tid], ms, fs, w->dxpl, rows);
-		H5Sclose(ms);
-	}
+	if (total > 0)
+		rc = tly_h5_par_write_rows(ds, w->mem[tid], fs, w->dxpl, w->off[tid], n, rows);
 	H5Dclose(ds);
 	H5Sclose(fs);
 	return agree(w, rc >= 0) ? 0 : -1;

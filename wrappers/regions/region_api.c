@@ -34,7 +34,9 @@ static struct tly_rt_thread *region_thread(void)
 	return tly_rt_self();
 }
 
-static int begin(const char *sym, const char *name)
+/* A region's begin (enter 1) or end by name in the calling thread; the
+ * next library's function of that name when the runtime does not measure. */
+static int mark(const char *sym, const char *name, int enter)
 {
 	struct tly_rt_thread *t;
 
@@ -43,39 +45,29 @@ static int begin(const char *sym, const char *name)
 	t = region_thread();
 	if (!t)
 		return forward(sym, name);
-	return tly_rt_enter(t, name, TLY_RK_USER, 1) == 0 ? PAPI_OK : PAPI_ENOMEM;
-}
-
-static int end(const char *sym, const char *name)
-{
-	struct tly_rt_thread *t;
-
-	if (!name || !*name)
-		return PAPI_EINVAL;
-	t = region_thread();
-	if (!t)
-		return forward(sym, name);
+	if (enter)
+		return tly_rt_enter(t, name, TLY_RK_USER, 1) == 0 ? PAPI_OK : PAPI_ENOMEM;
 	return tly_rt_exit_named(t, name) == 0 ? PAPI_OK : PAPI_EINVAL;
 }
 
 TALLY_RT_EXPORT int tally_region_begin(const char *name)
 {
-	return begin("tally_region_begin", name);
+	return mark("tally_region_begin", name, 1);
 }
 
 TALLY_RT_EXPORT int tally_region_end(const char *name)
 {
-	return end("tally_region_end", name);
+	return mark("tally_region_end", name, 0);
 }
 
 TALLY_RT_EXPORT int PAPI_hl_region_begin(const char *name)
 {
-	return begin("PAPI_hl_region_begin", name);
+	return mark("PAPI_hl_region_begin", name, 1);
 }
 
 TALLY_RT_EXPORT int PAPI_hl_region_end(const char *name)
 {
-	return end("PAPI_hl_region_end", name);
+	return mark("PAPI_hl_region_end", name, 0);
 }
 
 /* Values go to the job file at the end; an intermediate read has nothing
