@@ -2,7 +2,7 @@
 """test_jobs.py CASE - programs that are not MPI programs, under the runtime
 (issue "Every program, not only MPI ones").  ctest label 'runtime'.
 
-Environment (CMakeLists.txt): TALLY_RUN, TALLY_REPORT, JOBS_APP (plain),
+Environment (CMakeLists.txt): JOBS_RUN, JOBS_REPORT, JOBS_APP (plain),
 JOBS_APP_MPI (the same with MPI_Init/MPI_Finalize), MPIEXEC, PRELOAD.
 
 Cases:
@@ -37,8 +37,8 @@ except ImportError:
     print("SKIP: /usr/bin/python3 has no h5py (testsuite/install-deps.sh installs python3-h5py)")
     sys.exit(77)
 
-RUN = os.environ["TALLY_RUN"]
-REPORT = os.environ["TALLY_REPORT"]
+RUN = os.environ["JOBS_RUN"]
+REPORT = os.environ["JOBS_REPORT"]
 APP = os.environ["JOBS_APP"]
 APP_MPI = os.environ.get("JOBS_APP_MPI", "")
 MPIEXEC = os.environ.get("MPIEXEC", "")
@@ -277,7 +277,7 @@ def sections(path, by, fmt):
     build): 16 runs per file, without 16 interpreter start-ups."""
     import contextlib
     import io
-    sys.path.insert(0, os.environ["TALLY_PYTHONPATH"])
+    sys.path.insert(0, os.environ["JOBS_PYTHONPATH"])
     from tally.cli import main
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
