@@ -14,6 +14,18 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(leak_sanitizer)
+#define TLY_LSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(TLY_LSAN)
+#include <sanitizer/lsan_interface.h>
+#define lsan_root(p, n) __lsan_register_root_region(p, n)
+#else
+#define lsan_root(p, n) ((void)(p), (void)(n))
+#endif
+
 #include "core/errors.h"
 #include "core/id_pool.h"
 #include "core/lib.h"
@@ -110,7 +122,10 @@ int tly_evset_own_arrays(struct tly_evset *es)
 
 /* Set headers come from blocks of POOL_BLOCK mapped with MAP_POPULATE
  * (one system call instead of a page fault per 4 KiB) and are kept on a
- * free list; headers live until the process ends, like the id table. */
+ * free list; headers live until the process ends, like the id table.
+ * Under ASan the blocks are LeakSanitizer root regions: the arrays of a set
+ * still alive at exit (a forked child exiting without PAPI_shutdown) are
+ * reachable from its header, which LSan would not look into otherwise. */
 #define POOL_BLOCK 4096
 
 static struct {
@@ -136,6 +151,8 @@ static struct tly_evset *pool_take(void)
 
 			pool.block = m == MAP_FAILED ? NULL : m;
 			pool.used = 0;
+			if (pool.block)
+				lsan_root(pool.block, POOL_BLOCK * sizeof *es);
 		}
 		if (pool.block)
 			es = &pool.block[pool.used++];

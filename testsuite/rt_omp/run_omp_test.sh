@@ -9,7 +9,7 @@ set -u
 style=$1 app=$2 run=$3 checker=$4 src=$5
 /usr/bin/python3 -c "import h5py" 2>/dev/null || { echo "python3-h5py missing"; exit 77; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=2
-export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0 OMPI_MCA_rmaps_base_oversubscribe=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
 unset TALLY_LIBOMP LD_LIBRARY_PATH
 # the program must really be on GNU libgomp to begin with
 ldd "$app" | grep -q 'libgomp\.so\.1' || { echo "$app does not use libgomp"; exit 1; }

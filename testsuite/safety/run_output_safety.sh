@@ -4,7 +4,8 @@
 # existing file is never replaced unless asked, an absolute
 # TALLY_OUTPUT_NAME is used as it is, the fallback directory is private
 # (0700, checked), files are never world-writable, "written" is printed only
-# when the file is in place, and the application's exit status is kept.
+# when the file is in place, the application's exit status is kept, and
+# the job directory of a job without MPI is 0700 and never a planted link.
 set -u
 app=$1 run=$2
 /usr/bin/python3 -c "import h5py" 2>/dev/null || { echo "python3-h5py missing"; exit 77; }
@@ -69,6 +70,19 @@ TALLY_OUTPUT_REPLACE=1 measure --output-dir=out --output-name=busy.h5
 grep -q "cannot rename" err.txt || bad "rename failure not reported"
 grep -q "written to" err.txt && bad "'written' printed though the rename failed"
 ls out/busy.h5.*.tmp >/dev/null 2>&1 || bad "the data is not kept in the .tmp file"
+
+# 7. a job without MPI (ranks from the launcher's environment): its job
+# directory is 0700 whatever the umask, while a piece waits in it; one
+# planted there as a link to a directory open to all is not used
+slurm() { SLURM_JOB_ID=4242 SLURM_STEP_ID=0 SLURM_PROCID=0 SLURM_NTASKS=2 measure --output-dir=out "$@"; }
+(umask 0; slurm --output-name=j1.h5)
+p=$(ls -d out/j1.*.parts 2>/dev/null | head -1)
+[ -n "$p" ] && [ "$(stat -c %a "$p")" = 700 ] || bad "job directory '$p' mode $(stat -c %a "$p" 2>/dev/null), want 700"
+[ -n "$p" ] && [ -f "$p/rank00000.h5" ] || bad "the piece of rank 0 is not in the job directory"
+mkdir -m 777 open; ln -s "$dir/open" "${p/j1/j2}"
+slurm --output-name=j2.h5
+[ -z "$(ls open)" ] || bad "a piece written through a planted job directory link: $(ls open)"
+grep -q "is not a directory of this user closed to others" err.txt || bad "planted job directory not reported"
 cat err.txt
 [ $fail = 0 ] && echo "all output-safety checks passed"
 exit $fail

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # run_settings.sh APP TALLY_RUN - every setting validated with one clear
 # message (issue 20): a library setting is not "unknown", values that
-# cannot mean what they say are reported once each, and TALLY_DISABLE=1
-# writes nothing at all (the PAPI_hl summary included).
+# cannot mean what they say are reported once each, the 17th event is left
+# out naming the runtime's limit of 16, and TALLY_DISABLE=1 writes nothing
+# at all (the PAPI_hl summary included).
 set -u
 app=$1 run=$2
 export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
@@ -21,6 +22,20 @@ once "TALLY_PASS_INDEX='abc' is not a pass number"
 once "TALLY_PCSAMP_PERIOD=99 is outside 5..31"
 once "TALLY_LIBOMP='/nonexistent': No such file or directory"
 [ -f a.h5 ] || bad "the measurement was not written"
+
+# the 17th event and later: left out, saying the runtime's limit (not
+# "cannot be counted here"); 18 distinct software event names (aliases
+# have their own codes), the first 16 recorded
+ev=CPU-CLOCK,PERF_COUNT_SW_CPU_CLOCK,TASK-CLOCK,PERF_COUNT_SW_TASK_CLOCK,PAGE-FAULTS
+ev=$ev,PERF_COUNT_SW_PAGE_FAULTS,FAULTS,CONTEXT-SWITCHES,PERF_COUNT_SW_CONTEXT_SWITCHES,CS
+ev=$ev,CPU-MIGRATIONS,PERF_COUNT_SW_CPU_MIGRATIONS,MIGRATIONS,MINOR-FAULTS
+ev=$ev,PERF_COUNT_SW_PAGE_FAULTS_MIN,MAJOR-FAULTS,PERF_COUNT_SW_PAGE_FAULTS_MAJ,CGROUP-SWITCHES
+TALLY_EVENTS=perf::${ev//,/,perf::} "$run" --output-name=ev.h5 -- "$app" 0 >/dev/null 2>err.txt || bad "run failed"
+cat err.txt
+once "event 'perf::PERF_COUNT_SW_PAGE_FAULTS_MAJ' left out: the runtime records at most 16 events per thread"
+once "event 'perf::CGROUP-SWITCHES' left out: the runtime records at most 16 events per thread"
+[ "$(grep -c "left out\|cannot be counted" err.txt)" = 2 ] || bad "events before the 17th were left out"
+[ -f ev.h5 ] || bad "the measurement with 16 events was not written"
 
 mkdir off
 TALLY_DISABLE=1 "$run" --output-dir=off --output-name=b.h5 -- "$app" 0 hl >/dev/null 2>err.txt || bad "run failed"

@@ -84,7 +84,8 @@ int main(void)
 		TH_EQ(r[i].bad, 0);
 		TH_CHECK(r[i].last <= v);
 	}
-	printf("task-clock %lld ns, thread CPU %lld ns, last reads %lld %lld\n", v, c1 - c0, r[0].last, r[1].last);
+	printf("task-clock %lld ns, thread CPU %lld ns, last reads %lld %lld (work %g)\n", v, c1 - c0,
+	       r[0].last, r[1].last, (double)x);
 	TH_NEAR(v, c1 - c0, 0.2);
 	TH_EQ(PAPI_cleanup_eventset(set), PAPI_OK);
 	TH_EQ(PAPI_destroy_eventset(&set), PAPI_OK);

@@ -69,6 +69,26 @@ static void arm_watchdog(void)
 	}
 }
 
+/* The job directory, made 0700 by the first process (the pieces are this
+ * user's until merged); one already there is used only when it is a real
+ * directory of this user that nobody else may write to, never a link. */
+static int job_dir_make(const char *dir)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+		tly_rt_log(1, "cannot create the job directory %s: %s; no measurement file written", dir,
+			   strerror(errno));
+		return -1;
+	}
+	if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022)) {
+		tly_rt_log(1, "the job directory %s is not a directory of this user closed to others; "
+			   "no measurement file written", dir);
+		return -1;
+	}
+	return 0;
+}
+
 /* A process of a job without MPI (rt_job.c) writes its piece into the
  * job directory; the one whose piece completes the set merges them into
  * the job file.  0 when the piece is written. */
@@ -78,11 +98,8 @@ static int write_piece(struct tly_rt_proc *p, int partial)
 
 	tly_rt_choose_outname(path, sizeof path, ".h5");
 	tly_rt_job_dir(path, &p->job, dir, sizeof dir);
-	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-		tly_rt_log(1, "cannot create the job directory %s: %s; no measurement file written", dir,
-			   strerror(errno));
+	if (job_dir_make(dir) != 0)
 		return -1;
-	}
 	snprintf(piece, sizeof piece, "%s/rank%05d.h5", dir, p->rank);
 	if (tly_out_write(NULL, piece, sizeof piece, partial) != 0)
 		return -1;

@@ -17,6 +17,7 @@
 #include "papi.h"
 #include "core/errors.h"
 #include "core/hash.h"
+#include "core/safe_file.h"
 
 struct image_header {
 	char magic[8];          /* "TLYCDAT1" */
@@ -42,7 +43,8 @@ int tly_cu_image_save(const char *path, const struct tly_cu_config *cfg, int pas
 		      size_t size)
 {
 	struct image_header h;
-	FILE *f = fopen(path, "wb");
+	char tmp[4200];
+	FILE *f = tly_safe_create(path, tmp, sizeof tmp);   /* then renamed: no link followed */
 	int ok;
 
 	if (!f)
@@ -50,14 +52,15 @@ int tly_cu_image_save(const char *path, const struct tly_cu_config *cfg, int pas
 				   strerror(errno));
 	header_of(&h, cfg, pass, size);
 	ok = fwrite(&h, sizeof h, 1, f) == 1 && fwrite(img, 1, size, f) == size;
-	ok = fclose(f) == 0 && ok;
-	return ok ? PAPI_OK : tly_err_set(PAPI_ESYS, "counter data image '%s': write failed", path);
+	if (tly_safe_commit(f, tmp, path, ok) != 0)
+		return tly_err_set(PAPI_ESYS, "counter data image '%s': write failed: %s", path, strerror(errno));
+	return PAPI_OK;
 }
 
 int tly_cu_image_load(const char *path, const struct tly_cu_config *cfg, int pass, uint8_t *img, size_t size)
 {
 	struct image_header want, got;
-	FILE *f = fopen(path, "rb");
+	FILE *f = tly_safe_open_own(path);   /* this user's regular file, not a link */
 	int ok;
 
 	if (!f)

@@ -18,6 +18,7 @@
 
 #include "papi.h"
 #include "core/errors.h"
+#include "core/safe_file.h"
 
 #define MAX_CHIPS 8
 #define CACHE_MAGIC "tally-cuda-catalog 1"
@@ -71,15 +72,20 @@ static void free_catalog(struct tly_cu_catalog *c)
 	free(c);
 }
 
+/* $XDG_CACHE_HOME/tally, else ~/.cache/tally, else (no home) the user's
+ * private $TMPDIR/tally-<uid>/cache: never a directory shared with others. */
 void tly_cu_cache_dir(char *buf, size_t len)
 {
 	const char *x = getenv("XDG_CACHE_HOME");
 	const char *h = getenv("HOME");
+	const char *t = getenv("TMPDIR");
 
-	if (x && *x)
+	if (x && x[0] == '/')
 		snprintf(buf, len, "%s/tally", x);
+	else if (h && h[0] == '/')
+		snprintf(buf, len, "%s/.cache/tally", h);
 	else
-		snprintf(buf, len, "%s/.cache/tally", h && *h ? h : "/tmp");
+		snprintf(buf, len, "%s/tally-%ld/cache", t && t[0] == '/' ? t : "/tmp", (long)geteuid());
 }
 
 static void cache_path(const char *chip, char *buf, size_t len)
@@ -182,27 +188,18 @@ static int read_host_api(struct tly_cu_catalog *c)
 
 /* ---- the on-disk cache ---------------------------------------------------- */
 
+/* Written under a unique name in the user's own cache directory (created
+ * 0700), then renamed: a reader never sees half a catalog. */
 static void write_cache(const struct tly_cu_catalog *c)
 {
 	char path[1024], tmp[1100], dir[768];
 	FILE *f;
 
 	tly_cu_cache_dir(dir, sizeof dir);
-	{
-		char parent[800];
-
-		snprintf(parent, sizeof parent, "%s", dir);
-		char *slash = strrchr(parent, '/');
-		if (slash) {
-			*slash = '\0';
-			mkdir(parent, 0755);
-		}
-	}
-	if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-		return;
+	if (tly_safe_private_dir(dir) != 0)
+		return;   /* a cache is an optimisation: no cache then */
 	cache_path(c->chip, path, sizeof path);
-	snprintf(tmp, sizeof tmp, "%s.%ld", path, (long)getpid());
-	f = fopen(tmp, "w");
+	f = tly_safe_create(path, tmp, sizeof tmp);
 	if (!f)
 		return;
 	fprintf(f, "%s %s %d\n", CACHE_MAGIC, c->chip, c->n);
@@ -214,10 +211,7 @@ static void write_cache(const struct tly_cu_catalog *c)
 			fprintf(f, "%s%s", k ? " " : "", m->sub[k]);
 		fputc('\n', f);
 	}
-	if (fclose(f) == 0)
-		rename(tmp, path);
-	else
-		unlink(tmp);
+	(void)tly_safe_commit(f, tmp, path, 1);
 }
 
 /* Split a tab-separated line in place: fields[0..5]. */
@@ -253,13 +247,16 @@ static int parse_subs(struct tly_cu_metric *m, char *list)
 
 static int read_cache(struct tly_cu_catalog *c)
 {
-	char path[1024], head[256], want[256];
+	char path[1024], head[256], want[256], dir[768];
 	static _Thread_local char line[8192];
 	FILE *f;
 	int n = 0;
 
+	tly_cu_cache_dir(dir, sizeof dir);
+	if (tly_safe_private_dir(dir) != 0)
+		return -1;   /* not the user's own directory: not trusted */
 	cache_path(c->chip, path, sizeof path);
-	f = fopen(path, "r");
+	f = tly_safe_open_own(path);
 	if (!f)
 		return -1;
 	if (!fgets(head, sizeof head, f) || sscanf(head + strlen(CACHE_MAGIC), " %*s %d", &n) != 1 || n <= 0)
