@@ -77,7 +77,7 @@ static void load_one(const struct setting *s, struct tly_rt_cfg *cfg, int say)
  * never "unknown" (docs/runtime.md lists them). */
 static const char *const library_settings[] = {
 	"TALLY_PERF_MAX_COUNTERS", "TALLY_PERF_RDPMC", "TALLY_CUPTI_LIB", "TALLY_CUDA_REPLAY",
-	"TALLY_CUDA_NO_CACHE", "TALLY_QUIET",
+	"TALLY_CUDA_NO_CACHE", "TALLY_CUDA_TIMING", "TALLY_NVML_LIB", "TALLY_QUIET",
 };
 
 /* Settings that look like ours but are not in the table. */

@@ -81,6 +81,7 @@ int tly_cu_config_build(const char *chip, const uint8_t *avail, const char *cons
 		.structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE };
 	CUptiResult r;
 	int rc;
+	double t = tly_cu_time_start();
 
 	memset(out, 0, sizeof *out);
 	if (!pti)
@@ -99,6 +100,7 @@ int tly_cu_config_build(const char *chip, const uint8_t *avail, const char *cons
 		rc = get_image(pti, out);
 	if (rc != PAPI_OK)
 		tly_cu_config_free(out);
+	tly_cu_time_end("config image (host init, metrics, image)", t);
 	return rc;
 }
 

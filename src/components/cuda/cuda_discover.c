@@ -96,7 +96,10 @@ static void discover_locked(void)
 	CUptiResult r;
 	int n = 0;
 
+	double t = tly_cu_time_start();
+
 	ds.libs = tly_cu_load();
+	tly_cu_time_end("dlopen libcuda+libcupti", t);
 	if (!ds.libs->pti) {
 		ds.rc = PAPI_ENOSUPP;
 		snprintf(ds.why, sizeof ds.why, "libcupti not loadable: %s (set TALLY_CUPTI_LIB)", ds.libs->pti_error);
@@ -107,7 +110,9 @@ static void discover_locked(void)
 		snprintf(ds.why, sizeof ds.why, "no NVIDIA driver: %s", ds.libs->drv_error);
 		return;
 	}
+	t = tly_cu_time_start();
 	cr = drv->cuInit(0);
+	tly_cu_time_end("cuInit", t);
 	if (cr == CUDA_SUCCESS)
 		cr = drv->cuDeviceGetCount(&n);
 	if (cr != CUDA_SUCCESS || n == 0) {
@@ -118,14 +123,18 @@ static void discover_locked(void)
 			 cr == CUDA_SUCCESS ? "0 devices" : s ? s : "error");
 		return;
 	}
+	t = tly_cu_time_start();
 	r = ds.libs->pti->cuptiProfilerInitialize(&ip);
+	tly_cu_time_end("cuptiProfilerInitialize", t);
 	if (r != CUPTI_SUCCESS) {
 		snprintf(ds.why, sizeof ds.why, "cuptiProfilerInitialize: %s", tly_cu_pti_str(r));
 		return;
 	}
 	ds.ndev = n > TLY_CU_MAX_DEV ? TLY_CU_MAX_DEV : n;
+	t = tly_cu_time_start();
 	for (int i = 0; i < ds.ndev; i++)
 		probe_device(i);
+	tly_cu_time_end("probe devices (counter availability)", t);
 }
 
 int tly_cu_discover(const char **why)
@@ -209,8 +218,12 @@ const struct tly_cu_catalog *tly_cu_device_catalog(int index)
 		tly_err_set(PAPI_ENOSUPP, "GPU %d: chip unknown: %s", index, d->reason);
 		return NULL;
 	}
-	if (!d->cat)
+	if (!d->cat) {
+		double t = tly_cu_time_start();
+
 		d->cat = tly_cu_catalog_get(d->chip);
+		tly_cu_time_end("metric catalog", t);
+	}
 	return d->cat;
 }
 

@@ -262,4 +262,10 @@ const char *tly_pcs_launch_name(uint32_t correlation_id);
 /* Internal errors for the public API (component not usable). */
 int tly_cu_api_ready(void);
 
+/* ---- phase timing (cuda_timing.c) --------------------------------------------- */
+/* 0 unless TALLY_CUDA_TIMING=1, else the time now; end prints the phase's
+ * wall time on stderr (nothing when t0 is 0). */
+double tly_cu_time_start(void);
+void tly_cu_time_end(const char *phase, double t0);
+
 #endif /* TALLY_CUDA_INTERNAL_H */

@@ -55,7 +55,10 @@ static int alloc_cdata(struct tly_cu_coll *c)
 	sp.numMetrics = (size_t)c->n;
 	sp.maxNumOfRanges = c->max_ranges;
 	sp.maxNumRangeTreeNodes = (uint32_t)c->max_ranges;
+	double t = tly_cu_time_start();
+
 	rc = tly_cu_pti_err(P()->cuptiRangeProfilerGetCounterDataSize(&sp), "cuptiRangeProfilerGetCounterDataSize");
+	tly_cu_time_end("cuptiRangeProfilerGetCounterDataSize", t);
 	if (rc != PAPI_OK)
 		return rc;
 	c->cdata = calloc(1, sp.counterDataSize);
@@ -73,6 +76,7 @@ static int arm(struct tly_cu_coll *c)
 	CUpti_RangeProfiler_Start_Params st = { .structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE };
 	CUpti_RangeProfiler_PushRange_Params pr = { .structSize = CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE };
 	int rc;
+	double t = tly_cu_time_start();
 
 	ip.pRangeProfilerObject = c->obj;
 	ip.counterDataSize = c->cdata_size;
@@ -82,6 +86,7 @@ static int arm(struct tly_cu_coll *c)
 	else
 		rc = tly_cu_pti_err(P()->cuptiRangeProfilerCounterDataImageInitialize(&ip),
 				    "cuptiRangeProfilerCounterDataImageInitialize");
+	tly_cu_time_end("counter data image initialise", t);
 	sc.pRangeProfilerObject = c->obj;
 	sc.configSize = c->cfg.size;
 	sc.pConfig = c->cfg.image;
@@ -94,11 +99,15 @@ static int arm(struct tly_cu_coll *c)
 	sc.minNestingLevel = 1;
 	sc.targetNestingLevel = 1;
 	sc.passIndex = c->user_pass > 0 ? (size_t)c->user_pass : 0;
+	t = tly_cu_time_start();
 	if (rc == PAPI_OK)
 		rc = tly_cu_pti_err(P()->cuptiRangeProfilerSetConfig(&sc), "cuptiRangeProfilerSetConfig");
+	tly_cu_time_end("cuptiRangeProfilerSetConfig", t);
+	t = tly_cu_time_start();
 	st.pRangeProfilerObject = c->obj;
 	if (rc == PAPI_OK)
 		rc = tly_cu_pti_err(P()->cuptiRangeProfilerStart(&st), "cuptiRangeProfilerStart");
+	tly_cu_time_end("cuptiRangeProfilerStart", t);
 	pr.pRangeProfilerObject = c->obj;
 	pr.pRangeName = "tally";
 	if (rc == PAPI_OK && !c->kernel_mode)
@@ -170,6 +179,7 @@ int tly_cu_coll_open(struct tly_cu_coll *c, CUcontext ctx, int dev, const char *
 		     int kernel_mode, int kernel_replay)
 {
 	int rc;
+	double t;
 
 	memset(c, 0, sizeof *c);
 	c->ctx = ctx;
@@ -199,7 +209,9 @@ int tly_cu_coll_open(struct tly_cu_coll *c, CUcontext ctx, int dev, const char *
 		free_coll(c);
 		return rc;
 	}
+	t = tly_cu_time_start();
 	rc = enable(c);
+	tly_cu_time_end("cuptiRangeProfilerEnable", t);
 	if (rc == PAPI_OK && c->kernel_mode && tly_cu_cache_mode() == 1) {   /* flush before each kernel */
 		rc = tly_cu_cb_init();
 		if (rc == PAPI_OK)
@@ -208,10 +220,12 @@ int tly_cu_coll_open(struct tly_cu_coll *c, CUcontext ctx, int dev, const char *
 	} else if (rc == PAPI_OK && tly_cu_cache_mode() < 0) {
 		rc = tly_err_last_code();
 	}
+	t = tly_cu_time_start();
 	if (rc == PAPI_OK)
 		rc = alloc_cdata(c);
 	if (rc == PAPI_OK)
 		rc = arm(c);
+	tly_cu_time_end("counter data image + set config + start", t);
 	if (rc == PAPI_OK)
 		tly_cu_ctx_set_passes(ctx, c->kernel_replay ? (int)c->cfg.passes : 0);
 	pop_ctx();
@@ -302,9 +316,14 @@ int tly_cu_coll_harvest(struct tly_cu_coll *c, int restart, tly_cu_range_fn fn, 
 		pop_ctx();
 		return PAPI_OK;
 	}
+	double t = tly_cu_time_start();
+
 	rc = stop_decode(c);
+	tly_cu_time_end("stop + decode", t);
+	t = tly_cu_time_start();
 	if (rc == PAPI_OK && (c->user_pass < 0 || c->user_pass == (int)c->cfg.passes - 1))
 		rc = evaluate(c, fn, ud);
+	tly_cu_time_end("evaluate ranges", t);
 	tly_cu_ctx_clear_launches(c->ctx);
 	if (restart && c->user_pass < 0) {
 		int r2 = arm(c);
