@@ -2,15 +2,16 @@
 # No installed file names the build or the source directory (a Spack stage,
 # a developer's checkout): binaries (strings, run paths, debug information),
 # scripts (#! lines), CMake and pkg-config files, docs.  The installed
-# scripts' #! lines name a Python that exists.
-# usage: test_no_build_paths.sh BUILD_DIR SOURCE_DIR
+# scripts' #! lines name a Python that exists: the one the build was
+# configured with (TALLY_REPORT_PYTHON), never a fixed one.
+# usage: test_no_build_paths.sh BUILD_DIR SOURCE_DIR PYTHON
 set -eu
 . "$(dirname "$0")/common.sh"
-build=$(cd "$1" && pwd -P) src=$(cd "$2" && pwd -P)
+build=$(cd "$1" && pwd -P) src=$(cd "$2" && pwd -P) python=$3
 install_moved "$build"
 n=$(find "$prefix" -type f | wc -l)
 [ "$n" -ge 20 ] || fail "only $n files installed"
-bad=0
+bad=0 npy=0
 for d in "$build" "$src"; do
   hits=$(grep -rlF -- "$d" "$prefix" || true)
   if [ -n "$hits" ]; then
@@ -28,7 +29,12 @@ for f in "$prefix"/bin/* "$prefix"/share/tally/*.py; do
     interp=${line#\#!}
     interp=${interp%% *}
     [ -x "$interp" ] || fail "$f: #! names $interp, not an executable"
+    case $interp in
+    *python*) [ "$interp" = "$python" ] || fail "$f: #! names $interp, configured: $python" ;;
+    esac
+    npy=$((npy + 1))
     ;;
   esac
 done
-echo "$n files, none names $build or $src"
+[ "$npy" -ge 1 ] || fail "no installed script with a #! line"
+echo "$n files, none names $build or $src; $npy scripts run $python"

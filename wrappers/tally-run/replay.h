@@ -13,7 +13,7 @@
  * status: the first failing run's, else 0. */
 int tly_replay_run(const char *passes, char **argv);
 /* python.c: the interpreter for tally-run's scripts (TALLY_PYTHON, else
- * the first with h5py of python3 on PATH and the configured ones). */
+ * the first with h5py of the configured ones and python3 on PATH). */
 const char *tly_python(void);
 
 #endif /* TALLY_RUN_REPLAY_H */

@@ -123,7 +123,10 @@ static int summary(const char *file)
 
 	exe_dir(dir, sizeof dir);
 	snprintf(script, sizeof script, "%s/../share/tally/tally-summary.py", dir);
-	execl(tly_python(), "python3", script, file, (char *)NULL);
+	/* argv[0] is the interpreter's path: Python finds its prefix from
+	 * argv[0], and "python3" on a PATH whose first python3 is another
+	 * installation (a Spack build environment) gives it the wrong one */
+	execl(tly_python(), tly_python(), script, file, (char *)NULL);
 	fprintf(stderr, "tally-run: cannot run %s for --summary: %s (set TALLY_PYTHON)\n", tly_python(),
 		strerror(errno));
 	return 1;

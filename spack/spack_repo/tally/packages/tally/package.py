@@ -103,6 +103,13 @@ class Tally(CMakePackage):
             args.append(self.define("TALLY_REPORT_PYTHON", spec["python"].command.path))
         return args
 
+    def check(self):
+        """The test suite (spack install --test=root) without the benchmarks:
+        the tests labelled bench measure overheads (up to an hour with the
+        application runs of bench_apps) rather than check the build."""
+        with working_dir(self.build_directory):
+            ctest("--output-on-failure", "--label-exclude", "bench")
+
     # ---- stand-alone tests: spack test run tally ----------------------------
 
     def _compiler(self, lang, attr, env_var):
