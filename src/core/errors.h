@@ -10,12 +10,12 @@
 
 #include <errno.h>
 
+#include "tally_shared.h"   /* tly_err_detail(), shared with the runtime */
+
 #define TLY_ERR_DETAIL_LEN 512
 
 /* Record a detail string for this thread's last failure; returns `code`. */
 int tly_err_set(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* This thread's detail string ("" when none). */
-const char *tly_err_detail(void);
 void tly_err_clear(void);
 /* Code passed with the thread's last tly_err_set (PAPI_OK when none). */
 int tly_err_last_code(void);

@@ -11,6 +11,7 @@
 #define TALLY_CORE_SYSINFO_H
 
 #include "papi.h"
+#include "tally_shared.h"   /* tly_cyc_mhz(), shared with the runtime */
 
 /*
  * Fill the hardware and executable info once (PAPI_library_init calls this
@@ -54,12 +55,6 @@ long long tly_real_nsec(void);
 long long tly_real_cyc(void);
 long long tly_virt_nsec(void); /* CPU time of the calling thread */
 long long tly_virt_cyc(void);
-/*
- * Cycle-counter rate in MHz used to convert time to cycles: CNTFRQ_EL0 on
- * aarch64, the TSC calibrated once against CLOCK_MONOTONIC on x86-64
- * (~10 ms on first use), 1000 (one cycle per ns) elsewhere.
- */
-double tly_cyc_mhz(void);
 
 /* ---- Fill helpers: sysinfo.c calls these once, under the library lock. */
 

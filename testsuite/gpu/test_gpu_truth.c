@@ -73,9 +73,16 @@ int main(int argc, char **argv)
 	int n, rc;
 
 	if (argc > 1 && strcmp(argv[1], "plain") == 0) {
+		char why[512] = "";
+		int gpu = gpu_present(why, sizeof why);
+
+		if (gpu <= 0) {
+			printf("%s: %s\n", gpu == 0 ? "SKIP" : "FAIL", why);
+			return gpu == 0 ? 77 : 1;
+		}
 		if (tg_init((size_t)TG_BLOCKS * TG_THREADS, tg_copy_floats()) != 0) {
-			printf("SKIP: no usable GPU for the plain run\n");
-			return 77;
+			printf("FAIL: a GPU is here but the test kernels cannot run on it\n");
+			return 1;
 		}
 		return launch_all() ? 1 : 0;
 	}

@@ -4,21 +4,29 @@
  * launches inside the NVTX range "gpu_phase", then 1 outside.  Under
  * tally-run its per-kernel cuda::: values must equal those of the same
  * kernels in test_rt_kernels under mpirun (check_rt_nompi.py).  Exits 77
- * without a GPU.
+ * without a GPU (asked of the driver), 1 when one is there but unusable.
  */
 #include <stdio.h>
 
 #include <nvtx3/nvToolsExt.h>
 
 #include "gpu_kernels.h"
+#include "gpu_present.h"
 
 #define TG_WORK_LAUNCHES 3
 
 int main(void)
 {
+	char why[512] = "";
+	int gpu = gpu_present(why, sizeof why);
+
+	if (gpu <= 0) {
+		printf("%s: %s\n", gpu == 0 ? "SKIP" : "FAIL", why);
+		return gpu == 0 ? 77 : 1;
+	}
 	if (tg_init((size_t)TG_BLOCKS * TG_THREADS, 1 << 20) != 0) {
-		printf("SKIP: no usable GPU\n");
-		return 77;
+		printf("FAIL: a GPU is here but the test kernels cannot run on it\n");
+		return 1;
 	}
 	nvtxRangePushA("gpu_phase");
 	for (int k = 0; k < TG_WORK_LAUNCHES; k++)

@@ -7,4 +7,11 @@
 /* /proc/sys/kernel/perf_event_paranoid now; -99 when unreadable. */
 int th_paranoid(void);
 
+/* Skip (exit 77, saying why) when the kernel opens no perf event at all,
+ * not even a software task-clock on this thread: then nothing can be
+ * counted.  Tests call it before initialising the library, so that a
+ * library or component failure where the kernel can count is a failure,
+ * not a skip. */
+void th_need_sw_perf(void);
+
 #endif /* TALLY_TH_SYS_H */

@@ -102,15 +102,20 @@ static void check_lookups(void)
 	TH_EQ(pe->ntv_lookup("TASK-CLOCK", &tok, canon, 8), PAPI_EBUF);
 }
 
-/* Hardware events: usable exactly when the kernel has a hardware PMU. */
+/* Hardware events: usable exactly when the kernel has a hardware PMU (and
+ * libpfm4 names the generic ones); refused with the reason otherwise. */
 static void check_hardware_names(void)
 {
 	char canon[PAPI_HUGE_STR_LEN];
 	uint64_t tok;
 	int rc = pe->ntv_lookup("perf::INSTRUCTIONS", &tok, canon, sizeof canon);
 
-	if (tly_pe_probe_get()->hw_ok) {
+	if (tly_pe_probe_get()->hw_ok && !tly_pe_sw_active()) {
 		TH_EQ(rc, PAPI_OK);
+	} else if (tly_pe_probe_get()->hw_ok) {
+		/* LIBPFM_FORCE_PMU pinned libpfm4 to one PMU: no generic names */
+		TH_EQ(rc, PAPI_ENOEVNT);
+		TH_CHECK(strstr(tly_err_detail(), "generic hardware event") != NULL);
 	} else {
 		TH_EQ(rc, PAPI_ENOEVNT);
 		TH_CHECK(strstr(tly_err_detail(), "hardware PMU") != NULL);

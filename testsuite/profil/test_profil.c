@@ -32,8 +32,16 @@ static uintptr_t hot_lo, hot_hi, warm_lo, warm_hi;
 static volatile long long run_ns;
 
 /* The known hot functions: user-space spinning, checking the clock
- * every ~1 ms. */
-void hot(void)
+ * every ~1 ms.  Kept out of line (no inlining, cloning or splitting at
+ * -O2/-O3, as in a Release build): their symbol's range is where the hits
+ * must land. */
+#if defined(__clang__)
+#define PROFIL_HOT_ATTR __attribute__((noinline))
+#else
+#define PROFIL_HOT_ATTR __attribute__((noipa))
+#endif
+
+PROFIL_HOT_ATTR void hot(void)
 {
 	uint64_t x = 1; /* in a register: no sanitizer calls in the loop */
 	long long end = thread_cpu_ns() + run_ns;
@@ -45,7 +53,7 @@ void hot(void)
 		}
 }
 
-void warm(void)
+PROFIL_HOT_ATTR void warm(void)
 {
 	uint64_t x = 3;
 	long long end = thread_cpu_ns() + run_ns;

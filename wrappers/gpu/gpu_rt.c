@@ -14,8 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/errors.h"
+#include "tally_shared.h"
 #include "passes/passes.h"
+#include "runtime/rt_parts.h"
 #include "tally_gpu.h"
 
 #define TLY_GPU_ROWS 4096   /* kernels per harvest (the component's limit) */
@@ -350,3 +351,8 @@ const char *tly_gpu_rt_launch(int64_t k, const struct tly_rt_thread **t, int32_t
 	*node = gs.l[k].node;
 	return gs.l[k].name;
 }
+
+const struct tly_rt_part tly_rt_part_gpu = {
+	.name = "gpu",
+	.job_start = tly_gpu_rt_start,
+};

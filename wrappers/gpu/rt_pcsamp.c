@@ -12,7 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/errors.h"
+#include "tally_shared.h"
 #include "papi.h"
 #include "runtime/rt.h"
 

@@ -3,7 +3,7 @@
  * (TALLY_PCSAMP; docs/gpu.md).  The runtime turns on automatic sampling
  * (tally_gpu_pcsampling_auto) once the GPU component is up; at the final
  * write every context is disabled (which drains it) and its records go to
- * the pc_samples table (output/h5_pcsamp.c).
+ * the pc_samples table (gpu/pcsamp_rows.c).
  */
 #ifndef TALLY_RT_PCSAMP_H
 #define TALLY_RT_PCSAMP_H

@@ -84,4 +84,8 @@ static inline int64_t tly_mpi_rcvd(const MPI_Status *st, int count, MPI_Datatype
 #define NIP(b) ((const void *)(b) != (const void *)MPI_IN_PLACE)
 #define RCVD(st, n, t) tly_mpi_rcvd(st, n, t)
 
+/* This rank's rows of the mpi_sites table (mpi_sites.c, for mpi_rows.c). */
+struct tly_rows;
+void tly_mpi_site_rows(struct tly_rt_proc *p, struct tly_rows *r);
+
 #endif /* TALLY_MPI_SUPPORT_H */

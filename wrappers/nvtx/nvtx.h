@@ -10,7 +10,7 @@
  *   nvtx_time.c     time domains, sync points, conversion to Tally's clock
  *   nvtx_ext.c      payload extension handlers (InitializeInjectionNvtxExtension)
  *   nvtx_store.c    per-thread records (marks, payload rows) and start/end ranges
- * Output: output/h5_nvtx.c.
+ * Output: nvtx/nvtx_rows.c (writer module "nvtx").
  */
 #ifndef TALLY_NVTX_H
 #define TALLY_NVTX_H

@@ -17,6 +17,7 @@
 
 #include "output/h5_par.h"
 #include "output/out_file.h"
+#include "output/out_rows.h"
 #include "output/unify.h"
 
 struct wctx {
@@ -158,19 +159,6 @@ static int open_file(struct wctx *w, const char *path, long long need, char *tmp
 	return rc;
 }
 
-int tly_rows_build(struct tly_rt_proc *p, struct tly_names *all, int32_t **gid, int rank0,
-		   int partial, struct tly_rows *r);
-void tly_rows_free(struct tly_rows *r);
-/* NVTX tables and payload datasets (output/h5_nvtx.c). */
-void tly_nvtx_rows(struct tly_rt_proc *p, int32_t **gid, struct tly_rows *r);
-/* Multi-pass tables (output/h5_passes.c). */
-void tly_pass_rows(struct tly_rt_proc *p, struct tly_rows *r);
-/* GPU kernel table (output/h5_gpu.c). */
-void tly_gpu_rows(struct tly_rt_proc *p, struct tly_rows *r, int partial);
-/* GPU PC sampling tables (output/h5_pcsamp.c); collective. */
-void tly_pcsamp_rows(void *comm_ptr, struct tly_rt_proc *p, struct tly_rows *r, int partial);
-int tly_nvtx_write_payloads(hid_t file, void *comm_ptr, hid_t dxpl, struct tly_rt_proc *p, int32_t **gid);
-
 static void write_attrs(struct wctx *w, struct tly_rt_proc *p, int partial, const char *why)
 {
 	/* a partial file carries the job size too, so readers can list missing ranks */
@@ -245,6 +233,7 @@ int tly_out_write(void *comm_ptr, char *path, size_t len, int partial)
 	struct wctx w = { .comm = comm_ptr, .rank = comm_ptr ? p->rank : 0, .file = -1 };
 	struct tly_names all = { 0 };
 	struct tly_rows rows = { 0 };
+	struct tly_out_ctx ctx;
 	int32_t **gid = NULL;
 	int64_t t0 = tly_rt_now();
 	int rc = -1, e;
@@ -252,15 +241,9 @@ int tly_out_write(void *comm_ptr, char *path, size_t len, int partial)
 
 	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 	tly_unify(comm_ptr, p, &all, &gid);
-	tly_rows_build(p, &all, gid, w.rank == 0, partial, &rows);
-	tly_pass_rows(p, &rows);
-#ifdef TALLY_HAVE_GPU_RT
-	tly_gpu_rows(p, &rows, partial);
-	tly_pcsamp_rows(comm_ptr, p, &rows, partial);
-#endif
-#ifdef TALLY_HAVE_NVTX
-	tly_nvtx_rows(p, gid, &rows);
-#endif
+	ctx = (struct tly_out_ctx){ .p = p, .comm = comm_ptr, .names = &all, .gid = gid,
+				    .rank0 = w.rank == 0, .partial = partial };
+	tly_out_rows_build(&ctx, &rows);
 	tly_h5_types(w.mem, w.ftype, p->nev);
 	/* written under a unique temporary name and renamed when complete: a
 	 * reader never sees a half-written file, a writer killed mid-way
@@ -272,10 +255,8 @@ int tly_out_write(void *comm_ptr, char *path, size_t len, int partial)
 		if (w.comm)
 			H5Pset_dxpl_mpio(w.dxpl, H5FD_MPIO_COLLECTIVE);
 		rc = write_all(&w, p, &rows, partial, partial ? p->why : "", t0);
-#ifdef TALLY_HAVE_NVTX
 		if (rc == 0)
-			rc = tly_nvtx_write_payloads(w.file, comm_ptr, w.dxpl, p, gid);
-#endif
+			rc = tly_out_modules_write(&ctx, w.file, w.dxpl);
 		rc = agree(&w, rc == 0) ? 0 : -1;
 		H5Pclose(w.dxpl);
 		H5Pclose(w.dcpl);
@@ -292,7 +273,7 @@ int tly_out_write(void *comm_ptr, char *path, size_t len, int partial)
 	for (int k = 0; gid && k < p->nthreads; k++)
 		free(gid[k]);
 	free(gid);
-	tly_rows_free(&rows);
+	tly_out_rows_free(&rows);
 	tly_names_free(&all);
 	return e ? e : rc;
 }

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/hash.h"
+#include "tally_shared.h"
 
 static uint64_t hash(const char *s)
 {

@@ -10,8 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/hash.h"
+#include "tally_shared.h"
 #include "papi.h"
+#include "runtime/rt_parts.h"
 
 static int try_group(const int *codes, int n)
 {
@@ -159,3 +160,8 @@ const char *tly_pass_gpu_list(void)
 {
 	return tly_pass_state()->gpu_list;
 }
+
+const struct tly_rt_part tly_rt_part_passes = {
+	.name = "passes",
+	.take_events = tly_pass_take,
+};

@@ -9,9 +9,7 @@
  */
 #include "passes/passes.h"
 
-#ifdef TALLY_HAVE_GPU_RT
-#include "gpu/gpu_rt.h"
-#endif
+#include "runtime/rt_parts.h"
 
 #include <inttypes.h>
 #include <mpi.h>
@@ -102,8 +100,6 @@ void tly_pass_mpi_init(void *comm_ptr)
 	PMPI_Comm_rank(comm, &rank);
 	PMPI_Comm_size(comm, &n);
 	sync_one(comm, rank, n, 0);
-#ifdef TALLY_HAVE_GPU_RT
-	tly_gpu_rt_start(comm_ptr);   /* the GPU schedule, before it is compared */
-#endif
+	tly_rt_parts_job_start(comm_ptr);   /* the GPU schedule, before it is compared */
 	sync_one(comm, rank, n, 1);
 }

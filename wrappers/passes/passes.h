@@ -96,7 +96,7 @@ struct tly_pass_acc {
 void tly_pass_foreach(void (*fn)(const struct tly_rt_thread *t, const struct tly_pass_acc *a,
 				 void *arg), void *arg);
 
-/* ---- writer helper (output/h5_passes.c) ---------------------------- */
+/* ---- writer helper (passes/pass_rows.c) ---------------------------- */
 /* Path of node n of thread t, names separated by " / ". */
 void tly_pass_node_path(const struct tly_rt_thread *t, int32_t n, char *buf, size_t len);
 

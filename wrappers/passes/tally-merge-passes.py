@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!@TALLY_REPORT_PYTHON@
 """tally-merge-passes.py - application replay: merge the files of the P runs
 of one job (tally-run --passes; docs/passes.md) into one job file.
 

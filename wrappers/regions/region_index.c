@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/hash.h"
+#include "tally_shared.h"
 
 uint32_t tly_rx_hash(int32_t parent, const char *name, int kind)
 {

@@ -262,9 +262,6 @@ int tly_rt_will_measure(void);
 void tly_rt_choose_outname(char *buf, size_t len, const char *suffix);
 
 /* ---- output (output/) --------------------------------------------------- */
-struct tly_rows;
-/* This rank's rows of the mpi_sites table (mpi/mpi_sites.c). */
-void tly_mpi_site_rows(struct tly_rt_proc *p, struct tly_rows *r);
 /* Write the job file.  comm_ptr: pointer to the tool's MPI_Comm, or NULL
  * for a serial (or per-rank partial) file.  0 or -1. */
 int tly_out_write(void *comm_ptr, char *path, size_t len, int partial);

@@ -16,7 +16,7 @@
  */
 #include "runtime/rt.h"
 
-#include "core/sysinfo.h"
+#include "tally_shared.h"
 
 #include <fcntl.h>
 #include <linux/perf_event.h>

@@ -16,10 +16,7 @@
 #include <unistd.h>
 
 #include "papi.h"
-#include "passes/passes.h"
-#ifdef TALLY_HAVE_GPU_RT
-#include "gpu/gpu_rt.h"
-#endif
+#include "runtime/rt_parts.h"
 
 static struct tly_rt_proc proc = { .lock = PTHREAD_MUTEX_INITIALIZER };
 static pthread_once_t proc_once = PTHREAD_ONCE_INIT;
@@ -100,7 +97,7 @@ static void choose_events(void)
 		tly_rt_log_job(1, "the counter library did not initialise; recording time only");
 		return;
 	}
-	if (tly_pass_take(&list))  /* passes/: GPU metrics, multi-pass CPU events */
+	if (tly_rt_parts_take_events(&list))  /* passes/: GPU metrics, multi-pass CPU events */
 		return;
 	for (const char *p = list; *p;) {
 		size_t len = strcspn(p, ",");
@@ -216,12 +213,10 @@ static void start_measuring(void)
 	choose_events();
 	proc.active = 1;
 	tly_rt_thread_new_self(0);
-#ifdef TALLY_HAVE_GPU_RT
-	/* GPU metrics of a program without MPI start now (an MPI program's
-	 * at MPI_Init: passes/pass_sync.c) */
+	/* the parts of a program without MPI start now (an MPI program's at
+	 * MPI_Init: passes/pass_sync.c), GPU metrics among them */
 	if (!tly_rt_program_links_mpi())
-		tly_gpu_rt_start(NULL);
-#endif
+		tly_rt_parts_job_start(NULL);
 	tly_out_init();
 	proc.overhead_ns = tly_rt_now() - proc.start_ns;
 	tly_rt_exit_install();

@@ -1,9 +1,10 @@
 /*
  * python.c - the Python interpreter tally-run runs its scripts with (the
- * pass merge, --summary): TALLY_PYTHON when set; else the first of python3
- * on PATH, the Python configured for tally-report (TALLY_REPORT_PYTHON)
- * and the one CMake found that has h5py; else the first of them that
- * exists.  Never one fixed path.  The probes run without the preload.
+ * pass merge, --summary): TALLY_PYTHON when set; else the first of the
+ * Python the build was configured with for tally-report
+ * (TALLY_REPORT_PYTHON, also the scripts' #! line), the one CMake found and
+ * python3 on PATH that has h5py; else the first of them that exists.
+ * Never one fixed path.  The probes run without the preload.
  */
 #include "replay.h"
 #include "spawn.h"
@@ -52,10 +53,10 @@ const char *tly_python(void)
 		return v;
 	if (chosen[0])
 		return chosen;
-	if (on_path(path, sizeof path))
-		cand[n++] = path;
 	cand[n++] = TALLY_REPORT_PYTHON;
 	cand[n++] = TALLY_CONFIGURED_PYTHON;
+	if (on_path(path, sizeof path))
+		cand[n++] = path;
 	if (pre) {
 		snprintf(saved, sizeof saved, "%s", pre);
 		unsetenv("LD_PRELOAD");

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!@TALLY_REPORT_PYTHON@
 """tally-summary.py FILE.h5 - a short summary of a Tally file."""
 import sys
 

@@ -94,7 +94,7 @@ int tly_pe_pmus_scan(struct tly_pe_probe *p, int *core_cntrs);
 int tly_pe_sw_active(void);
 int tly_pe_sw_count(void);                /* 0 when libpfm4 names them */
 /* Index, attr and canonical name of a software event name; -1: not one;
- * -2: a bad modifier (error detail set).  attr, canon may be NULL. */
+ * -2: a bad modifier or a perf:: hardware name (error detail set).  attr, canon may be NULL. */
 int tly_pe_sw_encode(const char *name, int domain, struct perf_event_attr *attr, char *canon, size_t len);
 int tly_pe_sw_name(int i, char *buf, size_t len);
 const char *tly_pe_sw_desc(int i);

@@ -8,11 +8,14 @@
  * every software event, though the kernel still counts them.  Then the
  * component offers the kernel's own list (PERF_COUNT_SW_*, a fixed ABI),
  * under the same names perf::<NAME> (or PERF_COUNT_SW_<X>) with the
- * privilege modifiers u, k and h.
+ * privilege modifiers u, k and h.  The generic hardware names of that PMU
+ * (perf::INSTRUCTIONS, perf::CYCLES...) are then refused with the reason:
+ * no hardware PMU, or libpfm4 pinned to a PMU that does not name them.
  */
 #include "pe_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <perfmon/pfmlib_perf_event.h>
@@ -53,6 +56,35 @@ int tly_pe_sw_count(void)
 /* The kernel's own names (PERF_COUNT_SW_<X>) of the same events. */
 static const char *const kname[] = { "CPU_CLOCK", "TASK_CLOCK", "PAGE_FAULTS", "CONTEXT_SWITCHES",
 	"CPU_MIGRATIONS", "PAGE_FAULTS_MIN", "PAGE_FAULTS_MAJ", "ALIGNMENT_FAULTS", "EMULATION_FAULTS" };
+
+/* The perf PMU's generic hardware names (PERF_TYPE_HARDWARE), as libpfm4
+ * spells them: refused with a reason while the fallback is active. */
+static const char *const hwname[] = { "CYCLES", "CPU-CYCLES", "INSTRUCTIONS", "CACHE-REFERENCES",
+	"CACHE-MISSES", "BRANCH-INSTRUCTIONS", "BRANCHES", "BRANCH-MISSES", "BUS-CYCLES",
+	"STALLED-CYCLES-FRONTEND", "STALLED-CYCLES-BACKEND", "REF-CYCLES" };
+
+static int is_hw_name(const char *base, size_t n)
+{
+	for (size_t i = 0; i < sizeof hwname / sizeof hwname[0]; i++)
+		if (strlen(hwname[i]) == n && strncasecmp(base, hwname[i], n) == 0)
+			return 1;
+	return n > 14 && strncasecmp(base, "PERF_COUNT_HW_", 14) == 0;
+}
+
+static int refuse_hw(const char *name)
+{
+	const struct tly_pe_probe *p = tly_pe_probe_get();
+
+	if (!p->hw_ok)
+		tly_err_set(PAPI_ENOEVNT, "perf_event: '%s' needs a hardware PMU but the kernel exposes none on "
+		            "this machine (perf_event_open of a hardware event: %s); only software events can be "
+		            "counted", name, strerror(p->hw_errno));
+	else
+		tly_err_set(PAPI_ENOEVNT, "perf_event: '%s' is a generic hardware event, and libpfm4 names none "
+		            "here (its perf PMU is gone%s); use the core PMU's own event names",
+		            name, getenv("LIBPFM_FORCE_PMU") ? ": LIBPFM_FORCE_PMU limits it to one PMU" : "");
+	return -2;
+}
 
 /* Index of BASE (len n; a table name or PERF_COUNT_SW_<X>), or -1. */
 static int base_index(const char *base, size_t n)
@@ -101,7 +133,8 @@ static int modifiers(const char *m, int domain)
  * "[perf::]NAME[:u|:k|:h[=0|1]...]", NAME any case, a table name or the
  * kernel's PERF_COUNT_SW_<X>: its index (and, when attr/canon are given,
  * the perf_event attr for `domain` and the canonical name), -1 when it is
- * not one of these events, -2 (error detail set) for a bad modifier.
+ * not one of these events, -2 (error detail set) for a bad modifier or
+ * a generic hardware name "perf::INSTRUCTIONS" (see refuse_hw).
  */
 int tly_pe_sw_encode(const char *name, int domain, struct perf_event_attr *attr, char *canon, size_t len)
 {
@@ -115,7 +148,7 @@ int tly_pe_sw_encode(const char *name, int domain, struct perf_event_attr *attr,
 		base += 6;
 	n = strcspn(base, ":");
 	if ((i = base_index(base, n)) < 0)
-		return -1;
+		return base != name && is_hw_name(base, n) ? refuse_hw(name) : -1;
 	if ((dom = modifiers(base + n, domain)) < 0) {
 		tly_err_set(PAPI_ENOEVNT, "perf_event: bad modifier in '%s' (libpfm4 names no software events here; the kernel's list takes u, k, h, each =0 or =1)", name);
 		return -2;

@@ -1,27 +1,21 @@
 /*
- * rows.c - this process's rows of every table, from the runtime's state.
- * Tables shared by the job (events, regions) get rows on rank 0 only.
+ * region_rows.c - the writer module "regions": this process's rows of the
+ * events, ranks, threads, regions and region_stats tables, from the
+ * runtime's state.  Tables shared by the job (events, regions) get rows on
+ * rank 0 only.
  */
-#include "output/h5_schema.h"
+#include "output/out_module.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "output/unify.h"
-
-
-static void *rows_alloc(struct tly_rows *r, int tid, int64_t n, size_t sz)
-{
-	r->t[tid] = calloc((size_t)(n ? n : 1), sz);
-	r->n[tid] = r->t[tid] ? n : 0;
-	return r->t[tid];
-}
+#include "output/names.h"
 
 static void events_rows(struct tly_rt_proc *p, struct tly_rows *r)
 {
-	struct tly_row_events *e = rows_alloc(r, TLY_T_events, p->nev, sizeof *e);
+	struct tly_row_events *e = tly_rows_alloc(r, TLY_T_events, p->nev, sizeof *e);
 
 	for (int i = 0; e && i < p->nev; i++) {
 		e[i].index = i;
@@ -59,9 +53,9 @@ static void split_key(const char *key, int32_t *kind, char *name, size_t nlen, c
 		path[plen - 1] = '\0';
 }
 
-static void region_rows(struct tly_names *all, struct tly_rows *r)
+static void region_rows(const struct tly_names *all, struct tly_rows *r)
 {
-	struct tly_row_regions *g = rows_alloc(r, TLY_T_regions, all->n, sizeof *g);
+	struct tly_row_regions *g = tly_rows_alloc(r, TLY_T_regions, all->n, sizeof *g);
 	char parent[8192];
 
 	for (int i = 0; g && i < all->n; i++) {
@@ -87,7 +81,7 @@ static void stats_rows(struct tly_rt_proc *p, int32_t **gid, struct tly_rows *r)
 
 	for (struct tly_rt_thread *t = p->threads; t; t = t->next)
 		n += t->nnodes;
-	s = rows_alloc(r, TLY_T_region_stats, n, sizeof *s);
+	s = tly_rows_alloc(r, TLY_T_region_stats, n, sizeof *s);
 	for (struct tly_rt_thread *t = p->threads; s && t; t = t->next, ti++)
 		for (int32_t i = 0; i < t->nnodes; i++, k++) {
 			s[k].rank = p->rank;
@@ -103,7 +97,7 @@ static void stats_rows(struct tly_rt_proc *p, int32_t **gid, struct tly_rows *r)
 static void thread_rows(struct tly_rt_proc *p, struct tly_rows *r, int64_t *events, int64_t *trunc,
 			int64_t *folded)
 {
-	struct tly_row_threads *th = rows_alloc(r, TLY_T_threads, p->nthreads, sizeof *th);
+	struct tly_row_threads *th = tly_rows_alloc(r, TLY_T_threads, p->nthreads, sizeof *th);
 	int k = 0;
 
 	for (struct tly_rt_thread *t = p->threads; th && t && k < p->nthreads; t = t->next, k++) {
@@ -120,7 +114,7 @@ static void thread_rows(struct tly_rt_proc *p, struct tly_rows *r, int64_t *even
 
 static void rank_rows(struct tly_rt_proc *p, struct tly_rows *r, int64_t events, int64_t trunc, int64_t folded)
 {
-	struct tly_row_ranks *k = rows_alloc(r, TLY_T_ranks, 1, sizeof *k);
+	struct tly_row_ranks *k = tly_rows_alloc(r, TLY_T_ranks, 1, sizeof *k);
 
 	if (!k)
 		return;
@@ -137,55 +131,22 @@ static void rank_rows(struct tly_rt_proc *p, struct tly_rows *r, int64_t events,
 	k->nvtx_marks_dropped = p->marks_dropped;
 }
 
-static void mpi_rows(struct tly_rt_proc *p, struct tly_rows *r)
-{
-	struct tly_row_mpi *m = rows_alloc(r, TLY_T_mpi, tly_mpi_nfuncs, sizeof *m);
-	int64_t n = 0;
-
-	for (int f = 0; m && f < tly_mpi_nfuncs; f++) {
-		struct tly_row_mpi *row = &m[n];
-
-		memset(row, 0, sizeof *row);
-		for (struct tly_rt_thread *t = p->threads; t; t = t->next) {
-			const struct tly_rt_mpi_stat *s = &t->mpi[f];
-
-			row->calls += s->calls;
-			row->time_ns += s->time_ns;
-			row->bytes_sent += s->sent;
-			row->bytes_recv += s->recv;
-			for (int b = 0; b < TLY_RT_HIST; b++)
-				row->hist[b] += s->hist[b];
-		}
-		if (!row->calls)
-			continue;
-		row->rank = p->rank;
-		snprintf(row->function, sizeof row->function, "%s", tly_mpi_names[f]);
-		n++;
-	}
-	r->n[TLY_T_mpi] = m ? n : 0;
-}
-
-int tly_rows_build(struct tly_rt_proc *p, struct tly_names *all, int32_t **gid, int rank0,
-		   int partial, struct tly_rows *r)
+static void regions_rows(const struct tly_out_ctx *c, struct tly_rows *r)
 {
 	int64_t events = 0, trunc = 0, folded = 0;
 
-	(void)partial;
-	memset(r, 0, sizeof *r);
-	if (rank0) {
-		events_rows(p, r);
-		region_rows(all, r);
+	if (c->rank0) {
+		events_rows(c->p, r);
+		region_rows(c->names, r);
 	}
-	stats_rows(p, gid, r);
-	thread_rows(p, r, &events, &trunc, &folded);
-	rank_rows(p, r, events, trunc, folded);
-	mpi_rows(p, r);
-	tly_mpi_site_rows(p, r);
-	return 0;
+	stats_rows(c->p, c->gid, r);
+	thread_rows(c->p, r, &events, &trunc, &folded);
+	rank_rows(c->p, r, events, trunc, folded);
 }
 
-void tly_rows_free(struct tly_rows *r)
-{
-	for (int i = 0; i < TLY_NTABLES; i++)
-		free(r->t[i]);
-}
+const struct tly_out_module tly_out_mod_regions = {
+	.name = "regions",
+	.tables = (const enum tly_table[]){ TLY_T_events, TLY_T_ranks, TLY_T_threads, TLY_T_regions,
+					    TLY_T_region_stats, TLY_NTABLES },
+	.rows = regions_rows,
+};

@@ -1,10 +1,10 @@
 /*
- * h5_nvtx.c - NVTX in the job file: rows of the fixed NVTX tables of
+ * nvtx_rows.c - the writer module "nvtx": rows of the fixed NVTX tables of
  * schema.def (domains, names, marks, start/end ranges, schemas) and one
  * compound dataset per registered payload schema under /nvtx/payloads,
  * its HDF5 type built from the schema's row type (nvtx/nvtx_layout.c).
  */
-#include "output/h5_schema.h"
+#include "output/out_module.h"
 
 #include <mpi.h>
 #include <stdio.h>
@@ -30,17 +30,10 @@ static int32_t region_of(struct tly_rt_proc *p, int32_t **gid, const struct tly_
 	return gid && k >= 0 && gid[k] && node >= 0 && node < t->nnodes ? gid[k][node] : -1;
 }
 
-static void *alloc_rows(struct tly_rows *r, int tid, int64_t n, size_t sz)
-{
-	r->t[tid] = calloc((size_t)(n ? n : 1), sz);
-	r->n[tid] = r->t[tid] ? n : 0;
-	return r->t[tid];
-}
-
 static void domain_rows(struct tly_rt_proc *p, struct tly_rows *r)
 {
 	int n = tly_nv_ndomains();
-	struct tly_row_nvtx_domains *d = alloc_rows(r, TLY_T_nvtx_domains, n, sizeof *d);
+	struct tly_row_nvtx_domains *d = tly_rows_alloc(r, TLY_T_nvtx_domains, n, sizeof *d);
 
 	for (int i = 0; d && i < n; i++) {
 		d[i].rank = p->rank;
@@ -52,7 +45,7 @@ static void domain_rows(struct tly_rt_proc *p, struct tly_rows *r)
 	uint64_t id;
 	const char *nm;
 	size_t nn = tly_nv_names(-1, &dm, &kind, &id, &nm);
-	struct tly_row_nvtx_names *x = alloc_rows(r, TLY_T_nvtx_names, (int64_t)nn, sizeof *x);
+	struct tly_row_nvtx_names *x = tly_rows_alloc(r, TLY_T_nvtx_names, (int64_t)nn, sizeof *x);
 
 	for (size_t i = 0; x && i < nn; i++) {
 		tly_nv_names((int)i, &dm, &kind, &id, &nm);
@@ -68,7 +61,7 @@ static void mark_rows(struct tly_rt_proc *p, int32_t **gid, struct tly_rows *r)
 
 	for (struct tly_nv_thread *t = tly_nv_threads(); t; t = t->next)
 		n += (int64_t)t->nmarks;
-	m = alloc_rows(r, TLY_T_nvtx_marks, n, sizeof *m);
+	m = tly_rows_alloc(r, TLY_T_nvtx_marks, n, sizeof *m);
 	for (struct tly_nv_thread *t = tly_nv_threads(); m && t; t = t->next)
 		for (size_t i = 0; i < t->nmarks; i++, k++) {
 			const struct tly_nv_mark *s = &t->marks[i];
@@ -96,7 +89,7 @@ static void range_schema_rows(struct tly_rt_proc *p, struct tly_rows *r)
 	size_t n;
 	int ns = tly_nv_nschemas();
 	struct tly_row_nvtx_ranges *o;
-	struct tly_row_nvtx_schemas *sc = alloc_rows(r, TLY_T_nvtx_schemas, ns, sizeof *sc);
+	struct tly_row_nvtx_schemas *sc = tly_rows_alloc(r, TLY_T_nvtx_schemas, ns, sizeof *sc);
 
 	for (int i = 0; sc && i < ns; i++) {
 		const struct tly_nv_schema *s = tly_nv_schema_at(i);
@@ -107,7 +100,7 @@ static void range_schema_rows(struct tly_rt_proc *p, struct tly_rows *r)
 	}
 	tly_nv_lock_ranges(1);
 	n = tly_nv_ranges(&g);
-	o = alloc_rows(r, TLY_T_nvtx_ranges, (int64_t)n, sizeof *o);
+	o = tly_rows_alloc(r, TLY_T_nvtx_ranges, (int64_t)n, sizeof *o);
 	for (size_t i = 0; o && i < n; i++) {
 		o[i] = (struct tly_row_nvtx_ranges){ .rank = p->rank, .id = (int64_t)g[i].id, .domain = g[i].domain,
 			.category = (int32_t)g[i].category, .start_thread = g[i].start_thread,
@@ -117,8 +110,11 @@ static void range_schema_rows(struct tly_rt_proc *p, struct tly_rows *r)
 	tly_nv_lock_ranges(0);
 }
 
-void tly_nvtx_rows(struct tly_rt_proc *p, int32_t **gid, struct tly_rows *r)
+static void nvtx_rows(const struct tly_out_ctx *c, struct tly_rows *r)
 {
+	struct tly_rt_proc *p = c->p;
+	int32_t **gid = c->gid;
+
 	domain_rows(p, r);
 	mark_rows(p, gid, r);
 	range_schema_rows(p, r);
@@ -282,9 +278,11 @@ static const struct tly_nv_schema *agreed(MPI_Comm *comm, int rank, int i, int *
 	return s;
 }
 
-int tly_nvtx_write_payloads(hid_t file, void *comm_ptr, hid_t dxpl, struct tly_rt_proc *p, int32_t **gid)
+static int nvtx_write_payloads(const struct tly_out_ctx *c, hid_t file, hid_t dxpl)
 {
-	MPI_Comm *comm = comm_ptr;
+	struct tly_rt_proc *p = c->p;
+	int32_t **gid = c->gid;
+	MPI_Comm *comm = c->comm;
 	int rank = comm ? p->rank : 0, n = tly_nv_nschemas(), rc = 0, skipped = 0;
 	hid_t g1 = H5Gcreate2(file, "nvtx", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
 	hid_t g2 = g1 >= 0 ? H5Gcreate2(g1, "payloads", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) : -1;
@@ -314,3 +312,11 @@ int tly_nvtx_write_payloads(hid_t file, void *comm_ptr, hid_t dxpl, struct tly_r
 		H5Gclose(g1);
 	return g2 >= 0 ? rc : -1;
 }
+
+const struct tly_out_module tly_out_mod_nvtx = {
+	.name = "nvtx",
+	.tables = (const enum tly_table[]){ TLY_T_nvtx_domains, TLY_T_nvtx_names, TLY_T_nvtx_marks,
+					    TLY_T_nvtx_ranges, TLY_T_nvtx_schemas, TLY_NTABLES },
+	.rows = nvtx_rows,
+	.write = nvtx_write_payloads,
+};

@@ -1,8 +1,8 @@
 /*
- * h5_gpu.c - rows of the gpu_kernels table (wrappers/gpu/): one row per
+ * gpu_rows.c - the writer module "gpu": the gpu_kernels table, one row per
  * rank, device, launching thread, region, kernel and metric.
  */
-#include "output/h5_schema.h"
+#include "output/out_module.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +10,6 @@
 
 #include "gpu/gpu_rt.h"
 #include "passes/passes.h"
-
-void tly_gpu_rows(struct tly_rt_proc *p, struct tly_rows *r, int partial);
 
 static void one_row(struct tly_row_gpu_kernels *row, struct tly_rt_proc *p, const struct tly_gpu_kstat *k,
 		    int i, int replay)
@@ -43,8 +41,10 @@ static void one_row(struct tly_row_gpu_kernels *row, struct tly_rt_proc *p, cons
 
 /* A partial file (signal, MPI_Abort, exit without MPI_Finalize) gets no
  * GPU rows: harvesting drives CUPTI, which must not run in those paths. */
-void tly_gpu_rows(struct tly_rt_proc *p, struct tly_rows *r, int partial)
+static void gpu_rows(const struct tly_out_ctx *c, struct tly_rows *r)
 {
+	struct tly_rt_proc *p = c->p;
+	int partial = c->partial;
 	int64_t nk = 0, n = 0;
 	int replay = 0;
 	const struct tly_gpu_kstat *ks = partial ? NULL : tly_gpu_rt_collect(&nk, &replay);
@@ -57,3 +57,9 @@ void tly_gpu_rows(struct tly_rt_proc *p, struct tly_rows *r, int partial)
 	r->t[TLY_T_gpu_kernels] = rows;
 	r->n[TLY_T_gpu_kernels] = rows ? n : 0;
 }
+
+const struct tly_out_module tly_out_mod_gpu = {
+	.name = "gpu",
+	.tables = (const enum tly_table[]){ TLY_T_gpu_kernels, TLY_NTABLES },
+	.rows = gpu_rows,
+};

@@ -1,17 +1,15 @@
 /*
- * h5_passes.c - rows of the multi-pass tables (passes, pass_values) from
- * wrappers/passes/.  Every rank writes its own schedule rows so a reader
+ * pass_rows.c - the writer module "passes": rows of the multi-pass tables
+ * (passes, pass_values).  Every rank writes its own schedule rows so a reader
  * can check that all ranks used the same one.
  */
-#include "output/h5_schema.h"
+#include "output/out_module.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "passes/passes.h"
-
-void tly_pass_rows(struct tly_rt_proc *p, struct tly_rows *r);
 
 static int sched_wanted(const struct tly_pass_state *st, int k)
 {
@@ -103,8 +101,9 @@ static void count_region(const struct tly_rt_thread *t, const struct tly_pass_ac
 	*(int64_t *)arg += tly_pass_state()->cpu.nev;
 }
 
-void tly_pass_rows(struct tly_rt_proc *p, struct tly_rows *r)
+static void pass_rows(const struct tly_out_ctx *c0, struct tly_rows *r)
 {
+	struct tly_rt_proc *p = c0->p;
 	const struct tly_pass_state *st = tly_pass_state();
 	struct tly_row_passes *s = calloc((size_t)(st->cpu.nev + st->gpu.nev + 1), sizeof *s);
 	struct val_ctx c = { .p = p };
@@ -124,3 +123,9 @@ void tly_pass_rows(struct tly_rt_proc *p, struct tly_rows *r)
 	r->t[TLY_T_pass_values] = c.rows;
 	r->n[TLY_T_pass_values] = c.n;
 }
+
+const struct tly_out_module tly_out_mod_passes = {
+	.name = "passes",
+	.tables = (const enum tly_table[]){ TLY_T_passes, TLY_T_pass_values, TLY_NTABLES },
+	.rows = pass_rows,
+};

@@ -1,10 +1,10 @@
 /*
- * h5_pcsamp.c - rows of the pc_samples and pcsamp_status tables (GPU PC
- * sampling under the runtime, wrappers/gpu/rt_pcsamp.c).  pc_samples is
+ * pcsamp_rows.c - the writer module "pcsamp": rows of the pc_samples and
+ * pcsamp_status tables (GPU PC sampling under the runtime, rt_pcsamp.c).  pc_samples is
  * long: one row per PC record and stall reason with samples, so the
  * reason names live in the rows and no per-device name table is needed.
  */
-#include "output/h5_schema.h"
+#include "output/out_module.h"
 
 #include <mpi.h>
 #include <stdio.h>
@@ -13,8 +13,6 @@
 #include <unistd.h>
 
 #include "gpu/rt_pcsamp.h"
-
-void tly_pcsamp_rows(void *comm_ptr, struct tly_rt_proc *p, struct tly_rows *r, int partial);
 
 struct walk {
 	struct tly_rt_proc *p;
@@ -118,8 +116,11 @@ static void status_row(struct tly_row_pcsamp_status *x, struct tly_rt_proc *p, c
 /* Collective over comm_ptr when sampling is on anywhere: every rank of a
  * final write calls it.  A partial file gets no PC rows: the harvest
  * drives CUPTI, which must not run in signal and abort paths. */
-void tly_pcsamp_rows(void *comm_ptr, struct tly_rt_proc *p, struct tly_rows *r, int partial)
+static void pcsamp_rows(const struct tly_out_ctx *c, struct tly_rows *r)
 {
+	void *comm_ptr = c->comm;
+	struct tly_rt_proc *p = c->p;
+	int partial = c->partial;
 	const struct tly_pcs_ctx *cs = NULL;
 	struct walk w = { .p = p };
 	struct tly_row_pcsamp_status *st;
@@ -150,3 +151,9 @@ void tly_pcsamp_rows(void *comm_ptr, struct tly_rt_proc *p, struct tly_rows *r, 
 	r->t[TLY_T_pcsamp_status] = st;
 	r->n[TLY_T_pcsamp_status] = st ? ns : 0;
 }
+
+const struct tly_out_module tly_out_mod_pcsamp = {
+	.name = "pcsamp",
+	.tables = (const enum tly_table[]){ TLY_T_pc_samples, TLY_T_pcsamp_status, TLY_NTABLES },
+	.rows = pcsamp_rows,
+};

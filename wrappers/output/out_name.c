@@ -1,5 +1,5 @@
 /*
- * rt_outname.c - the output file's name: TALLY_OUTPUT_DIR/TALLY_OUTPUT_NAME
+ * out_name.c - the output file's name: TALLY_OUTPUT_DIR/TALLY_OUTPUT_NAME
  * (an absolute name is used as it is), else a name made of the program,
  * date, time and pid.  A directory that cannot be written gives one message
  * and the file goes to the user's private directory (output/out_file.c),

@@ -1,0 +1,21 @@
+/*
+ * rt_parts.c - calls into the optional parts of the runtime (rt_parts.h).
+ */
+#include "runtime/rt_parts.h"
+
+#include <stddef.h>
+
+int tly_rt_parts_take_events(const char **list)
+{
+	for (int k = 0; tly_rt_parts[k]; k++)
+		if (tly_rt_parts[k]->take_events && tly_rt_parts[k]->take_events(list))
+			return 1;
+	return 0;
+}
+
+void tly_rt_parts_job_start(void *comm_ptr)
+{
+	for (int k = 0; tly_rt_parts[k]; k++)
+		if (tly_rt_parts[k]->job_start)
+			tly_rt_parts[k]->job_start(comm_ptr);
+}
