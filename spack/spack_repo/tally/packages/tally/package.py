@@ -21,7 +21,7 @@ class Tally(CMakePackage):
     # a Spack mirror holding it under tally/ serves this URL's file name
     # (docs/install.md).
     homepage = "https://github.com/tally-hpc/tally"
-    url = "https://github.com/tally-hpc/tally/releases/download/v0.1.0/tally-0.1.0.tar.gz"
+    url = "https://github.com/tally-hpc/tally/releases/download/v0.1.1/tally-0.1.1.tar.gz"
     git = "https://github.com/tally-hpc/tally.git"
 
     maintainers("tally-hpc")
@@ -29,7 +29,9 @@ class Tally(CMakePackage):
     license("BSD-3-Clause", checked_by="tally-hpc")
 
     version("main", branch="main")
-    # tally-0.1.0.tar.gz: `cmake --build <build> --target dist` at commit 749b503
+    # tally-<v>.tar.gz: `cmake --build <build> --target dist` at tag v<v>
+    # (0.1.1: commit a1d07cd; 0.1.0: commit 749b503)
+    version("0.1.1", sha256="b610bb96b34b1ae16725c45213a1c0a147a4a957570008e951a335fa45f1f1bc")
     version("0.1.0", sha256="65646291fdf2f0d0dff853b4e3b1829d945c0ae082c344db46bb4f7c28f8aeb7")
 
     variant("mpi", default=True, description="Measurement runtime: tally-run, PMPI wrappers")
