@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "tharness.h"
+#include "th_file.h"
 #include "components/cuda/cuda_internal.h"
 #include "core/safe_file.h"
 #include "papi.h"
@@ -25,24 +26,6 @@
 #define VICTIM "someone else's file\n"
 
 static char base[64];
-
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st, (void)flag, (void)f;
-	return remove(path);
-}
-
-static const char *contents(const char *path)
-{
-	static char buf[256];
-	int fd = open(path, O_RDONLY | O_NOFOLLOW);
-	ssize_t r = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
-
-	buf[r > 0 ? r : 0] = 0;
-	if (fd >= 0)
-		close(fd);
-	return buf;
-}
 
 static void plant(const char *path, const char *text)
 {
@@ -83,7 +66,7 @@ static void image_over_link(void)
 	plant(victim, VICTIM);
 	TH_EQ(symlink(victim, path), 0);
 	TH_EQ(tly_cu_image_save(path, &cfg, 0, img, sizeof img), PAPI_OK);
-	TH_CHECK(!strcmp(contents(victim), VICTIM));
+	TH_CHECK(!strcmp(th_file_text(victim), VICTIM));
 	TH_EQ(lstat(path, &st), 0);
 	TH_CHECK(S_ISREG(st.st_mode));
 	TH_EQ(st.st_mode & 0777, 0600);
@@ -97,7 +80,7 @@ static void image_over_link(void)
 	TH_EQ(unlink(path), 0);
 	TH_EQ(symlink(victim, path), 0);
 	TH_EQ(tly_cu_image_load(path, &cfg, 1, back, sizeof back), PAPI_ESYS);
-	TH_CHECK(!strcmp(contents(victim), VICTIM));
+	TH_CHECK(!strcmp(th_file_text(victim), VICTIM));
 }
 
 /* The cache directory: private fallback without a home; created 0700;
@@ -173,6 +156,6 @@ int main(void)
 	image_over_link();
 	open_own();
 	cache_dir();
-	nftw(base, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	th_rm_tree(base);
 	return th_done();
 }

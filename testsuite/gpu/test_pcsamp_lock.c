@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "tharness.h"
+#include "th_file.h"
 #include "components/cuda/cuda_internal.h"
 
 #define VICTIM "precious contents of someone else's file\n"
@@ -41,30 +42,11 @@ static void write_file(const char *path, const char *text, mode_t mode)
 	close(fd);
 }
 
-/* The whole of a small file, "" when unreadable. */
-static const char *contents(const char *path)
-{
-	static char buf[256];
-	int fd = open(path, O_RDONLY | O_NOFOLLOW);
-	ssize_t r = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
-
-	buf[r > 0 ? r : 0] = 0;
-	if (fd >= 0)
-		close(fd);
-	return buf;
-}
-
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st, (void)flag, (void)f;
-	return remove(path);
-}
-
 /* Removes the last TMPDIR (links are removed, not followed). */
 static void drop_base(void)
 {
 	if (base[0])
-		nftw(base, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+		th_rm_tree(base);
 	base[0] = 0;
 }
 
@@ -96,7 +78,7 @@ static void private_directory_and_file(void)
 	TH_EQ(lstat(path, &st), 0);
 	TH_CHECK(S_ISREG(st.st_mode));
 	TH_EQ(st.st_mode & 0777, 0600);
-	TH_EQ(atol(contents(path)), (long)getpid());
+	TH_EQ(atol(th_file_text(path)), (long)getpid());
 }
 
 /* A link at the lock's name: not followed, its target unchanged, and the
@@ -113,7 +95,7 @@ static void planted_link(void)
 	TH_EQ(symlink(victim, path), 0);
 	TH_EQ(tly_pcs_gpu_claim("0000-02-00", &owner), 0);
 	TH_EQ(owner, (long)getpid());
-	TH_CHECK(!strcmp(contents(victim), VICTIM));
+	TH_CHECK(!strcmp(th_file_text(victim), VICTIM));
 	TH_EQ(lstat(path, &st), 0);
 	TH_CHECK(S_ISLNK(st.st_mode));
 	/* a dangling link does not create its target either */
@@ -139,8 +121,8 @@ static void never_truncated(void)
 	TH_EQ(tly_pcs_gpu_claim("0000-04-00", &owner), 0);
 	TH_EQ(stat(path, &st), 0);
 	TH_EQ(st.st_size, 100);
-	TH_EQ(atol(contents(path)), (long)getpid());
-	TH_CHECK(!strcmp(contents(path) + 21, text + 21));
+	TH_EQ(atol(th_file_text(path)), (long)getpid());
+	TH_CHECK(!strcmp(th_file_text(path) + 21, text + 21));
 }
 
 /* tally-<euid> open to others, or a link to a directory: not used. */
@@ -181,7 +163,7 @@ static int other_user(void)
 	TH_EQ(chown(path, OTHER_UID, OTHER_UID), 0);
 	TH_EQ(tly_pcs_gpu_claim("0000-07-00", &owner), -2);
 	TH_EQ(owner, OTHER_UID);
-	TH_CHECK(!strcmp(contents(path), "12345\n"));
+	TH_CHECK(!strcmp(th_file_text(path), "12345\n"));
 	drop_base();
 	return th_done();
 }
