@@ -11,11 +11,7 @@
  *   cuda_component.c the PAPI component (cuda::: events)
  *   cuda_groups.c    tally_gpu_* domains, events, groups
  *   cuda_groupsets.c tally_gpu_* group sets and modes
- *   cuda_pcsamp.c    PC sampling sessions (tally_gpu_pcsampling_*)
- *   cuda_pcsamp_data.c  PC sampling buffers, draining, records
- *   cuda_pcsamp_src.c   cubins, CRCs, source lines, launch names
- *   cuda_pcsamp_env.c   TALLY_PCSAMP_* settings, automatic sampling
- *   cuda_pcsamp_share.c one sampling process per GPU
+ *   pcsamp/          PC sampling (its own pcsamp/cuda_pcsamp_internal.h)
  */
 #ifndef TALLY_CUDA_INTERNAL_H
 #define TALLY_CUDA_INTERNAL_H
@@ -215,9 +211,7 @@ void tly_cu_group_add_range(tally_gpu_group_t g, const char *name, const double 
 int tly_cu_shared_harvest(struct tly_cu_shared *sh);
 int tly_cu_group_new(CUcontext ctx, int dev, tally_gpu_group_t *out);
 
-/* ---- PC sampling (cuda_pcsamp*.c) ------------------------------------------- */
-struct tly_pcs_sess;
-
+/* ---- PC sampling (pcsamp/) ---------------------------------------------------- */
 /* Hooks from the CUPTI subscriber (cuda_callbacks.c). */
 int tly_cu_pcs_wants_cubins(void);
 void tly_cu_pcs_module_loaded(CUcontext ctx, const void *cubin, size_t size);
@@ -225,39 +219,6 @@ void tly_cu_pcs_module_unloading(CUcontext ctx);
 void tly_cu_pcs_ctx_destroying(CUcontext ctx);
 void tly_cu_pcs_ctx_created(CUcontext ctx);
 void tly_cu_pcs_note_launch(CUcontext ctx, uint32_t correlation_id, const char *name);
-
-/* Records (cuda_pcsamp_data.c): buffers sized for nstall reasons;
- * counted[i]: reason i adds to a record's samples (the "_not_issued"
- * variants are subsets of their base reason and do not). */
-struct tly_pcs_data;
-struct tly_pcs_data *tly_pcs_data_new(size_t max_pcs, size_t nstall, const uint32_t *cupti_index,
-				      const uint8_t *counted);
-void tly_pcs_data_free(struct tly_pcs_data *d);
-/* The buffer CUPTI fills at stop/disable (SAMPLING_DATA_BUFFER). */
-CUpti_PCSamplingData *tly_pcs_data_cfgbuf(struct tly_pcs_data *d);
-/* Consume the configured buffer, then GetData until nothing remains. */
-int tly_pcs_data_drain(struct tly_pcs_data *d, CUcontext ctx);
-/* Consume the configured buffer only (after disable). */
-void tly_pcs_data_take_cfgbuf(struct tly_pcs_data *d);
-void tly_pcs_data_stats(const struct tly_pcs_data *d, tally_gpu_pcsampling_stats_t *st);
-int tly_pcs_data_walk(struct tly_pcs_data *d, tally_gpu_pc_sample_fn fn, void *ud,
-		      const char *(*kernel_of)(void *, uint32_t), void *kud);
-
-/* Cubins and launches (cuda_pcsamp_src.c). */
-void tly_pcs_cubin_add(const void *cubin, size_t size);
-size_t tly_pcs_cubin_count(void);
-/* file ("dir/file", malloc'ed) and line of a PC; 0 when found. */
-int tly_pcs_source(uint64_t crc, const char *func, uint64_t pc, char **file, uint32_t *line);
-void tly_pcs_cubins_free(void);
-/* One sampling process per GPU (cuda_pcsamp_share.c).  Claim GPU `key`:
- * 0 when this process holds it (or cannot coordinate), -1 when process
- * *owner does, -2 when the lock file belongs to user id *owner. */
-int tly_pcs_gpu_claim(const char *key, long *owner);
-/* A node-unique name of ctx's GPU (PCI domain-bus-device). */
-int tly_pcs_gpu_key(CUcontext ctx, char *key, size_t len);
-/* Launches seen while a serialized session runs: correlation id -> name. */
-void tly_pcs_launch_add(uint32_t correlation_id, const char *name);
-const char *tly_pcs_launch_name(uint32_t correlation_id);
 
 /* Internal errors for the public API (component not usable). */
 int tly_cu_api_ready(void);
