@@ -261,3 +261,16 @@ void tly_cu_discover_shutdown(void)
 	ds.ndev = ds.nall = 0;
 	pthread_mutex_unlock(&ds.lock);
 }
+
+/* PAPI_OK when the public GPU API can work (a driver and a GPU). */
+int tly_cu_api_ready(void)
+{
+	const char *why = "";
+	int rc = tly_cu_discover(&why);
+
+	if (rc != PAPI_OK)
+		return tly_err_set(rc, "GPU support unavailable: %s", why);
+	if (!tly_cu_libs()->drv || tly_cu_ndevices() == 0)
+		return tly_err_set(PAPI_ENOSUPP, "GPU support unavailable: %s", why);
+	return PAPI_OK;
+}

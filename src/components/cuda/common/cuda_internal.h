@@ -1,17 +1,20 @@
 /*
- * cuda_internal.h - interfaces between the files of the cuda component.
+ * cuda_internal.h - what common/ offers the three parts of the cuda
+ * component: component/ (the PAPI component, cuda::: events), groups/ (the
+ * event-group API) and pcsamp/ (PC sampling), each with its own internal
+ * header for what stays inside it.  common/ holds:
  *
  *   cuda_dl.c        loading libcuda/libcupti, status conversion
  *   cuda_discover.c  devices, chips, profiling support, component state
  *   cuda_metrics.c   per-chip metric catalog and its on-disk cache
  *   cuda_config.c    config images, pass counting, one-pass packing
  *   cuda_range.c     range profiler sessions (collectors)
+ *   cuda_image.c     counter data images on disk (application replay)
  *   cuda_ctxreg.c    per-context settings (replay, mode, owner, launches)
- *   cuda_callbacks.c CUPTI subscriber: attribution, replay updates
- *   cuda_component.c the PAPI component (cuda::: events)
- *   cuda_groups.c    tally_gpu_* domains, events, groups
- *   cuda_groupsets.c tally_gpu_* group sets and modes
- *   pcsamp/          PC sampling (its own pcsamp/cuda_pcsamp_internal.h)
+ *   cuda_callbacks.c CUPTI subscriber: attribution, replay updates; it
+ *                    calls the PC sampling hooks declared below
+ *   cuda_cache.c     cache control for per-kernel metrics
+ *   cuda_timing.c    TALLY_CUDA_TIMING phase times
  */
 #ifndef TALLY_CUDA_INTERNAL_H
 #define TALLY_CUDA_INTERNAL_H
@@ -110,6 +113,9 @@ const uint8_t *tly_cu_device_avail(int index, CUcontext ctx);
 const uint8_t *tly_cu_device_avail_any(int index);
 void tly_cu_discover_shutdown(void);
 const struct tly_cu_libs *tly_cu_libs(void);
+/* PAPI_OK when the public GPU API can work (a driver and a GPU), else the
+ * error with its detail. */
+int tly_cu_api_ready(void);
 
 /* ---- contexts (cuda_ctxreg.c) ------------------------------------------------ */
 /* Resolve NULL to the current context, else device 0's primary one. */
@@ -194,23 +200,6 @@ const char *tly_cu_cb_status(void);
 /* Replay-update subscription target. */
 void tly_cu_cb_replay_notify(const char *kernel, int passes);
 
-/* ---- groups (cuda_groups.c) and shared collections (cuda_groupsets.c) ---- */
-struct tly_cu_shared;   /* one collection feeding several groups */
-
-int tly_cu_group_nevents(tally_gpu_group_t g);
-const char *tly_cu_group_event_name(tally_gpu_group_t g, int i);
-CUcontext tly_cu_group_ctx(tally_gpu_group_t g);
-int tly_cu_group_device(tally_gpu_group_t g);
-int tly_cu_group_enabled(tally_gpu_group_t g);
-struct tly_cu_shared *tly_cu_group_shared(tally_gpu_group_t g);
-/* Mark a group as fed by a shared collection (NULL: detach). */
-void tly_cu_group_set_shared(tally_gpu_group_t g, struct tly_cu_shared *sh, int kernel_mode);
-/* One range's values of the group's events. */
-void tly_cu_group_add_range(tally_gpu_group_t g, const char *name, const double *vals);
-/* Harvest a shared collection into all its groups (restarting it). */
-int tly_cu_shared_harvest(struct tly_cu_shared *sh);
-int tly_cu_group_new(CUcontext ctx, int dev, tally_gpu_group_t *out);
-
 /* ---- PC sampling (pcsamp/) ---------------------------------------------------- */
 /* Hooks from the CUPTI subscriber (cuda_callbacks.c). */
 int tly_cu_pcs_wants_cubins(void);
@@ -220,8 +209,6 @@ void tly_cu_pcs_ctx_destroying(CUcontext ctx);
 void tly_cu_pcs_ctx_created(CUcontext ctx);
 void tly_cu_pcs_note_launch(CUcontext ctx, uint32_t correlation_id, const char *name);
 
-/* Internal errors for the public API (component not usable). */
-int tly_cu_api_ready(void);
 
 /* ---- phase timing (cuda_timing.c) --------------------------------------------- */
 /* 0 unless TALLY_CUDA_TIMING=1, else the time now; end prints the phase's
