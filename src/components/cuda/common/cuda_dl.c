@@ -13,21 +13,13 @@
 #include <string.h>
 
 #include "papi.h"
+#include "core/dl_table.h"
 #include "core/errors.h"
 
-/* Expand first, so macro-renamed entry points (cuCtxPushCurrent ->
- * cuCtxPushCurrent_v2) are looked up under their real names. */
-#define SYM_STR(x) #x
-#define SYM_XSTR(x) SYM_STR(x)
-#define DRV(n) { SYM_XSTR(n), offsetof(struct tly_cu_drv, n) }
-#define PTI(n) { SYM_XSTR(n), offsetof(struct tly_cu_pti, n) }
+#define DRV(n) TLY_DL_SYM(struct tly_cu_drv, n)
+#define PTI(n) TLY_DL_SYM(struct tly_cu_pti, n)
 
-struct sym {
-	const char *name;
-	size_t off;
-};
-
-static const struct sym drv_syms[] = {
+static const struct tly_dl_sym drv_syms[] = {
 	DRV(cuInit), DRV(cuDriverGetVersion), DRV(cuDeviceGetCount), DRV(cuDeviceGet),
 	DRV(cuDeviceGetName), DRV(cuDeviceGetAttribute), DRV(cuDevicePrimaryCtxRetain),
 	DRV(cuDevicePrimaryCtxRelease), DRV(cuCtxGetCurrent), DRV(cuCtxPushCurrent),
@@ -35,7 +27,7 @@ static const struct sym drv_syms[] = {
 	DRV(cuMemAlloc), DRV(cuMemsetD8Async), DRV(cuStreamIsCapturing),
 };
 
-static const struct sym pti_syms[] = {
+static const struct tly_dl_sym pti_syms[] = {
 	PTI(cuptiGetVersion), PTI(cuptiGetResultString), PTI(cuptiSubscribe_v2),
 	PTI(cuptiUnsubscribe), PTI(cuptiEnableCallback), PTI(cuptiProfilerInitialize),
 	PTI(cuptiProfilerDeInitialize), PTI(cuptiDeviceGetChipName),
@@ -55,9 +47,9 @@ static const struct sym pti_syms[] = {
 	PTI(cuptiRangeProfilerCounterDataGetRangeInfo),
 };
 
-#define PCS(n) { SYM_XSTR(n), offsetof(struct tly_cu_pcs_fns, n) }
+#define PCS(n) TLY_DL_SYM(struct tly_cu_pcs_fns, n)
 
-static const struct sym pcs_syms[] = {
+static const struct tly_dl_sym pcs_syms[] = {
 	PCS(cuptiPCSamplingEnable), PCS(cuptiPCSamplingDisable), PCS(cuptiPCSamplingStart),
 	PCS(cuptiPCSamplingStop), PCS(cuptiPCSamplingGetData),
 	PCS(cuptiPCSamplingSetConfigurationAttribute), PCS(cuptiPCSamplingGetConfigurationAttribute),
@@ -81,41 +73,15 @@ static struct {
 	demangle_fn demangle;
 } loader = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-/* Resolve every symbol of a table; on a miss, say which. */
-static int resolve(void *h, const struct sym *t, size_t n, void *table, char *err, size_t len)
-{
-	for (size_t i = 0; i < n; i++) {
-		void *p = dlsym(h, t[i].name);
-
-		if (!p) {
-			snprintf(err, len, "symbol %s missing (library too old?)", t[i].name);
-			return -1;
-		}
-		memcpy((char *)table + t[i].off, &p, sizeof p);
-	}
-	return 0;
-}
-
-static void *open_first(const char *const *names, char *err, size_t len)
-{
-	void *h = NULL;
-
-	for (int i = 0; names[i] && !h; i++)
-		h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-	if (!h)
-		snprintf(err, len, "%s", dlerror());
-	return h;
-}
-
 static void load_driver(void)
 {
 	static const char *const names[] = { "libcuda.so.1", "libcuda.so", NULL };
 
-	loader.h_drv = open_first(names, loader.libs.drv_error, sizeof loader.libs.drv_error);
+	loader.h_drv = tly_dl_open_first(names, loader.libs.drv_error, sizeof loader.libs.drv_error);
 	if (!loader.h_drv)
 		return;
-	if (resolve(loader.h_drv, drv_syms, sizeof drv_syms / sizeof drv_syms[0], &loader.drv,
-		    loader.libs.drv_error, sizeof loader.libs.drv_error) == 0)
+	if (tly_dl_resolve(loader.h_drv, "libcuda", drv_syms, sizeof drv_syms / sizeof drv_syms[0], &loader.drv,
+			   loader.libs.drv_error, sizeof loader.libs.drv_error) == 0)
 		loader.libs.drv = &loader.drv;
 }
 
@@ -128,15 +94,15 @@ static void load_cupti(void)
 		"/usr/local/cuda/lib64/libcupti.so.13", NULL
 	};
 
-	loader.h_pti = open_first(names, loader.libs.pti_error, sizeof loader.libs.pti_error);
+	loader.h_pti = tly_dl_open_first(names, loader.libs.pti_error, sizeof loader.libs.pti_error);
 	if (!loader.h_pti)
 		return;
-	if (resolve(loader.h_pti, pti_syms, sizeof pti_syms / sizeof pti_syms[0], &loader.pti,
-		    loader.libs.pti_error, sizeof loader.libs.pti_error) == 0)
+	if (tly_dl_resolve(loader.h_pti, "libcupti", pti_syms, sizeof pti_syms / sizeof pti_syms[0], &loader.pti,
+			   loader.libs.pti_error, sizeof loader.libs.pti_error) == 0)
 		loader.libs.pti = &loader.pti;
 	loader.pcs_ok = NULL;
-	if (resolve(loader.h_pti, pcs_syms, sizeof pcs_syms / sizeof pcs_syms[0], &loader.pcs, loader.pcs_error,
-		    sizeof loader.pcs_error) == 0)
+	if (tly_dl_resolve(loader.h_pti, "libcupti", pcs_syms, sizeof pcs_syms / sizeof pcs_syms[0], &loader.pcs,
+			   loader.pcs_error, sizeof loader.pcs_error) == 0)
 		loader.pcs_ok = &loader.pcs;
 }
 
