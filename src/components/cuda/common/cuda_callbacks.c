@@ -291,12 +291,18 @@ int tally_gpu_subscribed(void)
 	return held;
 }
 
-int tally_gpu_set_launch_hook(tally_gpu_launch_hook_fn fn, void *userdata)
+/* The public API usable and Tally subscribed: PAPI_OK, else the error. */
+static int subscribed(void)
 {
 	int rc = tly_cu_api_ready();
 
-	if (rc == PAPI_OK)
-		rc = tly_cu_cb_init();
+	return rc == PAPI_OK ? tly_cu_cb_init() : rc;
+}
+
+int tally_gpu_set_launch_hook(tally_gpu_launch_hook_fn fn, void *userdata)
+{
+	int rc = subscribed();
+
 	if (rc != PAPI_OK)
 		return rc;
 	pthread_mutex_lock(&subscriber.lock);
@@ -308,10 +314,8 @@ int tally_gpu_set_launch_hook(tally_gpu_launch_hook_fn fn, void *userdata)
 
 int tally_gpu_kernel_replay_subscribe_update(tally_gpu_replay_update_fn fn, void *userdata)
 {
-	int rc = tly_cu_api_ready();
+	int rc = subscribed();
 
-	if (rc == PAPI_OK)
-		rc = tly_cu_cb_init();
 	if (rc != PAPI_OK)
 		return rc;
 	pthread_mutex_lock(&subscriber.lock);
