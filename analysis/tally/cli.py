@@ -8,12 +8,19 @@ from .errors import TallyError
 
 EPILOG = """metrics for --metric: time (inclusive wall time, default), excl, visits,
 any counted event name, or a derived metric name (IPC, GFLOP/s, CPU utilisation,
-page faults/s, ...). Exit status: 0 ok, 2 unreadable input or bad option."""
+page faults/s, ...). Exit status: 0 ok, 2 unreadable input or bad option.
+
+other commands (each with its own --help):
+  tally-report summary FILE.h5                  a short summary (tally-run --summary)
+  tally-report merge-passes OUT PASS0.h5 ...    merge the runs of tally-run --passes
+  tally-report merge-passes --npasses PASS0.h5  passes of run 0's schedule
+  tally-report hl FILE.json ...                 regions of PAPI_hl_* output
+(a file named like a command: ./summary)"""
 
 
 def parser():
     """The argument parser."""
-    p = argparse.ArgumentParser(prog="tally-report", epilog=EPILOG,
+    p = argparse.ArgumentParser(prog="tally-report", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
                                 description="Summarise a Tally measurement (a .h5 file or a directory of per-rank partial files).")
     p.add_argument("path", metavar="FILE|DIR")
     p.add_argument("--by", choices=["region", "rank", "thread", "kernel"], default="region")
@@ -57,6 +64,10 @@ def run_report(args):
 
 def main(argv=None):
     """Entry point: one-sentence errors and exit status 2 for unusable input."""
+    from .commands import COMMANDS, run
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] in COMMANDS:
+        return run(argv[0], argv[1:])
     args = parser().parse_args(argv)
     try:
         with warnings.catch_warnings():
