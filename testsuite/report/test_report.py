@@ -30,15 +30,8 @@ REPORT = os.environ.get("TALLY_REPORT", "tally-report")
 SCHEMA = os.environ.get("TALLY_SCHEMA_DEF", os.path.join(HERE, "..", "..", "wrappers", "output", "schema.def"))
 WORK = os.environ.get("TALLY_TEST_DIR", "/tmp/tally-report-test")
 sys.path.insert(0, os.environ.get("TALLY_PYTHONPATH", os.path.join(HERE, "..", "..", "analysis")))
-FAILS = []
-
-
-def check(cond, what):
-    """Record a failed check (with the caller's line) and go on."""
-    if not cond:
-        line = sys._getframe(1).f_lineno
-        FAILS.append(f"line {line}: {what}")
-        print(f"FAIL line {line}: {what}")
+sys.path.insert(0, os.path.join(HERE, "..", "harness"))
+from th import check, done  # noqa: E402
 
 
 def close(a, b, rel=1e-9):
@@ -435,12 +428,67 @@ def case_gpu_files():
             print(f"{name}: {len(pc)} PC-sample rows, {total} samples")
 
 
-CASES = {"versions": case_versions, "numbers": case_numbers, "partial": case_partial, "errors": case_errors, "plots": case_plots,
+def case_hl():
+    """The high-level API's JSON file, written by hl_prog (PAPI_hl_region_*)
+    under ctest, read by tally.hl and tally-report hl: visits as the
+    program made them, real time between the program's own inner and outer
+    windows, task-clock within the window, page faults of the touched pages."""
+    import glob
+    from tally import hl
+    prog = os.environ.get("TALLY_HL_PROG", "")
+    if not os.path.exists(prog):
+        check(False, f"usage: TALLY_HL_PROG={prog!r}")
+        return
+    d = scratch("hl")
+    env = dict(os.environ, TALLY_OUTPUT_DIR=d, TALLY_EVENTS="perf::TASK-CLOCK,perf::PAGE-FAULTS")
+    p = subprocess.run([prog], cwd=d, env=env, capture_output=True, text=True, timeout=120)
+    check(p.returncode == 0, f"hl_prog: exit {p.returncode}: {p.stderr[-1000:]}")
+    truth = json.loads(p.stdout.strip().splitlines()[-1])
+    files = glob.glob(os.path.join(d, "tally_hl_*.json"))
+    check(len(files) == 1, f"one summary file: {files}")
+    if len(files) != 1:
+        return
+    f = hl.read(files[0])
+    check(f.events == ["perf::TASK-CLOCK", "perf::PAGE-FAULTS"], f"events {f.events}")
+    check(f.version == 1 and files[0].endswith(f"_{f.pid}.json"), f"version {f.version}, pid {f.pid}")
+    check(len(f.threads) == 1 and f.threads[0].tid == f.pid, "one thread, the main one")
+    got = {r.name: r for r in f.threads[0].regions}
+    check(sorted(got) == sorted(truth["regions"]), f"regions {sorted(got)}")
+    for name, want in truth["regions"].items():
+        r = got.get(name)
+        if r is None:
+            continue
+        check(r.visits == want["visits"], f"{name}: visits {r.visits} != {want['visits']}")
+        check(want["inner_ns"] <= r.real_time_ns <= want["outer_ns"],
+              f"{name}: real time {r.real_time_ns} ns outside [{want['inner_ns']}, {want['outer_ns']}]")
+        tc = r.events["perf::TASK-CLOCK"]
+        check(tc is not None and 0 < tc <= want["outer_ns"], f"{name}: task-clock {tc} ns, window {want['outer_ns']}")
+    if len(got) == 3:
+        pages = truth["pages"] * truth["regions"]["touch"]["visits"]
+        pf = got["touch"].events["perf::PAGE-FAULTS"]
+        check(pages <= pf <= pages + 100, f"touch: {pf} page faults for {pages} fresh pages")
+        outer, parts = got["outer"].events, [got["inner"].events, got["touch"].events]
+        for e in f.events:
+            check(outer[e] >= sum(x[e] for x in parts), f"outer {e} {outer[e]} < its children's")
+        check(got["outer"].reads == 1 and got["outer"].last_read is not None and
+              0 < got["outer"].last_read["real_time_nsec"] <= got["outer"].real_time_ns, "outer: one PAPI_hl_read")
+    rc, out, err = report("hl", files[0])
+    check(rc == 0 and "Traceback" not in err, f"tally-report hl: exit {rc}: {err[-500:]}")
+    for name, r in got.items():
+        check(re.search(rf"^\s+{name}\s+{r.visits}\s", out, re.M), f"tally-report hl lists {name} with {r.visits} visits")
+    bad = os.path.join(d, "other.json")
+    with open(bad, "w") as o:
+        json.dump({"format": "something-else", "version": 1}, o)
+    rc, out, err = report("hl", bad)
+    check(rc == 2 and len(err.strip().splitlines()) == 1 and "not a Tally high-level" in err,
+          f"tally-report hl of another JSON: exit {rc}, {err!r}")
+
+
+CASES = {"versions": case_versions, "hl": case_hl, "numbers": case_numbers, "partial": case_partial, "errors": case_errors, "plots": case_plots,
          "export": case_export, "formats": case_formats, "perf": case_perf, "runtime": case_runtime,
          "gpu_files": case_gpu_files}
 
 if __name__ == "__main__":
     os.makedirs(WORK, exist_ok=True)
     CASES[sys.argv[1]]()
-    print(f"{sys.argv[1]}: {'FAILED ' + str(len(FAILS)) + ' check(s)' if FAILS else 'ok'}")
-    sys.exit(1 if FAILS else 0)
+    sys.exit(done(sys.argv[1]))
