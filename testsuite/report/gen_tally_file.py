@@ -95,7 +95,8 @@ def attrs_for(args, version, nranks, partial_rank):
             "nranks": np.int32(nranks), "partial": np.int32(partial_rank >= 0),
             "partial_rank": np.int32(partial_rank),
             "partial_reason": np.bytes_("SIGTERM" if partial_rank >= 0 else ""),
-            "write_seconds": np.int64(1234)}
+            # seconds since schema 4; microseconds (I64) before
+            "write_seconds": np.float64(0.001234) if version >= 4 else np.int64(1234)}
 
 
 def rows_for_rank(args, rank, regions, rng, nev, local_ids):

@@ -83,6 +83,11 @@ def h5dump_rows(path, table):
     return rows
 
 
+def schema_def_version():
+    """TLY_SCHEMA_VERSION of schema.def, parsed here."""
+    return int(re.search(r"TLY_SCHEMA_VERSION\((\d+)\)", open(SCHEMA).read()).group(1))
+
+
 def field_names():
     """table -> [(field, type)] parsed from schema.def here (independently)."""
     out = {}
@@ -342,6 +347,24 @@ def case_versions():
     run = {r["item"]: r["value"] for r in report_json(f1)["Run"]}
     check(str(run.get("schema version")) == "1", f"schema 1 file reports version {run.get('schema version')}")
     check("process CPU time, sum over ranks [s]" not in run, "no CPU row without cpu_ns")
+    # schema 3, written by the runtime before write_seconds held seconds (data/README.md)
+    check_write_seconds(os.path.join(DATA, "schema3_report_prog.h5"), 3)
+
+
+def check_write_seconds(path, version):
+    """write_seconds read as seconds: microseconds (I64) in schema 1-3
+    files, seconds (F64) from 4; the report and the summary say the same."""
+    import h5py
+    with h5py.File(path, "r") as f:
+        v, raw = int(f.attrs["schema_version"]), f.attrs["write_seconds"]
+    check(v == version, f"{path}: schema {v}, expected {version}")
+    want = raw / 1e6 if v < 4 else raw
+    check((raw.dtype.kind == "i") == (v < 4), f"{path}: write_seconds of type {raw.dtype} in schema {v}")
+    check(0 < want < 60, f"{path}: write time {want} s")
+    run = {r["item"]: r["value"] for r in report_json(path)["Run"]}
+    check(close(float(run.get("write time [s]", -1)), float(want)), f"report: write time {run.get('write time [s]')} != {want}")
+    rc, out, err = report("summary", path)
+    check(rc == 0 and f"write time {want:.3f} s" in out, f"summary: exit {rc}, {out[:300]!r} {err[-300:]!r}")
 
 
 def case_runtime():
@@ -375,6 +398,7 @@ def case_runtime():
     check_mpi(f, rep, nev, ranks)
     steps = [r for r in regions.values() if r["name"] == "step"]
     check(steps and visits[steps[0]["id"]] == 10, "5 steps on each of 2 ranks")
+    check_write_seconds(f, schema_def_version())
 
 
 DATA = os.path.join(HERE, "data")
