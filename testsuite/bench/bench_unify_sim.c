@@ -6,7 +6,7 @@
  * run) per round: merges, the mean and longest merge, the most bytes a receiver got
  * and held; its critical path (sum of the rounds' mean merges) and the
  * most memory any simulated rank held.  Baseline, same run: the gather to
- * rank 0 used before issue 25 (rank 0 receives every rank's list, then
+ * rank 0 used before the tree merge (rank 0 receives every rank's list, then
  * merges them): its merge time and rank 0's memory.  Write plan: per-rank
  * row counts -> offsets (one prefix sum over a vector of tables), the rows
  * and bytes of the file.
@@ -31,7 +31,7 @@ static int64_t now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* The pre-issue-25 scheme: rank 0 holds all lists (Gatherv), then merges. */
+/* The scheme before the tree merge: rank 0 holds all lists (Gatherv), then merges. */
 static void baseline(int size, struct synth *s, double *merge_s, double *mem_mb, int *keys)
 {
 	struct tly_names all = { 0 };

@@ -144,7 +144,7 @@ EXTRA_TABLES = ("gpu_kernels", "pc_samples")
 
 
 def write_extra(f):
-    """Tables later issues add (GPU kernels, PC samples, an NVTX payload table)."""
+    """Tables beyond the CPU ones (GPU kernels, PC samples, an NVTX payload table)."""
     # the runtime's layout (schema.def): a row per rank, kernel and metric
     kdt = np.dtype([("rank", "<i4"), ("device", "<i4"), ("thread", "<i4"), ("region", "S512"),
                     ("kernel", "S8192"), ("launches", "<i8"), ("metric", "S256"), ("pass", "<i4"),

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """test_jobs.py CASE - programs that are not MPI programs, under the runtime
-(issue "Every program, not only MPI ones").  ctest label 'runtime'.
+(every program, not only MPI ones).  ctest label 'runtime'.
 
 Environment (CMakeLists.txt): JOBS_RUN, JOBS_REPORT, JOBS_APP (plain),
 JOBS_APP_MPI (the same with MPI_Init/MPI_Finalize), MPIEXEC, PRELOAD.
