@@ -47,15 +47,6 @@ static int end(int r)
 	return 0;
 }
 
-static double spin(long n)
-{
-	volatile double x = 1.0;
-
-	for (long i = 0; i < n; i++)
-		x = x * 1.0000001 + 1e-9;
-	return x;
-}
-
 static int touch(void)
 {
 	long pg = sysconf(_SC_PAGESIZE);
@@ -84,7 +75,7 @@ int main(void)
 		for (int i = 0; i < 2; i++) {
 			if (begin(1))
 				return 1;
-			sink += spin(2000000);
+			sink += th_spin_rounds(2000000);
 			if (end(1))
 				return 1;
 		}
