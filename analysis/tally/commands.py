@@ -1,11 +1,10 @@
 """tally-report's commands beside the report: `merge-passes` (run by
 tally-run --passes), `summary` (tally-run --summary) and `hl` (the
 high-level API's JSON files).  Each takes its own arguments and returns
-an exit status; errors are one line on stderr, never a traceback."""
+an exit status; cli.main runs them under cli.guarded (errors are one
+line on stderr, never a traceback)."""
 import argparse
 import sys
-
-from .errors import TallyError
 
 
 def merge_passes(argv):
@@ -52,16 +51,3 @@ def hl(argv):
 
 COMMANDS = {"merge-passes": merge_passes, "summary": summary, "hl": hl}
 
-
-def run(name, argv):
-    """Run command name with argv; exit status 2 and one line for bad input."""
-    try:
-        return COMMANDS[name](argv)
-    except TallyError as e:
-        print(f"tally-report {name}: {e}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:
-        return 0
-    except OSError as e:
-        print(f"tally-report {name}: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
-        return 2
