@@ -35,14 +35,6 @@ TH_UNINSTRUMENTED static inline void hlt_touch_pages(long n)
 		((volatile char *)p)[i * psz] = 1;
 }
 
-static inline long long hlt_ns(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 /* Whole file as a NUL-terminated string (NULL when unreadable). */
 static inline char *hlt_slurp(const char *path)
 {
