@@ -1,6 +1,6 @@
 #!/bin/sh
 # run_torch_train.sh TALLY_RUN [PYTHON] - PyTorch as an acceptance test of
-# the runtime (issue 22): torch_train.py with torch.cuda.nvtx ranges and
+# the runtime: torch_train.py with torch.cuda.nvtx ranges and
 # with torch.autograd.profiler.emit_nvtx(), each without Tally and under
 # tally-run with one GPU metric; check_torch.py compares losses, region
 # visits and the per-kernel table.  77 without a GPU or a PyTorch that
