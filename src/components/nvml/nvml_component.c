@@ -32,7 +32,7 @@ static struct {
 	int ndev;
 	tly_nvml_dev dev[NV_MAX_DEV];
 	unsigned probed[NV_MAX_DEV], supported[NV_MAX_DEV];  /* bit per event */
-} nv = { .lock = PTHREAD_MUTEX_INITIALIZER };
+} nvml = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 struct nv_ev {
 	int dev, ev;
@@ -49,7 +49,7 @@ static int nvml_err(tly_nvml_ret r, const char *what)
 	int code = r == TLY_NVML_ERROR_NOT_SUPPORTED ? PAPI_ENOSUPP
 		 : r == TLY_NVML_ERROR_NO_PERMISSION ? PAPI_EPERM : PAPI_ESYS;
 
-	return tly_err_set(code, "nvml: %s: %s", what, nv.f ? nv.f->nvmlErrorString(r) : "NVML not loaded");
+	return tly_err_set(code, "nvml: %s: %s", what, nvml.f ? nvml.f->nvmlErrorString(r) : "NVML not loaded");
 }
 
 /* ---- init ---------------------------------------------------------------------------- */
@@ -57,24 +57,24 @@ static int nvml_err(tly_nvml_ret r, const char *what)
 static int discover(char *why, size_t len)
 {
 	unsigned int n = 0;
-	tly_nvml_ret r = nv.f->nvmlInit_v2();
+	tly_nvml_ret r = nvml.f->nvmlInit_v2();
 
 	if (r != TLY_NVML_SUCCESS) {
-		snprintf(why, len, "nvmlInit failed: %s", nv.f->nvmlErrorString(r));
+		snprintf(why, len, "nvmlInit failed: %s", nvml.f->nvmlErrorString(r));
 		return PAPI_ENOSUPP;
 	}
-	r = nv.f->nvmlDeviceGetCount_v2(&n);
+	r = nvml.f->nvmlDeviceGetCount_v2(&n);
 	if (r != TLY_NVML_SUCCESS || n == 0) {
-		snprintf(why, len, "NVML sees no GPU (%s)", r ? nv.f->nvmlErrorString(r) : "0 devices");
-		nv.f->nvmlShutdown();
+		snprintf(why, len, "NVML sees no GPU (%s)", r ? nvml.f->nvmlErrorString(r) : "0 devices");
+		nvml.f->nvmlShutdown();
 		return PAPI_ENOSUPP;
 	}
-	nv.ndev = 0;
-	for (unsigned int i = 0; i < n && nv.ndev < NV_MAX_DEV; i++) {
-		if (nv.f->nvmlDeviceGetHandleByIndex_v2(i, &nv.dev[nv.ndev]) != TLY_NVML_SUCCESS)
+	nvml.ndev = 0;
+	for (unsigned int i = 0; i < n && nvml.ndev < NV_MAX_DEV; i++) {
+		if (nvml.f->nvmlDeviceGetHandleByIndex_v2(i, &nvml.dev[nvml.ndev]) != TLY_NVML_SUCCESS)
 			break;   /* indices must stay NVML's: stop at the first gap */
-		nv.probed[nv.ndev] = nv.supported[nv.ndev] = 0;
-		nv.ndev++;
+		nvml.probed[nvml.ndev] = nvml.supported[nvml.ndev] = 0;
+		nvml.ndev++;
 	}
 	return PAPI_OK;
 }
@@ -90,12 +90,12 @@ static int nv_init(PAPI_component_info_t *info)
 	info->available_domains = PAPI_DOM_ALL;
 	info->default_granularity = PAPI_GRN_SYS;
 	info->available_granularities = PAPI_GRN_SYS;
-	pthread_mutex_lock(&nv.lock);
-	nv.f = tly_nvml_load(why, sizeof why);
-	rc = nv.f ? discover(why, sizeof why) : PAPI_ENOSUPP;
+	pthread_mutex_lock(&nvml.lock);
+	nvml.f = tly_nvml_load(why, sizeof why);
+	rc = nvml.f ? discover(why, sizeof why) : PAPI_ENOSUPP;
 	if (rc != PAPI_OK)
-		nv.ndev = 0;
-	pthread_mutex_unlock(&nv.lock);
+		nvml.ndev = 0;
+	pthread_mutex_unlock(&nvml.lock);
 	if (rc != PAPI_OK) {
 		info->disabled = rc;
 		snprintf(info->disabled_reason, sizeof info->disabled_reason, "%s", why);
@@ -108,11 +108,11 @@ static int nv_init(PAPI_component_info_t *info)
 
 static void nv_shutdown(void)
 {
-	pthread_mutex_lock(&nv.lock);
-	if (nv.f && nv.ndev)
-		nv.f->nvmlShutdown();
-	nv.ndev = 0;
-	pthread_mutex_unlock(&nv.lock);
+	pthread_mutex_lock(&nvml.lock);
+	if (nvml.f && nvml.ndev)
+		nvml.f->nvmlShutdown();
+	nvml.ndev = 0;
+	pthread_mutex_unlock(&nvml.lock);
 }
 
 /* Whether event `ev` reads on device `dev` (asked of NVML once). */
@@ -121,20 +121,20 @@ static int supported(int dev, int ev)
 	unsigned bit = 1u << ev;
 	int ok;
 
-	pthread_mutex_lock(&nv.lock);
-	if (dev >= nv.ndev) {
-		pthread_mutex_unlock(&nv.lock);
+	pthread_mutex_lock(&nvml.lock);
+	if (dev >= nvml.ndev) {
+		pthread_mutex_unlock(&nvml.lock);
 		return 0;
 	}
-	if (!(nv.probed[dev] & bit)) {
+	if (!(nvml.probed[dev] & bit)) {
 		long long v;
 
-		if (tly_nvml_event_read(ev, nv.f, nv.dev[dev], &v) == TLY_NVML_SUCCESS)
-			nv.supported[dev] |= bit;
-		nv.probed[dev] |= bit;
+		if (tly_nvml_event_read(ev, nvml.f, nvml.dev[dev], &v) == TLY_NVML_SUCCESS)
+			nvml.supported[dev] |= bit;
+		nvml.probed[dev] |= bit;
 	}
-	ok = (nv.supported[dev] & bit) != 0;
-	pthread_mutex_unlock(&nv.lock);
+	ok = (nvml.supported[dev] & bit) != 0;
+	pthread_mutex_unlock(&nvml.lock);
 	return ok;
 }
 
@@ -163,7 +163,7 @@ static int nv_ntv_enum(uint64_t *tok, int modifier)
 	} else if (modifier != PAPI_ENUM_FIRST) {
 		return PAPI_EINVAL;
 	}
-	for (; dev < nv.ndev; dev++, ev = 0)
+	for (; dev < nvml.ndev; dev++, ev = 0)
 		for (; ev < tly_nvml_nevents; ev++)
 			if (supported(dev, ev)) {
 				*tok = tok_make(dev, ev);
@@ -177,7 +177,7 @@ static int nv_ntv_name(uint64_t tok, char *buf, size_t len)
 	int dev, ev;
 
 	tok_split(tok, &dev, &ev);
-	if (dev >= nv.ndev || ev >= tly_nvml_nevents)
+	if (dev >= nvml.ndev || ev >= tly_nvml_nevents)
 		return tly_err_set(PAPI_ENOEVNT, "nvml: no event for token %llx", (unsigned long long)tok);
 	snprintf(buf, len, "nvml:::%s:device=%d", tly_nvml_events[ev].name, dev);
 	return PAPI_OK;
@@ -206,8 +206,8 @@ static int parse_name(const char *name, int *dev, int *ev)
 	if (*ev < 0)
 		return tly_err_set(PAPI_ENOEVNT, "nvml: '%s' is not an nvml event (papi_native_avail lists them)",
 				   base);
-	if (*dev >= nv.ndev)
-		return tly_err_set(PAPI_ENOEVNT, "nvml: no GPU %d (NVML sees %d)", *dev, nv.ndev);
+	if (*dev >= nvml.ndev)
+		return tly_err_set(PAPI_ENOEVNT, "nvml: no GPU %d (NVML sees %d)", *dev, nvml.ndev);
 	if (!supported(*dev, *ev))
 		return tly_err_set(PAPI_ENOEVNT, "nvml: GPU %d does not report %s", *dev, base);
 	return PAPI_OK;
@@ -230,10 +230,10 @@ static int nv_ntv_describe(uint64_t tok, const char *name, PAPI_event_info_t *in
 	char gpu[96] = "";
 
 	tok_split(tok, &dev, &ev);
-	if (dev >= nv.ndev || ev >= tly_nvml_nevents)
+	if (dev >= nvml.ndev || ev >= tly_nvml_nevents)
 		return PAPI_ENOEVNT;
 	e = &tly_nvml_events[ev];
-	nv.f->nvmlDeviceGetName(nv.dev[dev], gpu, sizeof gpu);
+	nvml.f->nvmlDeviceGetName(nvml.dev[dev], gpu, sizeof gpu);
 	snprintf(info->symbol, sizeof info->symbol, "%s", name);
 	snprintf(info->short_descr, sizeof info->short_descr, "%s", e->descr);
 	snprintf(info->long_descr, sizeof info->long_descr, "%s [unit: %s; GPU %d %s]", e->descr, e->units,
@@ -273,7 +273,7 @@ static int nv_ctl_update(void *ctl, const char *const *names, int n)
 
 static int read_one(const struct nv_ev *e, long long *v)
 {
-	tly_nvml_ret r = tly_nvml_event_read(e->ev, nv.f, nv.dev[e->dev], v);
+	tly_nvml_ret r = tly_nvml_event_read(e->ev, nvml.f, nvml.dev[e->dev], v);
 
 	return r == TLY_NVML_SUCCESS ? PAPI_OK : nvml_err(r, tly_nvml_events[e->ev].name);
 }

@@ -7,12 +7,12 @@
 
 #include <string.h>
 
+/* arg: 0 the power draw now, 1 the enforced limit */
 static tly_nvml_ret rd_power(const struct tly_nvml_fns *f, tly_nvml_dev d, int arg, long long *v)
 {
 	unsigned int x = 0;
-	tly_nvml_ret r = f->nvmlDeviceGetPowerUsage(d, &x);
+	tly_nvml_ret r = arg ? f->nvmlDeviceGetEnforcedPowerLimit(d, &x) : f->nvmlDeviceGetPowerUsage(d, &x);
 
-	(void)arg;
 	*v = x;
 	return r;
 }
@@ -24,16 +24,6 @@ static tly_nvml_ret rd_energy(const struct tly_nvml_fns *f, tly_nvml_dev d, int 
 
 	(void)arg;
 	*v = (long long)x;
-	return r;
-}
-
-static tly_nvml_ret rd_power_limit(const struct tly_nvml_fns *f, tly_nvml_dev d, int arg, long long *v)
-{
-	unsigned int x = 0;
-	tly_nvml_ret r = f->nvmlDeviceGetEnforcedPowerLimit(d, &x);
-
-	(void)arg;
-	*v = x;
 	return r;
 }
 
@@ -90,7 +80,7 @@ static tly_nvml_ret rd_pcie(const struct tly_nvml_fns *f, tly_nvml_dev d, int ar
 const struct tly_nvml_event tly_nvml_events[] = {
 	{ "energy", "mJ", TLY_NVML_COUNTER, "Energy the GPU consumed since the event set started", rd_energy, 0 },
 	{ "power", "mW", TLY_NVML_INSTANT, "Power draw of the GPU board now", rd_power, 0 },
-	{ "power_limit", "mW", TLY_NVML_INSTANT, "Enforced power limit of the GPU", rd_power_limit, 0 },
+	{ "power_limit", "mW", TLY_NVML_INSTANT, "Enforced power limit of the GPU", rd_power, 1 },
 	{ "temperature", "C", TLY_NVML_INSTANT, "GPU die temperature now", rd_temp,
 	  TLY_NVML_TEMPERATURE_GPU },
 	{ "sm_clock", "MHz", TLY_NVML_INSTANT, "SM clock now", rd_clock, TLY_NVML_CLOCK_SM },

@@ -38,14 +38,14 @@ static struct {
 	uint64_t common[2];   /* bit e: common event e (0..127) */
 	uint64_t ext[2];      /* bit e: extended event 0x4000 + e */
 	char pmu[64];         /* its sysfs name, for messages */
-} st = { .lock = PTHREAD_MUTEX_INITIALIZER };
+} pmceid = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static void mark(unsigned code)
 {
 	if (code < 128)
-		st.common[code / 64] |= 1ull << (code % 64);
+		pmceid.common[code / 64] |= 1ull << (code % 64);
 	else if (code >= 0x4000 && code < 0x4080)
-		st.ext[(code - 0x4000) / 64] |= 1ull << ((code - 0x4000) % 64);
+		pmceid.ext[(code - 0x4000) / 64] |= 1ull << ((code - 0x4000) % 64);
 }
 
 static void load_pmu(const char *name)
@@ -68,13 +68,13 @@ static void load_pmu(const char *name)
 			continue;
 		if (fgets(line, sizeof line, f) && sscanf(line, "event=%x", &code) == 1) {
 			mark(code);
-			st.have = 1;
+			pmceid.have = 1;
 		}
 		fclose(f);
 	}
 	closedir(d);
-	if (st.have && !st.pmu[0])
-		snprintf(st.pmu, sizeof st.pmu, "%s", name);
+	if (pmceid.have && !pmceid.pmu[0])
+		snprintf(pmceid.pmu, sizeof pmceid.pmu, "%s", name);
 }
 
 static void load(void)
@@ -82,7 +82,7 @@ static void load(void)
 	struct dirent *e;
 	DIR *d = opendir(SYSFS_PMUS);
 
-	st.loaded = 1;
+	pmceid.loaded = 1;
 	if (!d)
 		return;
 	while ((e = readdir(d)))
@@ -97,7 +97,7 @@ static int conforming(void)
 	static const unsigned required[] = { 0x03, 0x04, 0x10, 0x12 };
 
 	for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
-		if (!((st.common[0] >> required[i]) & 1))
+		if (!((pmceid.common[0] >> required[i]) & 1))
 			return 0;
 	return 1;
 }
@@ -105,9 +105,9 @@ static int conforming(void)
 static int implemented(unsigned code)
 {
 	if (code < 0x40)
-		return (st.common[code / 64] >> (code % 64)) & 1;
+		return (pmceid.common[code / 64] >> (code % 64)) & 1;
 	if (code >= 0x4000 && code < 0x4040)
-		return (st.ext[(code - 0x4000) / 64] >> ((code - 0x4000) % 64)) & 1;
+		return (pmceid.ext[(code - 0x4000) / 64] >> ((code - 0x4000) % 64)) & 1;
 	return conforming(); /* implementation defined: trust a conforming PMU */
 }
 
@@ -118,19 +118,19 @@ int tly_pe_pmu_implements(const struct perf_event_attr *a, const char *name)
 
 	if (a->type != PERF_TYPE_RAW)
 		return PAPI_OK;
-	pthread_mutex_lock(&st.lock);
-	if (!st.loaded)
+	pthread_mutex_lock(&pmceid.lock);
+	if (!pmceid.loaded)
 		load();
-	have = st.have;
+	have = pmceid.have;
 	ok = !have || implemented(code);
-	pthread_mutex_unlock(&st.lock);
+	pthread_mutex_unlock(&pmceid.lock);
 	if (ok)
 		return PAPI_OK;
 	if (code < 0x40 || (code >= 0x4000 && code < 0x4040))
 		return tly_err_set(PAPI_ENOEVNT, "perf_event: the %s PMU does not implement %s: common event %#x "
 		                   "is not among those it advertises (PMCEID0/1, listed in " SYSFS_PMUS
-		                   "/%s/events); it would count 0", st.pmu, name, code, st.pmu);
+		                   "/%s/events); it would count 0", pmceid.pmu, name, code, pmceid.pmu);
 	return tly_err_set(PAPI_ENOEVNT, "perf_event: the %s PMU does not advertise the common events every "
 	                   "PMUv3 must implement (an emulated PMU such as QEMU's), so its implementation-defined "
-	                   "event %s (%#x) is taken as unimplemented; it would count 0", st.pmu, name, code);
+	                   "event %s (%#x) is taken as unimplemented; it would count 0", pmceid.pmu, name, code);
 }

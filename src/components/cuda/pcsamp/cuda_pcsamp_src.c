@@ -31,7 +31,7 @@ static struct {
 	size_t n, cap;
 	struct launch *l;
 	size_t nl, capl;
-} src = { .lock = PTHREAD_MUTEX_INITIALIZER };
+} sources = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static int crc_of(const void *cubin, size_t size, uint64_t *crc)
 {
@@ -50,24 +50,24 @@ static int crc_of(const void *cubin, size_t size, uint64_t *crc)
 
 static struct cubin *find_locked(uint64_t crc)
 {
-	for (size_t i = 0; i < src.n; i++)
-		if (src.c[i].crc == crc)
-			return &src.c[i];
+	for (size_t i = 0; i < sources.n; i++)
+		if (sources.c[i].crc == crc)
+			return &sources.c[i];
 	return NULL;
 }
 
 static int grow_locked(void)
 {
-	size_t cap = src.cap ? 2 * src.cap : 16;
+	size_t cap = sources.cap ? 2 * sources.cap : 16;
 	struct cubin *c;
 
-	if (src.n < src.cap)
+	if (sources.n < sources.cap)
 		return 0;
-	c = realloc(src.c, cap * sizeof *c);
+	c = realloc(sources.c, cap * sizeof *c);
 	if (!c)
 		return -1;
-	src.c = c;
-	src.cap = cap;
+	sources.c = c;
+	sources.cap = cap;
 	return 0;
 }
 
@@ -78,21 +78,21 @@ void tly_pcs_cubin_add(const void *cubin, size_t size)
 
 	if (!cubin || !size || crc_of(cubin, size, &crc) != 0)
 		return;
-	pthread_mutex_lock(&src.lock);
+	pthread_mutex_lock(&sources.lock);
 	if (!find_locked(crc) && grow_locked() == 0 && (copy = malloc(size)) != NULL) {
 		memcpy(copy, cubin, size);
-		src.c[src.n++] = (struct cubin){ crc, copy, size };
+		sources.c[sources.n++] = (struct cubin){ crc, copy, size };
 	}
-	pthread_mutex_unlock(&src.lock);
+	pthread_mutex_unlock(&sources.lock);
 }
 
 size_t tly_pcs_cubin_count(void)
 {
 	size_t n;
 
-	pthread_mutex_lock(&src.lock);
-	n = src.n;
-	pthread_mutex_unlock(&src.lock);
+	pthread_mutex_lock(&sources.lock);
+	n = sources.n;
+	pthread_mutex_unlock(&sources.lock);
 	return n;
 }
 
@@ -106,7 +106,7 @@ int tly_pcs_source(uint64_t crc, const char *func, uint64_t pc, char **file, uin
 
 	*file = NULL;
 	*line = 0;
-	pthread_mutex_lock(&src.lock);
+	pthread_mutex_lock(&sources.lock);
 	c = f ? find_locked(crc) : NULL;
 	if (c) {
 		p.cubin = c->data;
@@ -115,7 +115,7 @@ int tly_pcs_source(uint64_t crc, const char *func, uint64_t pc, char **file, uin
 		p.pcOffset = pc;
 		r = f->cuptiGetSassToSourceCorrelation(&p);
 	}
-	pthread_mutex_unlock(&src.lock);
+	pthread_mutex_unlock(&sources.lock);
 	if (r != CUPTI_SUCCESS)
 		return -1;
 	/* CUPTI allocates both strings; the caller frees them. */
@@ -132,23 +132,23 @@ int tly_pcs_source(uint64_t crc, const char *func, uint64_t pc, char **file, uin
 
 void tly_pcs_launch_add(uint32_t corr, const char *name)
 {
-	pthread_mutex_lock(&src.lock);
-	if (src.nl == src.capl) {
-		size_t cap = src.capl ? 2 * src.capl : 256;
-		struct launch *nl = realloc(src.l, cap * sizeof *nl);
+	pthread_mutex_lock(&sources.lock);
+	if (sources.nl == sources.capl) {
+		size_t cap = sources.capl ? 2 * sources.capl : 256;
+		struct launch *nl = realloc(sources.l, cap * sizeof *nl);
 
 		if (nl) {
-			src.l = nl;
-			src.capl = cap;
+			sources.l = nl;
+			sources.capl = cap;
 		}
 	}
-	if (src.nl < src.capl) {
-		src.l[src.nl].corr = corr;
-		src.l[src.nl].name = strdup(name ? name : "?");
-		if (src.l[src.nl].name)
-			src.nl++;
+	if (sources.nl < sources.capl) {
+		sources.l[sources.nl].corr = corr;
+		sources.l[sources.nl].name = strdup(name ? name : "?");
+		if (sources.l[sources.nl].name)
+			sources.nl++;
 	}
-	pthread_mutex_unlock(&src.lock);
+	pthread_mutex_unlock(&sources.lock);
 }
 
 /* Correlation ids grow, so the newest launches are at the end. */
@@ -156,25 +156,25 @@ const char *tly_pcs_launch_name(uint32_t corr)
 {
 	const char *name = NULL;
 
-	pthread_mutex_lock(&src.lock);
-	for (size_t i = src.nl; i-- > 0 && !name;)
-		if (src.l[i].corr == corr)
-			name = src.l[i].name;
-	pthread_mutex_unlock(&src.lock);
+	pthread_mutex_lock(&sources.lock);
+	for (size_t i = sources.nl; i-- > 0 && !name;)
+		if (sources.l[i].corr == corr)
+			name = sources.l[i].name;
+	pthread_mutex_unlock(&sources.lock);
 	return name;
 }
 
 void tly_pcs_cubins_free(void)
 {
-	pthread_mutex_lock(&src.lock);
-	for (size_t i = 0; i < src.n; i++)
-		free(src.c[i].data);
-	for (size_t i = 0; i < src.nl; i++)
-		free(src.l[i].name);
-	free(src.c);
-	free(src.l);
-	src.c = NULL;
-	src.l = NULL;
-	src.n = src.cap = src.nl = src.capl = 0;
-	pthread_mutex_unlock(&src.lock);
+	pthread_mutex_lock(&sources.lock);
+	for (size_t i = 0; i < sources.n; i++)
+		free(sources.c[i].data);
+	for (size_t i = 0; i < sources.nl; i++)
+		free(sources.l[i].name);
+	free(sources.c);
+	free(sources.l);
+	sources.c = NULL;
+	sources.l = NULL;
+	sources.n = sources.cap = sources.nl = sources.capl = 0;
+	pthread_mutex_unlock(&sources.lock);
 }
