@@ -2,13 +2,17 @@
 """check_includes.py - the include rules of the tree (docs/DESIGN.md), so
 they stay true:
 
-  1. wrappers/ includes nothing of src/core: the library through its public
-     headers (papi.h, tally_gpu.h, ...) plus src/tally_shared.h alone.
+  1. wrappers/ includes nothing of src/core or the components: the library
+     through its public headers (papi.h, tally_gpu.h, ...) plus
+     src/tally_shared.h and the settings table src/settings/settings.def.
   2. No include cycle between the folders of wrappers/.
   3. wrappers/output/ (the writer) includes no producer folder: producers
      register writer modules (output/out_module.h) instead.
-  4. runtime/ includes no other folder of wrappers/: optional parts join
-     its start-up through runtime/rt_parts.h.
+  4. runtime/ includes no other folder of wrappers/: the other parts join
+     its start-up and threads through runtime/rt_parts.h, the writer
+     through runtime/rt_writer.h.
+  5. A header of a wrappers/ folder declares only functions that folder
+     defines (or generates): no hub header declaring other folders' work.
 
 Usage: check_includes.py <source root>.  Exit 0 when every rule holds,
 1 with one line per breach."""
@@ -60,15 +64,41 @@ def cycles(graph):
     return found
 
 
+PROTO = re.compile(r'^[A-Za-z_][^;{}()#]*?\b(tly_\w+)\s*\([^;{}]*\)\s*(?:__attribute__\(\(.*\)\))?\s*;', re.M | re.S)
+
+
+def foreign_prototypes(root, folders):
+    """(header, function) for each function a wrappers/ header declares
+    that no .c file (or generator) of the header's own folder defines."""
+    for folder in sorted(folders):
+        d = os.path.join(root, 'wrappers', folder)
+        own = ''
+        for f in sorted(os.listdir(d)):
+            if f.endswith(('.c', '.py')):
+                with open(os.path.join(d, f), encoding='utf-8', errors='replace') as fh:
+                    own += fh.read()
+        for f in sorted(os.listdir(d)):
+            if not f.endswith('.h'):
+                continue
+            with open(os.path.join(d, f), encoding='utf-8', errors='replace') as fh:
+                text = re.sub(r'/\*.*?\*/', '', fh.read(), flags=re.S)
+            for name in PROTO.findall(text):
+                if not re.search(r'\b' + name + r'\s*\([^;]*\)\s*\{', own):
+                    yield f'wrappers/{folder}/{f}', name
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else '.'
     wr = os.path.join(root, 'wrappers')
     folders = {d for d in os.listdir(wr) if os.path.isdir(os.path.join(wr, d))}
     edges = list(includes(root, 'wrappers'))
     bad = []
+    shared = {'tally_shared.h', 'settings/settings.def'}
     for src, name in edges:
-        if name.startswith('core/') or name.startswith('src/'):
-            bad.append(f'{src}: includes {name} (use the public headers or tally_shared.h)')
+        internal = os.path.isfile(os.path.join(root, 'src', name)) and name not in shared
+        if name.startswith('core/') or name.startswith('src/') or internal:
+            bad.append(f'{src}: includes {name} (use the public headers, tally_shared.h '
+                       'or settings/settings.def)')
     graph = folder_graph(edges, folders)
     for cyc in cycles(graph):
         bad.append('include cycle between wrappers/ folders: ' + ' -> '.join(cyc))
@@ -76,6 +106,10 @@ def main():
         bad.append(f'wrappers/output includes producer folder {f}/ (register a writer module instead)')
     for f in sorted(graph['runtime']):
         bad.append(f'wrappers/runtime includes {f}/ (use runtime/rt_parts.h instead)')
+    nproto = 0
+    for hdr, name in foreign_prototypes(root, folders):
+        nproto += 1
+        bad.append(f'{hdr} declares {name}(), which its folder does not define')
     for line in bad:
         print(line)
     print(f'{len(edges)} includes of {len(folders)} wrappers/ folders checked: '

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "tally_shared.h"
 
 #define NVML_SYM(n) { #n, offsetof(struct tly_nvml_fns, n) }
 
@@ -37,7 +38,7 @@ static struct {
 
 static void load(void)
 {
-	const char *env = getenv("TALLY_NVML_LIB");
+	const char *env = tly_setting_raw(TLY_SET_nvml_lib);
 	const char *lib = env && *env ? env : "libnvidia-ml.so.1";
 
 	nl.h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
