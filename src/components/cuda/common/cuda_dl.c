@@ -14,6 +14,7 @@
 
 #include "papi.h"
 #include "core/errors.h"
+#include "tally_shared.h"
 
 /* Expand first, so macro-renamed entry points (cuCtxPushCurrent ->
  * cuCtxPushCurrent_v2) are looked up under their real names. */
@@ -121,7 +122,7 @@ static void load_driver(void)
 
 static void load_cupti(void)
 {
-	const char *env = getenv("TALLY_CUPTI_LIB");
+	const char *env = tly_setting_raw(TLY_SET_cupti_lib);
 	const char *const names[] = {
 		env && *env ? env : "libcupti.so.13", "libcupti.so.13", "libcupti.so",
 		"/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13",
