@@ -7,8 +7,9 @@
  * own child processes (TALLY_INTERNAL_*) are read with tly_env_raw.
  *
  * One grammar: yes/no is 1/0, yes/no, on/off, true/false in any case;
- * a whole number is decimal digits; a size is a whole number of bytes with
- * an optional k, M or G suffix (binary multiples; kB, KiB, MB... too).  An
+ * a whole number is decimal digits; a size is a whole number of bytes
+ * (decimal, or hexadecimal after 0x) with an optional k, M or G suffix
+ * (binary multiples; kB, KiB, MB... too).  An
  * empty value is an unset one.  Anything else is malformed: the caller
  * gets a sentence naming the variable and what it accepts, and the
  * default.  Nothing here allocates or keeps state.
@@ -103,10 +104,12 @@ int tly_parse_num(const char *s, int size, long long max, long long *out)
 	char *end;
 	long long x, unit = 1;
 
-	if (!s || *s < '0' || *s > '9')
+	int hex = size && s && s[0] == '0' && (s[1] | 0x20) == 'x';
+
+	if (!s || *s < '0' || *s > '9' || (hex && !isxdigit((unsigned char)s[2])))
 		return -1;
 	errno = 0;
-	x = strtoll(s, &end, 10);
+	x = strtoll(hex ? s + 2 : s, &end, hex ? 16 : 10);
 	if (errno)
 		return -1;
 	if (*end) {
