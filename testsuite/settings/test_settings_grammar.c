@@ -105,49 +105,53 @@ static void check_table(void)
 	TH_CHECK(tly_setting_find("PAPI_EVENTS", 11) == TLY_SET_papi_events);
 }
 
-/* Values from the environment, refused ones with their sentence. */
+/* Values from the environment (NULL: unset), refused ones with their
+ * sentence and the default. */
 static void check_environment(void)
 {
-	char why[512] = "";
-	long long x = -1;
-	int b = -1;
+	static const struct {
+		int line, id;
+		const char *value;
+		int rc;
+		long long want;
+		const char *said;
+	} rows[] = {
+		{ __LINE__, TLY_SET_quiet, "no", 0, 0, NULL },
+		{ __LINE__, TLY_SET_quiet, "On", 0, 1, NULL },
+		{ __LINE__, TLY_SET_quiet, "maybe", -1, 0,
+		  "TALLY_QUIET='maybe' is not a valid yes/no value (1/0, yes/no, on/off, true/false)" },
+		{ __LINE__, TLY_SET_quiet, "", 0, 0, NULL },   /* empty: unset */
+		{ __LINE__, TLY_SET_max_depth, "lots", -1, 64,
+		  "TALLY_MAX_DEPTH='lots' is not a valid whole number (0..999999)" },
+		{ __LINE__, TLY_SET_max_depth, "7", 0, 7, NULL },
+		{ __LINE__, TLY_SET_max_depth, NULL, 0, 64, NULL },
+		{ __LINE__, TLY_SET_pcsamp_hwbuf, "512M", 0, 536870912, NULL },
+		{ __LINE__, TLY_SET_pcsamp_hwbuf, "lots", -1, 0, "TALLY_PCSAMP_HWBUF='lots' is not a valid size" },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		const char *env = tly_setting_row(rows[i].id)->env;
+		char why[512] = "";
+		long long x = -1;
+		int b = -1;
 
-	setenv("TALLY_QUIET", "no", 1);
-	TH_EQ(tly_setting_bool(TLY_SET_quiet, &b, why, sizeof why), 0);
-	TH_EQ(b, 0);
-	setenv("TALLY_QUIET", "On", 1);
-	TH_EQ(tly_setting_bool(TLY_SET_quiet, &b, why, sizeof why), 0);
-	TH_EQ(b, 1);
-	setenv("TALLY_QUIET", "maybe", 1);
-	TH_EQ(tly_setting_bool(TLY_SET_quiet, &b, why, sizeof why), -1);
-	TH_EQ(b, 0);   /* the default */
-	TH_CHECK(strstr(why, "TALLY_QUIET='maybe'") != NULL);
-	TH_CHECK(strstr(why, "1/0, yes/no, on/off, true/false") != NULL);
-	setenv("TALLY_QUIET", "", 1);   /* empty: unset */
-	TH_EQ(tly_setting_bool(TLY_SET_quiet, &b, why, sizeof why), 0);
-	TH_EQ(b, 0);
-	TH_CHECK(tly_setting_raw(TLY_SET_quiet) == NULL);
-	unsetenv("TALLY_QUIET");
-
-	setenv("TALLY_MAX_DEPTH", "lots", 1);
-	TH_EQ(tly_setting_num(TLY_SET_max_depth, &x, why, sizeof why), -1);
-	TH_EQ(x, 64);
-	TH_CHECK(strstr(why, "TALLY_MAX_DEPTH='lots' is not a valid whole number (0..999999)") != NULL);
-	setenv("TALLY_MAX_DEPTH", "7", 1);
-	TH_EQ(tly_setting_num(TLY_SET_max_depth, &x, why, sizeof why), 0);
-	TH_EQ(x, 7);
-	unsetenv("TALLY_MAX_DEPTH");
-	TH_EQ(tly_setting_num(TLY_SET_max_depth, &x, why, sizeof why), 0);
-	TH_EQ(x, 64);
-
-	setenv("TALLY_PCSAMP_HWBUF", "512M", 1);
-	TH_EQ(tly_setting_num(TLY_SET_pcsamp_hwbuf, &x, why, sizeof why), 0);
-	TH_EQ(x, 536870912);
-	setenv("TALLY_PCSAMP_HWBUF", "lots", 1);
-	TH_EQ(tly_setting_num(TLY_SET_pcsamp_hwbuf, &x, why, sizeof why), -1);
-	TH_CHECK(strstr(why, "TALLY_PCSAMP_HWBUF='lots' is not a valid size") != NULL);
-	unsetenv("TALLY_PCSAMP_HWBUF");
-
+		th_at(rows[i].line);
+		if (rows[i].value)
+			setenv(env, rows[i].value, 1);
+		else
+			unsetenv(env);
+		if (tly_setting_row(rows[i].id)->kind == TLY_KIND_BOOL) {
+			TH_EQ(tly_setting_bool(rows[i].id, &b, why, sizeof why), rows[i].rc);
+			x = b;
+		} else {
+			TH_EQ(tly_setting_num(rows[i].id, &x, why, sizeof why), rows[i].rc);
+		}
+		TH_EQ(x, rows[i].want);
+		TH_CHECK(!rows[i].said || strstr(why, rows[i].said) != NULL);
+		TH_CHECK(rows[i].value && *rows[i].value ? tly_setting_raw(rows[i].id) != NULL
+							 : tly_setting_raw(rows[i].id) == NULL);
+		unsetenv(env);
+	}
+	th_at(0);
 	setenv("TALLY_OUTPUT_DIR", "/some/where", 1);
 	TH_CHECK(!strcmp(tly_setting_str(TLY_SET_output_dir), "/some/where"));
 	unsetenv("TALLY_OUTPUT_DIR");
