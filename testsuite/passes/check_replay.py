@@ -16,9 +16,14 @@ without MPI.  replay_mismatch: run 1 made one more visit on every
 rank, which /pass_checks and stderr must report (step and MPI_Barrier of
 each rank: 13 visits in run 0, 14 in run 1), and nothing else.
 """
+import os
 import sys
 
 import h5py
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from th import check, done, show_ok  # noqa: E402
+show_ok()
 
 CASE, VISITS, PAGES = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 RANKS = [0] if CASE == "replay_serial" else [0, 1, 2, 3]
@@ -26,13 +31,6 @@ EV = ["perf::PAGE-FAULTS", "perf::TASK-CLOCK", "perf::MINOR-FAULTS", "perf::MAJO
 PASS_OF = {"perf::PAGE-FAULTS": 0, "perf::TASK-CLOCK": 0, "perf::MINOR-FAULTS": 1,
            "perf::MAJOR-FAULTS": 1}
 STEP = "(thread) / step"
-failures = []
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures.append(what)
 
 
 def s(b):
@@ -144,5 +142,4 @@ with h5py.File("multi.h5") as f:
             check_alone(stats)
     else:
         check_mismatch(f)
-print(f"{len(failures)} failure(s)")
-sys.exit(1 if failures else 0)
+sys.exit(done("check_replay"))

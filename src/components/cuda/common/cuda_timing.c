@@ -16,19 +16,19 @@
 static struct {
 	pthread_once_t once;
 	int on;
-} tm = { .once = PTHREAD_ONCE_INIT };
+} timing = { .once = PTHREAD_ONCE_INIT };
 
 static void read_env(void)
 {
-	tm.on = tly_setting_flag(TLY_SET_cuda_timing);
+	timing.on = tly_setting_flag(TLY_SET_cuda_timing);
 }
 
 double tly_cu_time_start(void)
 {
 	struct timespec ts;
 
-	pthread_once(&tm.once, read_env);
-	if (!tm.on)
+	pthread_once(&timing.once, read_env);
+	if (!timing.on)
 		return 0;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
