@@ -10,7 +10,9 @@
  *   - the calling thread's last-error detail, the sentence behind a
  *     PAPI_E* code (src/core/errors.c);
  *   - the cycle-counter rate the library converts time with
- *     (src/core/sysinfo.c), so the runtime's clock agrees with it.
+ *     (src/core/sysinfo.c), so the runtime's clock agrees with it;
+ *   - the settings: the one table (settings/settings.def) and its one
+ *     parser (settings/settings.c), the only reader of the environment.
  */
 #ifndef TALLY_SHARED_H
 #define TALLY_SHARED_H
@@ -39,5 +41,50 @@ const char *tly_err_detail(void);
  * (~10 ms on first use), 1000 (one cycle per ns) elsewhere.
  */
 double tly_cyc_mhz(void);
+
+/* ---- settings (settings/settings.c) ------------------------------------
+ * The ids of the table's rows: TLY_SET_<field>. */
+enum tly_setting_id {
+#define TLY_SETTING(field, env, kind, def, max, help) TLY_SET_##field,
+#include "settings/settings.def"
+#undef TLY_SETTING
+	TLY_NSETTINGS
+};
+enum tly_setting_kind { TLY_KIND_BOOL, TLY_KIND_INT, TLY_KIND_SIZE, TLY_KIND_STR, TLY_KIND_LIST };
+struct tly_setting_row {
+	const char *env, *def, *help;
+	int kind;             /* enum tly_setting_kind */
+	long long max;        /* INT and SIZE */
+};
+/* The row of a setting, NULL for an id out of range. */
+const struct tly_setting_row *tly_setting_row(int id);
+/* The id of the setting named by the n bytes at name, -1 when none. */
+int tly_setting_find(const char *name, size_t n);
+/* The environment's value, NULL when unset or empty. */
+const char *tly_setting_raw(int id);
+/* The value, or the default when unset (STR and LIST; no check). */
+const char *tly_setting_str(int id);
+/* 0 when v is well-formed for the setting's kind (NULL and "" are), else
+ * -1 with a sentence naming the variable and what it accepts in why. */
+int tly_setting_check(int id, const char *v, char *why, size_t len);
+/* The value of a BOOL, or an INT or SIZE: 0, or -1 when the value is
+ * malformed (the sentence in why, the default in *out). */
+int tly_setting_bool(int id, int *out, char *why, size_t len);
+int tly_setting_num(int id, long long *out, char *why, size_t len);
+/* The same for the library's own settings: a malformed value is said
+ * once per process on stderr and the default returned (settings_say.c). */
+int tly_setting_flag(int id);
+long long tly_setting_count(int id);
+/* The grammar itself: 1, 0, or -1 for what is no yes/no word; 0 with
+ * *out, or -1 for what is no whole number (size: a size) in 0..max. */
+int tly_parse_bool(const char *s);
+int tly_parse_num(const char *s, int size, long long max, long long *out);
+/* A variable that is not Tally's setting (HOME, TMPDIR, OMPI_*, SLURM_*,
+ * LD_PRELOAD, TALLY_INTERNAL_* markers): its value or NULL. */
+const char *tly_env_raw(const char *name);
+/* fn on each "NAME=value" of the environment (unknown TALLY_* settings). */
+void tly_env_each(void (*fn)(const char *entry, void *arg), void *arg);
+/* The whole environment, to hand on to a child (posix_spawn's envp). */
+char **tly_env_all(void);
 
 #endif /* TALLY_SHARED_H */

@@ -12,6 +12,7 @@
 
 #include "core/errors.h"
 #include "core/lib.h"
+#include "tally_shared.h"
 
 /* Serialises implicit initialisation: two threads making their first
  * high-level call at once must not both run PAPI_library_init. */
@@ -65,16 +66,11 @@ void tly_hl_drop_eventset(int *evset)
 	*evset = PAPI_NULL;
 }
 
-static int env_set(const char *name)
-{
-	const char *v = getenv(name);
-
-	return v && *v && strcmp(v, "0") != 0;
-}
-
+/* TALLY_QUIET or PAPI's PAPI_NO_WARNING: a yes/no value each (a bad one
+ * is said, and warnings stay on). */
 int tly_hl_quiet(void)
 {
-	return env_set("PAPI_NO_WARNING") || env_set("TALLY_QUIET");
+	return tly_setting_flag(TLY_SET_papi_no_warning) || tly_setting_flag(TLY_SET_quiet);
 }
 
 void tly_hl_warn(const char *fmt, ...)

@@ -12,6 +12,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "tally_shared.h"
 
 #define HL_FORMAT_NAME "tally-hl-regions"
 #define HL_FORMAT_VERSION 1
@@ -122,10 +123,7 @@ static mode_t current_umask(void)
 /* TALLY_DISABLE=1: Tally writes nothing, this summary included. */
 static int disabled(void)
 {
-	const char *v = getenv("TALLY_DISABLE");
-
-	return v && (!strcmp(v, "1") || !strcasecmp(v, "yes") || !strcasecmp(v, "on") || !strcasecmp(v, "true") ||
-		     !strcasecmp(v, "y"));
+	return tly_setting_flag(TLY_SET_disable);
 }
 
 /* Write to a temporary name and rename, so a reader never sees half a file
@@ -167,7 +165,7 @@ static int write_file(const char *path, const struct tly_hl_events *ev,
 
 void tly_hl_write_summary(const struct tly_hl_events *ev, struct tly_hl_thread *threads)
 {
-	const char *dir = getenv("TALLY_OUTPUT_DIR");
+	const char *dir = tly_setting_raw(TLY_SET_output_dir);
 	char host[HOST_NAME_MAX + 1];
 	char path[PATH_MAX];
 	int err;

@@ -55,6 +55,7 @@
 #include "api/hl_region.h"
 #include "core/errors.h"
 #include "core/hash.h"
+#include "tally_shared.h"
 
 #define HL_DEFAULT_PRESETS "PAPI_TOT_CYC,PAPI_TOT_INS,PAPI_FP_OPS"
 #define HL_DEFAULT_SOFTWARE "perf::TASK-CLOCK,perf::PAGE-FAULTS,perf::CONTEXT-SWITCHES"
@@ -134,11 +135,11 @@ static void try_list(struct tly_hl_thread *t, const char *list, const char *orig
 static void configure_events(struct tly_hl_thread *t)
 {
 	const char *origin = "TALLY_EVENTS";
-	const char *list = getenv(origin);
+	const char *list = tly_setting_raw(TLY_SET_events);
 
 	if (!list) {
 		origin = "PAPI_EVENTS";
-		list = getenv(origin);
+		list = tly_setting_raw(TLY_SET_papi_events);
 	}
 	if (list) {
 		try_list(t, list, origin);

@@ -13,6 +13,7 @@
 #include "core/lib.h"
 #include "core/native.h"
 #include "core/preset_maps.h"
+#include "tally_shared.h"
 
 #define MAX_PRESENT_PMUS 64
 #define MAX_FILE_BYTES (4 << 20)
@@ -265,9 +266,7 @@ static void note_unmapped(const struct resolve *specific, const struct resolve *
 
 static int generic_forced(void)
 {
-	const char *v = getenv("TALLY_PRESETS_GENERIC");
-
-	return v && strcmp(v, "1") == 0;
+	return tly_setting_flag(TLY_SET_presets_generic);
 }
 
 int tly_presets_init(void)

@@ -2,14 +2,18 @@
 """check_includes.py - the include rules of the tree (docs/DESIGN.md), so
 they stay true:
 
-  1. wrappers/ includes nothing of src/core: the library through its public
-     headers (papi.h, tally_gpu.h, ...) plus src/tally_shared.h alone.
+  1. wrappers/ includes nothing of src/core or the components: the library
+     through its public headers (papi.h, tally_gpu.h, ...) plus
+     src/tally_shared.h and the settings table src/settings/settings.def.
   2. No include cycle between the folders of wrappers/.
   3. wrappers/output/ (the writer) includes no producer folder: producers
      register writer modules (output/out_module.h) instead.
-  4. runtime/ includes no other folder of wrappers/: optional parts join
-     its start-up through runtime/rt_parts.h.
-  5. src/components/cuda/: component/, groups/ and pcsamp/ include
+  4. runtime/ includes no other folder of wrappers/: the other parts join
+     its start-up and threads through runtime/rt_parts.h, the writer
+     through runtime/rt_writer.h.
+  5. A header of a wrappers/ folder declares only functions that folder
+     defines (or generates): no hub header declaring other folders' work.
+  6. src/components/cuda/: component/, groups/ and pcsamp/ include
      common/ and their own folder, never each other; common/ includes none
      of them.
 
@@ -63,11 +67,34 @@ def cycles(graph):
     return found
 
 
+PROTO = re.compile(r'^[A-Za-z_][^;{}()#]*?\b(tly_\w+)\s*\([^;{}]*\)\s*(?:__attribute__\(\(.*\)\))?\s*;', re.M | re.S)
+
+
+def foreign_prototypes(root, folders):
+    """(header, function) for each function a wrappers/ header declares
+    that no .c file (or generator) of the header's own folder defines."""
+    for folder in sorted(folders):
+        d = os.path.join(root, 'wrappers', folder)
+        own = ''
+        for f in sorted(os.listdir(d)):
+            if f.endswith(('.c', '.py')):
+                with open(os.path.join(d, f), encoding='utf-8', errors='replace') as fh:
+                    own += fh.read()
+        for f in sorted(os.listdir(d)):
+            if not f.endswith('.h'):
+                continue
+            with open(os.path.join(d, f), encoding='utf-8', errors='replace') as fh:
+                text = re.sub(r'/\*.*?\*/', '', fh.read(), flags=re.S)
+            for name in PROTO.findall(text):
+                if not re.search(r'\b' + name + r'\s*\([^;]*\)\s*\{', own):
+                    yield f'wrappers/{folder}/{f}', name
+
+
 CUDA = 'src/components/cuda'
 
 
 def cuda_breaches(root):
-    """Rule 5: the folders of the cuda component and what they include."""
+    """Rule 6: the folders of the cuda component and what they include."""
     bad, n = [], 0
     if not os.path.isdir(os.path.join(root, CUDA)):
         return bad, n
@@ -90,9 +117,12 @@ def main():
     folders = {d for d in os.listdir(wr) if os.path.isdir(os.path.join(wr, d))}
     edges = list(includes(root, 'wrappers'))
     bad = []
+    shared = {'tally_shared.h', 'settings/settings.def'}
     for src, name in edges:
-        if name.startswith('core/') or name.startswith('src/'):
-            bad.append(f'{src}: includes {name} (use the public headers or tally_shared.h)')
+        internal = os.path.isfile(os.path.join(root, 'src', name)) and name not in shared
+        if name.startswith('core/') or name.startswith('src/') or internal:
+            bad.append(f'{src}: includes {name} (use the public headers, tally_shared.h '
+                       'or settings/settings.def)')
     graph = folder_graph(edges, folders)
     for cyc in cycles(graph):
         bad.append('include cycle between wrappers/ folders: ' + ' -> '.join(cyc))
@@ -100,6 +130,8 @@ def main():
         bad.append(f'wrappers/output includes producer folder {f}/ (register a writer module instead)')
     for f in sorted(graph['runtime']):
         bad.append(f'wrappers/runtime includes {f}/ (use runtime/rt_parts.h instead)')
+    for hdr, name in foreign_prototypes(root, folders):
+        bad.append(f'{hdr} declares {name}(), which its folder does not define')
     cuda_bad, ncuda = cuda_breaches(root)
     bad += cuda_bad
     for line in bad:

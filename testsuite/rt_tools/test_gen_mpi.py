@@ -19,6 +19,8 @@ import th  # noqa: E402
 GEN, SPEC = sys.argv[1], sys.argv[2]
 MPICC = sys.argv[3] if len(sys.argv) > 3 else ""
 WRAPPERS = os.path.dirname(os.path.dirname(os.path.abspath(GEN)))
+# the settings table the runtime's headers include (src/settings/settings.def)
+SRC = os.path.join(os.path.dirname(WRAPPERS), "src")
 
 
 def gen(spec_text, name="t_spec.txt"):
@@ -75,7 +77,7 @@ def test_good():
         out = os.path.join(os.path.dirname(spec), "out")
         for n in ("mpi_wrap_c.c", "mpi_wrap_f.c", "mpi_ids.c"):
             r = subprocess.run([MPICC, "-std=c11", "-D_GNU_SOURCE", "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
-                                "-I", WRAPPERS, "-I", out, os.path.join(out, n)], capture_output=True, text=True)
+                                "-I", WRAPPERS, "-I", SRC, "-I", out, os.path.join(out, n)], capture_output=True, text=True)
             check(r.returncode == 0, "generated %s compiles: %s" % (n, r.stderr[:2000]))
 
 

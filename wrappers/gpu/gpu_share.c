@@ -13,10 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include "tally_shared.h"
 
 static uint64_t key_hash(int device)
 {
-	const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
+	const char *cvd = tly_env_raw("CUDA_VISIBLE_DEVICES");
 	char key[512], host[256] = "";
 	uint64_t h = 14695981039346656037ULL;
 

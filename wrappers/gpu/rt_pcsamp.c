@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "tally_shared.h"
 #include "papi.h"
@@ -22,11 +21,6 @@ static struct {
 	struct tly_pcs_ctx c[TLY_PCS_MAX_CTX];
 } ps = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-static int setting_on(const char *v)
-{
-	return v && (!strcmp(v, "1") || !strcasecmp(v, "yes") || !strcasecmp(v, "on") || !strcasecmp(v, "true"));
-}
-
 /* After the runtime has started (and with it the GPU component of its
  * counter library): automatic sampling of the current context and of
  * every context created later. */
@@ -35,7 +29,7 @@ __attribute__((constructor)) static void tly_pcs_rt_start(void)
 	const char *d;
 	int rc;
 
-	if (!tly_rt_enabled() || !setting_on(tly_rt_proc()->opt.raw.pcsamp))
+	if (!tly_rt_enabled() || tly_parse_bool(tly_rt_proc()->opt.raw.pcsamp) != 1)
 		return;
 	rc = tally_gpu_pcsampling_auto();
 	if (rc != PAPI_OK) {

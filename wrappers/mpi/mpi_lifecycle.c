@@ -12,7 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "output/output.h"
 #include "passes/passes.h"
+#include "tally_shared.h"
 
 static struct {
 	int started;
@@ -35,7 +37,7 @@ static void rank_start(void)
 	PMPI_Comm_rank(life.comm, &p->rank);
 	PMPI_Comm_size(life.comm, &p->nranks);
 	if (p->rank == 0)
-		tly_rt_choose_outname(p->outname, sizeof p->outname, ".h5");
+		tly_out_choose_name(p->outname, sizeof p->outname, ".h5");
 	PMPI_Bcast(p->outname, (int)sizeof p->outname, MPI_CHAR, 0, life.comm);
 	p->in_mpi_job = 1;
 	tly_pass_mpi_init(&life.comm);  /* passes/: one pass schedule per job */
@@ -45,7 +47,7 @@ static void rank_start(void)
  * r stop here, the others then wait in the writer's first collective. */
 static void test_stall(int rank)
 {
-	const char *v = getenv("TALLY_INTERNAL_TEST_STALL_RANK");
+	const char *v = tly_env_raw("TALLY_INTERNAL_TEST_STALL_RANK");
 
 	if (v && *v && atoi(v) == rank)
 		for (;;)

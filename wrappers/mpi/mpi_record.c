@@ -10,6 +10,9 @@
 #include "mpi/mpi_support.h"
 
 #include <dlfcn.h>
+#include <stdlib.h>
+
+#include "runtime/rt_parts.h"
 
 static void enter_time_only(struct tly_rt_thread *t, struct tly_rt_mpi_stat *s, int id, int64_t t0, int max)
 {
@@ -123,3 +126,15 @@ void *tly_mpi_fsym(void **slot, const char *sym, const char *fallback)
 	__atomic_store_n(slot, f, __ATOMIC_RELEASE);
 	return f;
 }
+
+/* Each thread's statistics per MPI function (runtime/rt_parts.h). */
+static int stats_new(struct tly_rt_thread *t)
+{
+	t->mpi = calloc((size_t)tly_mpi_nfuncs, sizeof *t->mpi);
+	return t->mpi ? 0 : -1;
+}
+
+const struct tly_rt_part tly_rt_part_mpi = {
+	.name = "mpi",
+	.thread_start = stats_new,
+};

@@ -9,7 +9,13 @@
 #include <stdint.h>
 
 #include "mpi_ids.h"
+#include "regions/regions.h"
 #include "runtime/rt.h"
+
+/* The generated table of wrapped functions (mpi_ids.c). */
+extern const int tly_mpi_nfuncs;
+extern const char *const tly_mpi_names[];
+extern const unsigned char tly_mpi_carries[];   /* 1: the call carries a message */
 
 #define TALLY_RT_EXPORT __attribute__((visibility("default")))
 

@@ -9,6 +9,7 @@
  * only for GPU features (docs/nvtx.md).
  */
 #include "nvtx/nvtx.h"
+#include "regions/regions.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -7,7 +7,9 @@
  * regions.address).  Names are interned once per code address (a
  * lock on the first encounter only; later lookups hit a per-thread cache).
  */
+#include "regions/regions.h"
 #include "runtime/rt.h"
+#include "runtime/rt_srcname.h"
 
 #define _GNU_SOURCE 1
 #include <dlfcn.h>

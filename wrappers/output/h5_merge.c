@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "output/out_file.h"
+#include "output/output.h"
 
 #define TLY_MAX_PIECES 4096
 

@@ -18,6 +18,8 @@
 #include "output/h5_par.h"
 #include "output/out_file.h"
 #include "output/out_rows.h"
+#include "output/output.h"
+#include "runtime/rt_writer.h"
 #include "output/unify.h"
 
 struct wctx {
@@ -268,3 +270,10 @@ int tly_out_write(void *comm_ptr, char *path, size_t len, int partial)
 	tly_names_free(&all);
 	return e ? e : rc;
 }
+
+const struct tly_rt_writer tly_rt_writer = {
+	.init = tly_out_init,
+	.write = tly_out_write,
+	.merge = tly_out_merge,
+	.choose_name = tly_out_choose_name,
+};

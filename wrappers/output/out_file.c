@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "runtime/rt.h"
+#include "tally_shared.h"
 
 static int private_ok(const char *dir)
 {
@@ -32,7 +33,7 @@ static int private_ok(const char *dir)
 
 int tly_out_private_dir(char *buf, size_t len)
 {
-	const char *base = getenv("TMPDIR");
+	const char *base = tly_env_raw("TMPDIR");
 	int rc;
 
 	if (!base || base[0] != '/' || access(base, W_OK | X_OK))

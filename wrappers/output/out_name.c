@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "output/out_file.h"
+#include "output/output.h"
 
 /* `dir` when it can be written, else the private directory in `buf`. */
 static const char *writable_dir(const char *dir, char *buf, size_t len)
@@ -43,7 +44,7 @@ static void dir_of(const char *path, char *buf, size_t len)
 		snprintf(buf, len, "%.*s", (int)(slash - path), path);
 }
 
-void tly_rt_choose_outname(char *buf, size_t len, const char *suffix)
+void tly_out_choose_name(char *buf, size_t len, const char *suffix)
 {
 	struct tly_rt_proc *p = tly_rt_proc();
 	const char *name = p->opt.raw.output_name, *dir;

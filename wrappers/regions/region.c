@@ -13,6 +13,8 @@
 #include "papi.h"
 #include "passes/passes.h"
 #include "regions/region_index.h"
+#include "regions/regions.h"
+#include "runtime/rt_parts.h"
 
 static int32_t new_node(struct tly_rt_thread *t, int32_t parent, const char *name, int kind, uint32_t h)
 {
@@ -194,20 +196,16 @@ void tly_rt_thread_stop(struct tly_rt_thread *t)
 	t->stopped = 1;
 }
 
-void tly_rt_node_path(const struct tly_rt_thread *t, int32_t n, char *buf, size_t len)
+/* The region tree's root "(thread)", opened when the thread's record is
+ * made and closed with its end (runtime/rt_parts.h). */
+static int open_root(struct tly_rt_thread *t)
 {
-	int32_t chain[256];
-	int k = 0;
-	size_t at = 0;
-
-	for (int32_t c = n; c >= 0 && k < 256; c = t->nodes[c].parent)
-		chain[k++] = c;
-	buf[0] = '\0';
-	for (int i = k - 1; i >= 0 && at < len; i--) {
-		int w = snprintf(buf + at, len - at, "%s%s", i == k - 1 ? "" : "\x1f", t->nodes[chain[i]].name);
-
-		if (w < 0)
-			break;
-		at += (size_t)w;
-	}
+	tly_rt_enter(t, "(thread)", TLY_RK_ROOT, 1);
+	return 0;
 }
+
+const struct tly_rt_part tly_rt_part_regions = {
+	.name = "regions",
+	.thread_start = open_root,
+	.thread_stop = tly_rt_thread_stop,
+};

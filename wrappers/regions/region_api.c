@@ -14,6 +14,7 @@
 #include <dlfcn.h>
 
 #include "papi.h"
+#include "regions/regions.h"
 
 #define TALLY_RT_EXPORT __attribute__((visibility("default")))
 

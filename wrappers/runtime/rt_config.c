@@ -1,5 +1,7 @@
 /*
- * rt_config.c - TALLY_* settings from the environment (table: settings.def).
+ * rt_config.c - the runtime's settings: every row of the settings table
+ * (src/settings/settings.def), read and checked by the one parser
+ * (tally_shared.h).
  * A malformed value is reported once, in one sentence, and its default is
  * used: the application always runs.
  */
@@ -11,113 +13,75 @@
 #include <string.h>
 #include <strings.h>
 
-struct setting {
-	const char *env, *kind, *def;
-	size_t off;
-};
+#include "tally_shared.h"
 
-static const struct setting settings[] = {
-#define TLY_SETTING(field, env, kind, def, help) \
-	{ #env, #kind, def, offsetof(struct tly_rt_cfg, field) },
-#include "settings.def"
+/* Where each row's text goes in struct tly_rt_cfg. */
+static const size_t field_off[TLY_NSETTINGS] = {
+#define TLY_SETTING(field, env, kind, def, max, help) offsetof(struct tly_rt_cfg, field),
+#include "settings/settings.def"
 #undef TLY_SETTING
 };
 
-/* 1/0 for a boolean spelling, -1 when it is none. */
-static int parse_bool(const char *s)
-{
-	static const char *const yes[] = { "1", "yes", "on", "true", "y" };
-	static const char *const no[] = { "0", "no", "off", "false", "n" };
-
-	for (size_t i = 0; i < sizeof yes / sizeof *yes; i++) {
-		if (!strcasecmp(s, yes[i]))
-			return 1;
-		if (!strcasecmp(s, no[i]))
-			return 0;
-	}
-	return -1;
-}
-
-static int valid(const char *kind, const char *v)
-{
-	char *end;
-
-	if (!strcmp(kind, "BOOL"))
-		return parse_bool(v) >= 0;
-	if (!strcmp(kind, "INT")) {
-		long x = strtol(v, &end, 10);
-		return *v && !*end && x >= 0 && x < 1000000;
-	}
-	return 1;
-}
-
 /* Load one setting; with `say`, report a malformed value (the value and
  * its default are the same either way). */
-static void load_one(const struct setting *s, struct tly_rt_cfg *cfg, int say)
+static void load_one(int id, struct tly_rt_cfg *cfg, int say)
 {
-	char *dst = (char *)cfg + s->off;
-	const char *v = getenv(s->env);
+	const struct tly_setting_row *r = tly_setting_row(id);
+	char *dst = (char *)cfg + field_off[id];
+	const char *v = tly_setting_raw(id);
+	char why[640];
 
 	if (v && strlen(v) >= sizeof cfg->events) {
 		if (say)
 			tly_rt_log_job(1, "%s is longer than %zu characters; using the default '%s'",
-				       s->env, sizeof cfg->events - 1, s->def);
+				       r->env, sizeof cfg->events - 1, r->def);
 		v = NULL;
-	} else if (v && !valid(s->kind, v)) {
-		if (say)
-			tly_rt_log_job(1, "%s='%s' is not a valid %s; using the default '%s'", s->env, v,
-				       !strcmp(s->kind, "BOOL") ? "yes/no value" : "non-negative integer", s->def);
+	} else if (tly_setting_check(id, v, why, sizeof why) != 0) {
+		/* the library says its own settings' bad values (settings_say.c) */
+		if (say && strncmp(r->help, "library:", 8) != 0)
+			tly_rt_log_job(1, "%s; using the default '%s'", why, r->def);
 		v = NULL;
 	}
-	if (dst)
-		snprintf(dst, sizeof cfg->events, "%s", v ? v : s->def);
+	snprintf(dst, sizeof cfg->events, "%s", v ? v : r->def);
 }
 
-/* Settings the library (libtally) reads and checks itself: known here,
- * never "unknown" (docs/runtime.md lists them). */
-static const char *const library_settings[] = {
-	"TALLY_PERF_MAX_COUNTERS", "TALLY_PERF_RDPMC", "TALLY_CUPTI_LIB", "TALLY_CUDA_REPLAY",
-	"TALLY_CUDA_NO_CACHE", "TALLY_CUDA_TIMING", "TALLY_NVML_LIB", "TALLY_QUIET",
-};
-
-/* Settings that look like ours but are not in the table. */
-static void report_unknown(void)
+/* A TALLY_* variable that is no row of the table. */
+static void say_unknown(const char *e, void *arg)
 {
-	extern char **environ;
+	size_t n = strcspn(e, "=");
 
-	for (char **e = environ; e && *e; e++) {
-		size_t n = strcspn(*e, "=");
-		int known = 0;
+	(void)arg;
+	if (!strncmp(e, "TALLY_", 6) && strncmp(e, "TALLY_INTERNAL_", 15) != 0 && tly_setting_find(e, n) < 0)
+		tly_rt_log_job(1, "unknown setting %.*s ignored (tally-run --help lists them)", (int)n, e);
+}
 
-		if (strncmp(*e, "TALLY_", 6) != 0)
-			continue;
-		for (size_t i = 0; i < sizeof settings / sizeof *settings; i++)
-			known |= strlen(settings[i].env) == n && !strncmp(settings[i].env, *e, n);
-		for (size_t i = 0; i < sizeof library_settings / sizeof *library_settings; i++)
-			known |= strlen(library_settings[i]) == n && !strncmp(library_settings[i], *e, n);
-		if (!known && strncmp(*e, "TALLY_INTERNAL_", 15) != 0)
-			tly_rt_log_job(1, "unknown setting %.*s ignored (tally-run --help lists them)", (int)n, *e);
-	}
+static int yes(int id)
+{
+	int v;
+	char why[8];
+
+	tly_setting_bool(id, &v, why, sizeof why);
+	return v;
 }
 
 void tly_rt_config_load(struct tly_rt_opts *o)
 {
 	memset(o, 0, sizeof *o);
 	/* verbose first, so the other messages honour it */
-	for (size_t i = 0; i < sizeof settings / sizeof *settings; i++)
-		load_one(&settings[i], &o->raw, 0);
-	o->mpi = parse_bool(o->raw.mpi);
-	o->mpi_regions = parse_bool(o->raw.mpi_regions);
-	o->mpi_counters = parse_bool(o->raw.mpi_counters);
+	for (int i = 0; i < TLY_NSETTINGS; i++)
+		load_one(i, &o->raw, 0);
+	o->mpi = yes(TLY_SET_mpi);
+	o->mpi_regions = yes(TLY_SET_mpi_regions);
+	o->mpi_counters = yes(TLY_SET_mpi_counters);
 	o->mpi_callsites = atoi(o->raw.mpi_callsites) > TLY_RT_SITE_DEPTH ? TLY_RT_SITE_DEPTH
 									 : atoi(o->raw.mpi_callsites);
-	o->ompt = parse_bool(o->raw.ompt);
-	o->omp_counters = parse_bool(o->raw.omp_counters);
-	o->regions = parse_bool(o->raw.regions);
-	o->serial = parse_bool(o->raw.serial);
-	o->signals = parse_bool(o->raw.signals);
-	o->disable = parse_bool(o->raw.disable);
-	o->output_replace = parse_bool(o->raw.output_replace);
+	o->ompt = yes(TLY_SET_ompt);
+	o->omp_counters = yes(TLY_SET_omp_counters);
+	o->regions = yes(TLY_SET_regions);
+	o->serial = yes(TLY_SET_serial);
+	o->signals = yes(TLY_SET_signals);
+	o->disable = yes(TLY_SET_disable);
+	o->output_replace = yes(TLY_SET_output_replace);
 	o->max_depth = atoi(o->raw.max_depth);
 	if (o->max_depth < 1)   /* reported by rt_config_check.c */
 		o->max_depth = 1;
@@ -133,10 +97,10 @@ void tly_rt_config_report(void)
 {
 	struct tly_rt_cfg scratch;
 
-	for (size_t i = 0; i < sizeof settings / sizeof *settings; i++)
-		load_one(&settings[i], &scratch, 1);
+	for (int i = 0; i < TLY_NSETTINGS; i++)
+		load_one(i, &scratch, 1);
 	tly_rt_config_check(&scratch);
-	report_unknown();
+	tly_env_each(say_unknown, NULL);
 }
 
 int tly_rt_name_in_list(const char *list, const char *name)

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tally_shared.h"
+
 static int is_number(const char *s)
 {
 	char *end;
@@ -34,7 +36,8 @@ void tly_rt_config_check(const struct tly_rt_cfg *raw)
 	if (period && (period < 5 || period > 31))
 		tly_rt_log_job(1, "TALLY_PCSAMP_PERIOD=%ld is outside 5..31 (2^5..2^31 cycles, 0: CUPTI's "
 			       "default); %s", period,
-			       strcmp(raw->pcsamp, "0") ? "PC sampling will not start" : "ignored: PC sampling is off");
+			       tly_parse_bool(raw->pcsamp) == 1 ? "PC sampling will not start"
+								 : "ignored: PC sampling is off");
 	if (raw->libomp[0] && strcmp(raw->libomp, "auto") && strcmp(raw->libomp, "off") &&
 	    access(raw->libomp, R_OK) != 0)
 		tly_rt_log_job(1, "TALLY_LIBOMP='%s': %s; OpenMP programs built with GCC run on their own "

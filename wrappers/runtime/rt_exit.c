@@ -9,6 +9,7 @@
  * application: it too ends the process the way it was ending.
  */
 #include "runtime/rt.h"
+#include "runtime/rt_writer.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -96,18 +97,18 @@ static int write_piece(struct tly_rt_proc *p, int partial)
 {
 	char path[1024], dir[1200], piece[1300];
 
-	tly_rt_choose_outname(path, sizeof path, ".h5");
+	tly_rt_writer.choose_name(path, sizeof path, ".h5");
 	tly_rt_job_dir(path, &p->job, dir, sizeof dir);
 	if (job_dir_make(dir) != 0)
 		return -1;
 	snprintf(piece, sizeof piece, "%s/rank%05d.h5", dir, p->rank);
-	if (tly_out_write(NULL, piece, sizeof piece, partial) != 0)
+	if (tly_rt_writer.write(NULL, piece, sizeof piece, partial) != 0)
 		return -1;
 	if (!tly_rt_job_claim_merge(dir, p->job.size)) {
 		tly_rt_log(2, "piece of rank %d written to %s", p->rank, piece);
 		return 0;
 	}
-	if (tly_out_merge(dir, p->job.size, path) == 0) {
+	if (tly_rt_writer.merge(dir, p->job.size, path) == 0) {
 		tly_rt_job_clean(dir);
 		tly_rt_log(1, "measurement of %d processes (ranks from %s) written to %s", p->job.size,
 			   p->job.launcher, path);
@@ -144,9 +145,9 @@ void tly_rt_write_partial(const char *why)
 			n -= 3;
 		snprintf(path, sizeof path, "%.*s.rank%05d.partial.h5", (int)n, p->outname, p->rank);
 	} else {
-		tly_rt_choose_outname(path, sizeof path, ".partial.h5");
+		tly_rt_writer.choose_name(path, sizeof path, ".partial.h5");
 	}
-	if (tly_out_write(NULL, path, sizeof path, 1) == 0)
+	if (tly_rt_writer.write(NULL, path, sizeof path, 1) == 0)
 		tly_rt_log(1, "%s: partial data written to %s", why, path);
 	p->finished = 1;
 	if (!ex.guard)
@@ -185,8 +186,8 @@ static void at_exit(int status, void *arg)
 	if (p->job.size > 1) {
 		write_piece(p, 0);
 	} else {
-		tly_rt_choose_outname(path, sizeof path, ".h5");
-		if (tly_out_write(NULL, path, sizeof path, 0) == 0)
+		tly_rt_writer.choose_name(path, sizeof path, ".h5");
+		if (tly_rt_writer.write(NULL, path, sizeof path, 0) == 0)
 			tly_rt_log(1, "measurement written to %s", path);
 	}
 	p->finished = 1;

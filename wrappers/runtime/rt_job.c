@@ -29,6 +29,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "tally_shared.h"
 
 /* Launchers' variables, most specific first: torchrun's RANK is the
  * training rank even when torchrun itself runs under srun or mpirun. */
@@ -44,7 +45,7 @@ static const struct {
 
 static int env_int(const char *name, int *v)
 {
-	const char *s = name ? getenv(name) : NULL;
+	const char *s = name ? tly_env_raw(name) : NULL;
 	char *end;
 	long x;
 
@@ -89,9 +90,9 @@ static unsigned long long start_ticks(long pid)
 
 static void job_id(struct tly_rt_job *j)
 {
-	const char *own = getenv("TALLY_INTERNAL_JOB"), *slurm = getenv("SLURM_JOB_ID");
-	const char *step = getenv("SLURM_STEP_ID"), *pmix = getenv("PMIX_NAMESPACE");
-	const char *ompi = getenv("OMPI_MCA_ess_base_jobid"), *torch = getenv("TORCHELASTIC_RUN_ID");
+	const char *own = tly_env_raw("TALLY_INTERNAL_JOB"), *slurm = tly_env_raw("SLURM_JOB_ID");
+	const char *step = tly_env_raw("SLURM_STEP_ID"), *pmix = tly_env_raw("PMIX_NAMESPACE");
+	const char *ompi = tly_env_raw("OMPI_MCA_ess_base_jobid"), *torch = tly_env_raw("TORCHELASTIC_RUN_ID");
 	char buf[96];
 
 	if (own && *own) {

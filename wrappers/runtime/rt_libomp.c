@@ -21,6 +21,7 @@
  * fix it; ranks.cpu_ns still holds the whole process's CPU time.
  */
 #include "runtime/rt.h"
+#include "runtime/rt_srcname.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -32,6 +33,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "tally_shared.h"
 
 #define MARK "TALLY_INTERNAL_LIBOMP_PID"
 
@@ -167,12 +169,12 @@ static void libgomp_like_wait(void)
 {
 	static const char *const user[] = { "KMP_BLOCKTIME", "OMP_WAIT_POLICY", "KMP_LIBRARY",
 					     "GOMP_SPINCOUNT" };
-	const char *nt = getenv("OMP_NUM_THREADS");
+	const char *nt = tly_env_raw("OMP_NUM_THREADS");
 	cpu_set_t set;
 	long cpus = 0, threads;
 
 	for (size_t i = 0; i < sizeof user / sizeof *user; i++)
-		if (getenv(user[i]))
+		if (tly_env_raw(user[i]))
 			return;
 	if (!sched_getaffinity(0, sizeof set, &set))
 		cpus = CPU_COUNT(&set);
@@ -184,7 +186,7 @@ static void libgomp_like_wait(void)
  * failure. */
 static void reexec_with(const char *lib)
 {
-	const char *old = getenv("LD_PRELOAD");
+	const char *old = tly_env_raw("LD_PRELOAD");
 	size_t n = strlen(lib) + (old ? strlen(old) : 0) + 2;
 	char *pre = malloc(n), pid[32], **argv = own_argv();
 
@@ -212,7 +214,7 @@ static void warn_unmeasured(const struct gomp_probe *p, const char *why, int off
 
 static int rerun(void)
 {
-	const char *mark = getenv(MARK);
+	const char *mark = tly_env_raw(MARK);
 
 	return mark && atol(mark) == (long)getpid();
 }

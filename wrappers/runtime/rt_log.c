@@ -9,9 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "tally_shared.h"
+
 static void say(int level, const char *fmt, va_list ap)
 {
-	const char *v = getenv("TALLY_VERBOSE");
+	/* read here: messages come before the settings are loaded */
+	const char *v = tly_setting_raw(TLY_SET_verbose);
 	int verbose = v && *v >= '0' && *v <= '9' ? atoi(v) : 1;
 	struct tly_rt_proc *p = tly_rt_proc();
 	char msg[1024];

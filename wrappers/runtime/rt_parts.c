@@ -19,3 +19,18 @@ void tly_rt_parts_job_start(void *comm_ptr)
 		if (tly_rt_parts[k]->job_start)
 			tly_rt_parts[k]->job_start(comm_ptr);
 }
+
+int tly_rt_parts_thread_start(struct tly_rt_thread *t)
+{
+	for (int k = 0; tly_rt_parts[k]; k++)
+		if (tly_rt_parts[k]->thread_start && tly_rt_parts[k]->thread_start(t) != 0)
+			return -1;
+	return 0;
+}
+
+void tly_rt_parts_thread_stop(struct tly_rt_thread *t)
+{
+	for (int k = 0; tly_rt_parts[k]; k++)
+		if (tly_rt_parts[k]->thread_stop)
+			tly_rt_parts[k]->thread_stop(t);
+}

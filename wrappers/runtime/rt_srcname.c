@@ -9,6 +9,7 @@
  * information) the name is the symbol and offset, as dladdr tells.
  */
 #include "runtime/rt.h"
+#include "runtime/rt_srcname.h"
 
 #include <dlfcn.h>
 #include <stdio.h>

@@ -17,6 +17,9 @@
 
 #include "papi.h"
 #include "runtime/rt_parts.h"
+#include "runtime/rt_srcname.h"
+#include "runtime/rt_writer.h"
+#include "tally_shared.h"
 
 static struct tly_rt_proc proc = { .lock = PTHREAD_MUTEX_INITIALIZER };
 static pthread_once_t proc_once = PTHREAD_ONCE_INIT;
@@ -170,7 +173,7 @@ static void on_fork_child(void)
  * programs of their own (each writes its own file). */
 static int is_child_of_measured(void)
 {
-	const char *par = getenv("TALLY_INTERNAL_PARENT");
+	const char *par = tly_env_raw("TALLY_INTERNAL_PARENT");
 
 	if (!par || !*par || atol(par) == (long)getpid())
 		return 0;
@@ -217,7 +220,7 @@ static void start_measuring(void)
 	 * MPI_Init: passes/pass_sync.c), GPU metrics among them */
 	if (!tly_rt_program_links_mpi())
 		tly_rt_parts_job_start(NULL);
-	tly_out_init();
+	tly_rt_writer.init();
 	proc.overhead_ns = tly_rt_now() - proc.start_ns;
 	tly_rt_exit_install();
 }
@@ -276,6 +279,6 @@ void tly_rt_stop_all(void)
 		proc.cpu_ns = tly_rt_process_cpu_ns();
 	}
 	for (struct tly_rt_thread *t = proc.threads; t; t = t->next)
-		tly_rt_thread_stop(t);
+		tly_rt_parts_thread_stop(t);
 	pthread_mutex_unlock(&proc.lock);
 }

@@ -6,12 +6,14 @@
  */
 #include "runtime/rt.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "papi.h"
+#include "runtime/rt_parts.h"
 
 /* the calling thread's record (rt.h: why initial-exec) */
 _Thread_local struct tly_rt_thread *tly_rt_self_tls __attribute__((tls_model("initial-exec")));
@@ -47,15 +49,23 @@ static struct tly_rt_thread *create(struct tly_rt_proc *p, int kind)
 	t->kind = kind;
 	t->ktid = (long)syscall(SYS_gettid);
 	t->stack = calloc((size_t)p->opt.max_depth + 2, sizeof *t->stack);
-	t->mpi = calloc((size_t)tly_mpi_nfuncs, sizeof *t->mpi);
-	if (!t->stack || !t->mpi) {
+	if (!t->stack) {
+		free(t);
+		return NULL;
+	}
+	start_counters(t, p);
+	/* the MPI statistics, the region tree's root (mpi/, regions/) */
+	if (tly_rt_parts_thread_start(t) != 0) {
+		if (t->evset >= 0) {
+			PAPI_stop(t->evset, NULL);
+			PAPI_cleanup_eventset(t->evset);
+			PAPI_destroy_eventset(&t->evset);
+		}
 		free(t->stack);
 		free(t->mpi);
 		free(t);
 		return NULL;
 	}
-	start_counters(t, p);
-	tly_rt_enter(t, "(thread)", TLY_RK_ROOT, 1);
 	pthread_mutex_lock(&p->lock);
 	t->index = p->nthreads++;
 	t->next = p->threads;
@@ -83,4 +93,22 @@ struct tly_rt_thread *tly_rt_self_kind(int kind)
 struct tly_rt_thread *tly_rt_self_slow(void)
 {
 	return tly_rt_self_kind(2);
+}
+
+void tly_rt_node_path(const struct tly_rt_thread *t, int32_t n, char *buf, size_t len)
+{
+	int32_t chain[256];
+	int k = 0;
+	size_t at = 0;
+
+	for (int32_t c = n; c >= 0 && k < 256; c = t->nodes[c].parent)
+		chain[k++] = c;
+	buf[0] = '\0';
+	for (int i = k - 1; i >= 0 && at < len; i--) {
+		int w = snprintf(buf + at, len - at, "%s%s", i == k - 1 ? "" : "\x1f", t->nodes[chain[i]].name);
+
+		if (w < 0)
+			break;
+		at += (size_t)w;
+	}
 }

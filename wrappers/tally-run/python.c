@@ -10,6 +10,7 @@
  */
 #include "replay.h"
 #include "spawn.h"
+#include "tally_shared.h"
 
 #include <libgen.h>
 #include <limits.h>
@@ -20,7 +21,7 @@
 
 static int on_path(char *buf, size_t len)
 {
-	const char *path = getenv("PATH");
+	const char *path = tly_env_raw("PATH");
 
 	for (const char *p = path ? path : ""; *p;) {
 		size_t n = strcspn(p, ":");
@@ -47,7 +48,7 @@ static int has_h5py(const char *py)
 const char *tly_python(void)
 {
 	static char chosen[PATH_MAX], path[PATH_MAX];
-	const char *v = getenv("TALLY_PYTHON"), *pre = getenv("LD_PRELOAD");
+	const char *v = tly_setting_raw(TLY_SET_python), *pre = tly_env_raw("LD_PRELOAD");
 	const char *cand[3];
 	char saved[PATH_MAX * 2] = "";
 	int n = 0;

@@ -10,6 +10,7 @@
 #include "replay.h"
 
 #include "spawn.h"
+#include "tally_shared.h"
 
 #include <errno.h>
 #include <glob.h>
@@ -27,7 +28,7 @@
 static void preload(int on)
 {
 	static char saved[PATH_MAX * 2];
-	const char *v = getenv("LD_PRELOAD");
+	const char *v = tly_env_raw("LD_PRELOAD");
 
 	if (!on && v) {
 		snprintf(saved, sizeof saved, "%s", v);
@@ -60,7 +61,7 @@ static int launched_per_rank(void)
 	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK" };
 
 	for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
-		if (getenv(vars[i]))
+		if (tly_env_raw(vars[i]))
 			return 1;
 	return 0;
 }
@@ -68,7 +69,7 @@ static int launched_per_rank(void)
 /* The job file's name without ".h5" (the runtime puts it in TALLY_OUTPUT_DIR). */
 static void job_stem(char **argv, char *buf, size_t len)
 {
-	const char *name = getenv("TALLY_OUTPUT_NAME");
+	const char *name = tly_setting_raw(TLY_SET_output_name);
 	char prog[256], stamp[32];
 	time_t now = time(NULL);
 	struct tm tm;
@@ -130,13 +131,13 @@ static void remove_images(const char *image)
 
 int tly_replay_run(const char *passes, char **argv)
 {
-	const char *dir = getenv("TALLY_OUTPUT_DIR");
+	const char *dir = tly_setting_raw(TLY_SET_output_dir);
 	char stem[PATH_MAX / 2], base[PATH_MAX - 32], name[PATH_MAX / 2 + 32], path[PATH_MAX], idx[16];
 	char image[PATH_MAX], cwd[PATH_MAX / 2];
 	char *env[] = { "TALLY_PASS_INDEX", idx, "TALLY_OUTPUT_NAME", name, "TALLY_PASS_IMAGE", image, NULL };
 	int npasses = strcmp(passes, "auto") ? atoi(passes) : 0, rc;
 
-	if (getenv("TALLY_PASS_INDEX") && *getenv("TALLY_PASS_INDEX"))
+	if (tly_setting_raw(TLY_SET_pass_index))
 		return -1;   /* a tally-run inside a replayed run */
 	if (launched_per_rank()) {
 		fprintf(stderr, "tally-run: --passes needs the outer style (tally-run --passes -- mpirun -np N "

@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-extern char **environ;
+#include "tally_shared.h"
 
 static int wait_status(pid_t pid)
 {
@@ -26,13 +26,14 @@ static int wait_status(pid_t pid)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-/* environ plus the extra pairs, extra ones first (they win). */
+/* The environment plus the extra pairs, extra ones first (they win). */
 static char **env_with(char **extra)
 {
+	char **base = tly_env_all();
 	size_t n = 0, k = 0, m = 0;
 	char **env;
 
-	while (environ[n])
+	while (base[n])
 		n++;
 	while (extra && extra[2 * m])
 		m++;
@@ -53,11 +54,11 @@ static char **env_with(char **extra)
 		for (size_t j = 0; j < m; j++) {
 			size_t l = strlen(extra[2 * j]);
 
-			if (!strncmp(environ[i], extra[2 * j], l) && environ[i][l] == '=')
+			if (!strncmp(base[i], extra[2 * j], l) && base[i][l] == '=')
 				shadowed = 1;
 		}
 		if (!shadowed)
-			env[k++] = environ[i];
+			env[k++] = base[i];
 	}
 	return env;
 }
@@ -103,7 +104,7 @@ int tly_spawn_capture(char **argv, char *out, size_t len)
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, fd[1], STDOUT_FILENO);
 	posix_spawn_file_actions_addclose(&fa, fd[0]);
-	rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, tly_env_all());
 	posix_spawn_file_actions_destroy(&fa);
 	close(fd[1]);
 	if (rc != 0) {

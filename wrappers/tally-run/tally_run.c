@@ -1,7 +1,7 @@
 /*
  * tally-run - run a program (serial, an MPI rank, or a launcher such as
  * mpirun) under Tally's measurement runtime.  Every TALLY_* setting of
- * settings.def is a flag: TALLY_OUTPUT_DIR is --output-dir DIR (or
+ * TALLY_* row of the settings table (src/settings/settings.def) is a flag: TALLY_OUTPUT_DIR is --output-dir DIR (or
  * --output-dir=DIR); yes/no settings also take --NAME and --no-NAME.
  */
 #include <errno.h>
@@ -13,14 +13,15 @@
 #include <unistd.h>
 
 #include "replay.h"
+#include "tally_shared.h"
 
 struct setting {
 	const char *env, *kind, *def, *help;
 };
 
 static const struct setting settings[] = {
-#define TLY_SETTING(field, env, kind, def, help) { #env, #kind, def, help },
-#include "settings.def"
+#define TLY_SETTING(field, env, kind, def, max, help) { #env, #kind, def, help },
+#include "settings/settings.def"
 #undef TLY_SETTING
 };
 #define NSET (sizeof settings / sizeof *settings)
@@ -42,6 +43,8 @@ static const char *value_words(const char *kind)
 		return "yes|no (also 1/0, on/off, true/false)";
 	if (!strcmp(kind, "INT"))
 		return "a decimal integer >= 0";
+	if (!strcmp(kind, "SIZE"))
+		return "bytes, with an optional k, M or G suffix";
 	if (!strcmp(kind, "LIST"))
 		return "comma-separated names";
 	return "text";
@@ -65,6 +68,8 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < NSET; i++) {
 		int isbool = !strcmp(settings[i].kind, "BOOL");
 
+		if (strncmp(settings[i].env, "TALLY_", 6) != 0)
+			continue;   /* PAPI's own names (PAPI_EVENTS): no flag */
 		flag_name(settings[i].env, name, sizeof name);
 		if (isbool)
 			fprintf(f, "  --%s, --%s=yes|no, --no-%s\n", name, name, name);
@@ -89,7 +94,7 @@ static void exe_dir(char *buf, size_t len)
 
 static void find_preload(char *buf, size_t len)
 {
-	const char *set = getenv("TALLY_PRELOAD");
+	const char *set = tly_setting_raw(TLY_SET_preload);
 	char dir[PATH_MAX - 64];
 
 	if (set && *set) {
@@ -106,7 +111,7 @@ static void find_preload(char *buf, size_t len)
 
 static void prepend_env(const char *var, const char *val, const char *sep)
 {
-	const char *old = getenv(var);
+	const char *old = tly_env_raw(var);
 	size_t n = strlen(val) + (old ? strlen(old) : 0) + 2;
 	char *v = malloc(n);
 
@@ -154,6 +159,8 @@ static int take_option(int argc, char **argv, int *i)
 	for (size_t s = 0; s < NSET; s++) {
 		int isbool = !strcmp(settings[s].kind, "BOOL");
 
+		if (strncmp(settings[s].env, "TALLY_", 6) != 0)
+			continue;
 		flag_name(settings[s].env, name, sizeof name);
 		if (strlen(name) == n && !strncmp(a, name, n)) {
 			if (eq)
@@ -215,8 +222,8 @@ int main(int argc, char **argv)
 	/* TALLY_LIBOMP is acted on by the preload library in each process
 	 * (runtime/rt_libomp.c), so every launch style gets it */
 	sigkill_grace();
-	if (getenv("TALLY_PASSES") && *getenv("TALLY_PASSES")) {   /* application replay */
-		int rc = tly_replay_run(getenv("TALLY_PASSES"), argv + i);
+	if (tly_setting_raw(TLY_SET_passes)) {   /* application replay */
+		int rc = tly_replay_run(tly_setting_raw(TLY_SET_passes), argv + i);
 
 		if (rc >= 0)
 			return rc;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "core/dl_table.h"
+#include "tally_shared.h"
 
 #define NVML_SYM(n) TLY_DL_SYM(struct tly_nvml_fns, n)
 
@@ -35,7 +36,7 @@ static struct {
 
 static void load(void)
 {
-	const char *env = getenv("TALLY_NVML_LIB");
+	const char *env = tly_setting_raw(TLY_SET_nvml_lib);
 	const char *const names[] = { env && *env ? env : "libnvidia-ml.so.1", NULL };
 
 	loader.h = tly_dl_open_first(names, loader.why, sizeof loader.why);

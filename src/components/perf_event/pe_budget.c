@@ -18,19 +18,14 @@
 #include <stdlib.h>
 
 #include "core/errors.h"
+#include "tally_shared.h"
 
 static int parse_budget(void)
 {
-	const char *v = getenv("TALLY_PERF_MAX_COUNTERS");
-	char *end;
-	long n;
+	long long n = tly_setting_count(TLY_SET_perf_max_counters);
 
-	if (!v || !*v)
-		return 0;
-	errno = 0;
-	n = strtol(v, &end, 10);
-	if (errno || *end || n < 1 || n > TLY_PE_MAX_EVENTS) {
-		fprintf(stderr, "tally: TALLY_PERF_MAX_COUNTERS=%s ignored: want 1..%d\n", v, TLY_PE_MAX_EVENTS);
+	if (n > TLY_PE_MAX_EVENTS) {
+		fprintf(stderr, "tally: TALLY_PERF_MAX_COUNTERS=%lld ignored: want 1..%d\n", n, TLY_PE_MAX_EVENTS);
 		return 0;
 	}
 	return (int)n;

@@ -31,6 +31,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <perfmon/pfmlib_perf_event.h>
+#include "tally_shared.h"
 
 #define SYSFS_PMUS "/sys/bus/event_source/devices"
 
@@ -166,7 +167,7 @@ static void explain(struct tly_pe_probe *p, int kernel_core, const char *devices
 	else
 		appendf(p->core_why, sizeof p->core_why, "; software events only (perf::TASK-CLOCK...: the kernel's "
 			"list, as libpfm4 names none%s)%s",
-			getenv("LIBPFM_FORCE_PMU") ? ", LIBPFM_FORCE_PMU limiting it to one PMU" : "", "");
+			tly_env_raw("LIBPFM_FORCE_PMU") ? ", LIBPFM_FORCE_PMU limiting it to one PMU" : "", "");
 }
 
 static void add_name(char *buf, size_t len, const char *name)

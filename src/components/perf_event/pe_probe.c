@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include "tally_shared.h"
 
 int tly_pe_paranoid(void)
 {
@@ -104,7 +105,5 @@ void tly_pe_cpu_model(char *buf, size_t len)
 
 int tly_pe_rdpmc_allowed(void)
 {
-	const char *v = getenv("TALLY_PERF_RDPMC");
-
-	return !(v && strcmp(v, "0") == 0);
+	return tly_setting_flag(TLY_SET_perf_rdpmc);
 }

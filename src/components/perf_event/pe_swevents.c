@@ -22,6 +22,7 @@
 #include <perfmon/pfmlib_perf_event.h>
 
 #include "core/errors.h"
+#include "tally_shared.h"
 
 #ifndef PERF_COUNT_SW_CGROUP_SWITCHES
 #define PERF_COUNT_SW_CGROUP_SWITCHES 11 /* Linux 5.13 */
@@ -90,7 +91,7 @@ static int refuse_hw(const char *name)
 	else
 		tly_err_set(PAPI_ENOEVNT, "perf_event: '%s' is a generic hardware event, and libpfm4 names none "
 		            "here (its perf PMU is gone%s); use the core PMU's own event names",
-		            name, getenv("LIBPFM_FORCE_PMU") ? ": LIBPFM_FORCE_PMU limits it to one PMU" : "");
+		            name, tly_env_raw("LIBPFM_FORCE_PMU") ? ": LIBPFM_FORCE_PMU limits it to one PMU" : "");
 	return -2;
 }
 

@@ -20,6 +20,7 @@
 
 #include "papi.h"
 #include "core/errors.h"
+#include "tally_shared.h"
 
 #define MAX_CTX 64
 
@@ -35,13 +36,13 @@ int tly_cu_cache_mode(void)
 {
 	pthread_mutex_lock(&cache_ctl.lock);
 	if (cache_ctl.mode == -2) {
-		const char *v = getenv("TALLY_CUDA_CACHE");
+		const char *v = tly_setting_raw(TLY_SET_cuda_cache);
 
 		cache_ctl.mode = !v || !*v || !strcmp(v, "none") ? 0 : !strcmp(v, "flush") ? 1 : -1;
 	}
 	pthread_mutex_unlock(&cache_ctl.lock);
 	if (cache_ctl.mode < 0)
-		return tly_err_set(PAPI_EINVAL, "TALLY_CUDA_CACHE=%s: expected flush or none", getenv("TALLY_CUDA_CACHE"));
+		return tly_err_set(PAPI_EINVAL, "TALLY_CUDA_CACHE=%s: expected flush or none", tly_setting_raw(TLY_SET_cuda_cache));
 	return cache_ctl.mode;
 }
 

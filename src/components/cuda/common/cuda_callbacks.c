@@ -13,6 +13,7 @@
 
 #include "papi.h"
 #include "core/errors.h"
+#include "tally_shared.h"
 
 static struct {
 	pthread_mutex_t lock;
@@ -241,9 +242,7 @@ static int subscribe_locked(void)
 
 int tly_cu_cupti_yields(void)
 {
-	const char *v = getenv("TALLY_CUPTI");
-
-	return v && !strcmp(v, "app");
+	return !strcmp(tly_setting_str(TLY_SET_cupti), "app");
 }
 
 int tly_cu_cb_init(void)

@@ -15,6 +15,7 @@
 #include "papi.h"
 #include "core/dl_table.h"
 #include "core/errors.h"
+#include "tally_shared.h"
 
 #define DRV(n) TLY_DL_SYM(struct tly_cu_drv, n)
 #define PTI(n) TLY_DL_SYM(struct tly_cu_pti, n)
@@ -87,7 +88,7 @@ static void load_driver(void)
 
 static void load_cupti(void)
 {
-	const char *env = getenv("TALLY_CUPTI_LIB");
+	const char *env = tly_setting_raw(TLY_SET_cupti_lib);
 	const char *const names[] = {
 		env && *env ? env : "libcupti.so.13", "libcupti.so.13", "libcupti.so",
 		"/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13",

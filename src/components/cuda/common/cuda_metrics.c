@@ -19,6 +19,7 @@
 #include "papi.h"
 #include "core/errors.h"
 #include "core/safe_file.h"
+#include "tally_shared.h"
 
 #define MAX_CHIPS 8
 #define CACHE_MAGIC "tally-cuda-catalog 1"
@@ -76,9 +77,9 @@ static void free_catalog(struct tly_cu_catalog *c)
  * private $TMPDIR/tally-<uid>/cache: never a directory shared with others. */
 void tly_cu_cache_dir(char *buf, size_t len)
 {
-	const char *x = getenv("XDG_CACHE_HOME");
-	const char *h = getenv("HOME");
-	const char *t = getenv("TMPDIR");
+	const char *x = tly_env_raw("XDG_CACHE_HOME");
+	const char *h = tly_env_raw("HOME");
+	const char *t = tly_env_raw("TMPDIR");
 
 	if (x && x[0] == '/')
 		snprintf(buf, len, "%s/tally", x);
@@ -345,7 +346,7 @@ static struct tly_cu_catalog *load_catalog(const char *chip)
 	if (!c)
 		return NULL;
 	snprintf(c->chip, sizeof c->chip, "%s", chip);
-	c->from_cache = getenv("TALLY_CUDA_NO_CACHE") == NULL && read_cache(c) == 0;
+	c->from_cache = !tly_setting_flag(TLY_SET_cuda_no_cache) && read_cache(c) == 0;
 	rc = c->from_cache ? PAPI_OK : read_host_api(c);
 	if (rc == PAPI_OK && !c->from_cache)
 		write_cache(c);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include "tally_shared.h"
 
 /* Read once: whether phases are timed. */
 static struct {
@@ -19,9 +20,7 @@ static struct {
 
 static void read_env(void)
 {
-	const char *e = getenv("TALLY_CUDA_TIMING");
-
-	timing.on = e && *e == '1';
+	timing.on = tly_setting_flag(TLY_SET_cuda_timing);
 }
 
 double tly_cu_time_start(void)

@@ -20,6 +20,7 @@
 
 #include "core/component.h"
 #include "core/errors.h"
+#include "tally_shared.h"
 
 #define TOK_DEV_SHIFT 40
 #define TOK_MET_SHIFT 8
@@ -242,7 +243,7 @@ static void cu_ctl_cleanup(void *ctl)
 
 static int replay_wanted(void)
 {
-	const char *e = getenv("TALLY_CUDA_REPLAY");
+	const char *e = tly_setting_raw(TLY_SET_cuda_replay);
 
 	return (e && strcmp(e, "kernel") == 0) || tly_cu_any_replay();
 }

@@ -1,6 +1,6 @@
 /*
- * cuda_pcsamp_env.c - TALLY_PCSAMP_* settings (wrappers/settings.def lists
- * them for tally-run) into a tally_gpu_pcsampling_config_t, and automatic
+ * cuda_pcsamp_env.c - TALLY_PCSAMP_* settings (src/settings/settings.def,
+ * read with its one parser) into a tally_gpu_pcsampling_config_t, and automatic
  * sampling of every context (TALLY_PCSAMP=1).  Usable without the runtime.
  */
 #include "cuda_pcsamp_internal.h"
@@ -14,6 +14,7 @@
 
 #include "papi.h"
 #include "core/errors.h"
+#include "tally_shared.h"
 
 static struct {
 	pthread_mutex_t lock;
@@ -21,41 +22,40 @@ static struct {
 	char status[512];
 } autosamp = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-/* An unsigned number setting; unset/empty keeps *out. */
-static int env_num(const char *name, unsigned long long max, unsigned long long *out)
+/* A number setting (the table's grammar), at most max here; unset or
+ * empty keeps *out. */
+static int env_num(int id, unsigned long long max, unsigned long long *out)
 {
-	const char *v = getenv(name);
-	char *end;
-	unsigned long long x;
+	const char *v = tly_setting_raw(id);
+	char why[512];
+	long long x;
 
-	if (!v || !*v)
+	if (!v)
 		return PAPI_OK;
-	errno = 0;
-	x = strtoull(v, &end, 0);
-	if (errno || *end || v[0] == '-' || x > max)
-		return tly_err_set(PAPI_EINVAL, "%s=%s: not a number in 0..%llu", name, v, max);
-	*out = x;
+	if (tly_setting_num(id, &x, why, sizeof why) != 0)
+		return tly_err_set(PAPI_EINVAL, "%s", why);
+	if ((unsigned long long)x > max)
+		return tly_err_set(PAPI_EINVAL, "%s=%s: not a number in 0..%llu", tly_setting_row(id)->env, v, max);
+	*out = (unsigned long long)x;
 	return PAPI_OK;
 }
 
-static int env_bool(const char *name, int *out)
+static int env_bool(int id, int *out)
 {
-	const char *v = getenv(name);
+	char why[512];
+	int v;
 
-	if (!v || !*v)
+	if (!tly_setting_raw(id))
 		return PAPI_OK;
-	if (!strcmp(v, "1") || !strcasecmp(v, "yes") || !strcasecmp(v, "on") || !strcasecmp(v, "true"))
-		*out = 1;
-	else if (!strcmp(v, "0") || !strcasecmp(v, "no") || !strcasecmp(v, "off") || !strcasecmp(v, "false"))
-		*out = 0;
-	else
-		return tly_err_set(PAPI_EINVAL, "%s=%s: expected 1/0, yes/no, on/off, true/false", name, v);
+	if (tly_setting_bool(id, &v, why, sizeof why) != 0)
+		return tly_err_set(PAPI_EINVAL, "%s", why);
+	*out = v;
 	return PAPI_OK;
 }
 
 static int env_mode(int *mode)
 {
-	const char *v = getenv("TALLY_PCSAMP_MODE");
+	const char *v = tly_setting_raw(TLY_SET_pcsamp_mode);
 
 	if (!v || !*v || !strcasecmp(v, "continuous"))
 		*mode = TALLY_GPU_PCSAMP_CONTINUOUS;
@@ -77,24 +77,24 @@ int tally_gpu_pcsampling_config_from_env(tally_gpu_pcsampling_config_t *cfg)
 	memset((char *)cfg + sizeof cfg->size, 0, sizeof *cfg - sizeof cfg->size);
 	rc = env_mode(&cfg->mode);
 	if (rc == PAPI_OK)
-		rc = env_num("TALLY_PCSAMP_PERIOD", 31, &period);
+		rc = env_num(TLY_SET_pcsamp_period, 31, &period);
 	if (rc == PAPI_OK && period && period < 5)
 		rc = tly_err_set(PAPI_EINVAL, "TALLY_PCSAMP_PERIOD=%llu: the period is 2^5..2^31 cycles (5..31)",
 				 period);
 	if (rc == PAPI_OK)
-		rc = env_num("TALLY_PCSAMP_SCRATCH", (unsigned long long)SIZE_MAX, &scratch);
+		rc = env_num(TLY_SET_pcsamp_scratch, (unsigned long long)SIZE_MAX, &scratch);
 	if (rc == PAPI_OK)
-		rc = env_num("TALLY_PCSAMP_HWBUF", (unsigned long long)SIZE_MAX, &hw);
+		rc = env_num(TLY_SET_pcsamp_hwbuf, (unsigned long long)SIZE_MAX, &hw);
 	if (rc == PAPI_OK)
-		rc = env_num("TALLY_PCSAMP_MAX_PCS", 1u << 24, &maxpcs);
+		rc = env_num(TLY_SET_pcsamp_max_pcs, 1u << 24, &maxpcs);
 	if (rc == PAPI_OK)
-		rc = env_num("TALLY_PCSAMP_DRAIN_MS", 3600000, &drain);
+		rc = env_num(TLY_SET_pcsamp_drain_ms, 3600000, &drain);
 	if (rc == PAPI_OK)
-		rc = env_num("TALLY_PCSAMP_WORKER_SLEEP_MS", 3600000, &sleep);
+		rc = env_num(TLY_SET_pcsamp_worker_sleep_ms, 3600000, &sleep);
 	if (rc == PAPI_OK)
-		rc = env_bool("TALLY_PCSAMP_START", &start);
+		rc = env_bool(TLY_SET_pcsamp_start, &start);
 	cfg->period = (int)period;
-	cfg->stalls = getenv("TALLY_PCSAMP_STALLS");
+	cfg->stalls = tly_setting_raw(TLY_SET_pcsamp_stalls);
 	cfg->scratch_bytes = (size_t)scratch;
 	cfg->hw_bytes = (size_t)hw;
 	cfg->max_pcs = (size_t)maxpcs;
@@ -107,7 +107,7 @@ int tally_gpu_pcsampling_config_from_env(tally_gpu_pcsampling_config_t *cfg)
 /* TALLY_PCSAMP_SHARE: 1 "one" (default), 0 "all", -1 invalid. */
 static int share_one(void)
 {
-	const char *v = getenv("TALLY_PCSAMP_SHARE");
+	const char *v = tly_setting_raw(TLY_SET_pcsamp_share);
 
 	if (!v || !*v || !strcasecmp(v, "one"))
 		return 1;
@@ -154,13 +154,13 @@ void tly_cu_pcs_ctx_created(CUcontext ctx)
 int tally_gpu_pcsampling_auto(void)
 {
 	tally_gpu_pcsampling_config_t cfg = { .size = sizeof cfg };
-	int on = 0, rc = env_bool("TALLY_PCSAMP", &on);
+	int on = 0, rc = env_bool(TLY_SET_pcsamp, &on);
 	CUcontext cur = NULL;
 
 	if (rc == PAPI_OK && on)
 		rc = tally_gpu_pcsampling_config_from_env(&cfg);   /* reject bad settings now */
 	if (rc == PAPI_OK && on && share_one() < 0)
-		rc = tly_err_set(PAPI_EINVAL, "TALLY_PCSAMP_SHARE=%s: expected one or all", getenv("TALLY_PCSAMP_SHARE"));
+		rc = tly_err_set(PAPI_EINVAL, "TALLY_PCSAMP_SHARE=%s: expected one or all", tly_setting_raw(TLY_SET_pcsamp_share));
 	if (rc != PAPI_OK || !on)
 		return rc;
 	rc = tly_cu_api_ready();

@@ -22,6 +22,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "tally_shared.h"
 
 #define MAX_CLAIMS 64
 
@@ -53,7 +54,7 @@ static long read_owner(int fd)
  * it is a real directory of this user that nobody else can enter. */
 static int private_dir(char *buf, size_t len)
 {
-	const char *base = getenv("TMPDIR");
+	const char *base = tly_env_raw("TMPDIR");
 	struct stat st;
 
 	if (!base || base[0] != '/')

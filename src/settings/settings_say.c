@@ -1,0 +1,38 @@
+/*
+ * settings_say.c - the library's own reading of a setting: a malformed
+ * value is said once per process on stderr, in the parser's sentence,
+ * and the default is used (the library may run without the runtime, so it
+ * cannot leave the message to the runtime's once-per-job report).
+ */
+#include "tally_shared.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+
+static atomic_uchar said[TLY_NSETTINGS];
+
+static void say(int id, const char *why)
+{
+	if (id >= 0 && id < TLY_NSETTINGS && !atomic_exchange(&said[id], 1))
+		fprintf(stderr, "tally: %s; using the default '%s'\n", why, tly_setting_row(id)->def);
+}
+
+int tly_setting_flag(int id)
+{
+	char why[512];
+	int v;
+
+	if (tly_setting_bool(id, &v, why, sizeof why) != 0)
+		say(id, why);
+	return v;
+}
+
+long long tly_setting_count(int id)
+{
+	char why[512];
+	long long v;
+
+	if (tly_setting_num(id, &v, why, sizeof why) != 0)
+		say(id, why);
+	return v;
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""check_getenv.py - the environment is read in one place: the settings
+parser (src/settings/settings.c; docs/DESIGN.md, "Settings").  Every other
+C file of src/ and wrappers/ reads a setting through tly_setting_* and
+another program's variable through tly_env_raw.  Fails naming each file
+and line that calls getenv, secure_getenv or walks environ elsewhere.
+
+Usage: check_getenv.py <source root>."""
+import os
+import re
+import sys
+
+PARSER = {'src/settings/settings.c'}
+READ = re.compile(r'\b(?:secure_getenv|getenv)\s*\(|\benviron\b')
+COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:[^"\\\n]|\\.)*"', re.S)
+
+
+def blank(m):
+    """A comment or string as spaces (newlines kept, so lines still count)."""
+    return re.sub(r'[^\n]', ' ', m.group(0))
+
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else '.'
+    bad, seen = [], 0
+    for top in ('src', 'wrappers'):
+        for d, _, files in os.walk(os.path.join(root, top)):
+            for f in sorted(files):
+                if not f.endswith(('.c', '.h')):
+                    continue
+                path = os.path.join(d, f)
+                rel = os.path.relpath(path, root)
+                seen += 1
+                with open(path, encoding='utf-8', errors='replace') as fh:
+                    text = COMMENT.sub(blank, fh.read())
+                if rel in PARSER:
+                    continue
+                for m in READ.finditer(text):
+                    line = text.count('\n', 0, m.start()) + 1
+                    bad.append(f'{rel}:{line}: reads the environment '
+                               '(use tly_setting_* or tly_env_raw of tally_shared.h)')
+    for line in bad:
+        print(line)
+    print(f'{seen} C files of src/ and wrappers/ checked: '
+          + ('ok' if not bad else f'{len(bad)} read(s) of the environment outside the parser'))
+    if seen < 100:
+        print('too few files found: wrong source root?')
+        return 1
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

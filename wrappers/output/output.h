@@ -1,0 +1,21 @@
+/*
+ * output.h - the writer's entry points (output/h5_writer.c, h5_merge.c);
+ * the runtime reaches them through runtime/rt_writer.h.
+ */
+#ifndef TALLY_OUTPUT_H
+#define TALLY_OUTPUT_H
+
+#include <stddef.h>
+
+
+/* Write the job file.  comm_ptr: pointer to the tool's MPI_Comm, or NULL
+ * for a serial (or per-rank partial) file.  0 or -1. */
+int tly_out_write(void *comm_ptr, char *path, size_t len, int partial);
+void tly_out_init(void);
+
+/* Merge the pieces rank<r>.h5 of dir into one job file (output/h5_merge.c). */
+int tly_out_merge(const char *dir, int size, const char *path);
+/* The output path: TALLY_OUTPUT_DIR/TALLY_OUTPUT_NAME, else a name of the
+ * program, date, time and pid, with `suffix` (output/out_name.c). */
+void tly_out_choose_name(char *buf, size_t len, const char *suffix);
+#endif /* TALLY_OUTPUT_H */

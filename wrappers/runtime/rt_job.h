@@ -1,0 +1,42 @@
+/*
+ * rt_job.h - the job of a process without MPI (rt_job.c) and the exit
+ * paths (rt_exit.c).
+ */
+#ifndef TALLY_RT_JOB_H
+#define TALLY_RT_JOB_H
+
+#include <setjmp.h>
+#include <stddef.h>
+
+/* ---- the job of a process without MPI (runtime/rt_job.c) -------------- */
+struct tly_rt_job {
+	int rank, size;       /* from the launcher's environment; 0 and 1 when none */
+	int known;            /* a launcher said */
+	char launcher[32];    /* which variables said it */
+	char id[96];          /* job identity, safe in a file name */
+};
+/* Rank, size and identity from RANK/WORLD_SIZE, OMPI_COMM_WORLD_*,
+ * PMIX_RANK, PMI_RANK/PMI_SIZE, SLURM_PROCID/SLURM_NTASKS; 1 when found. */
+int tly_rt_job_env(struct tly_rt_job *j);
+/* The directory of per-process pieces beside the job file `final`. */
+void tly_rt_job_dir(const char *final, const struct tly_rt_job *j, char *buf, size_t len);
+int tly_rt_job_pieces(const char *dir);              /* pieces present, -1: no dir */
+int tly_rt_job_claim_merge(const char *dir, int size); /* 1: this process merges */
+void tly_rt_job_clean(const char *dir);
+/* 1 when the program itself (not the preload) needs libmpi. */
+int tly_rt_program_links_mpi(void);
+
+/* ---- exit paths (runtime/rt_exit.c) ----------------------------------- */
+void tly_rt_exit_install(void);
+void tly_rt_write_partial(const char *why);
+/* The watchdog over the job's end (MPI_Finalize: the collective write and
+ * PMPI_Finalize itself).  Armed with the caller's jump buffer: after
+ * TALLY_EXIT_TIMEOUT seconds the watchdog jumps back there (sigsetjmp
+ * returns 1) so MPI_Finalize returns to the application, which then ends
+ * with its own exit status (the runtime makes sure nothing stuck in MPI or
+ * HDF5 holds the exit up). */
+void tly_rt_guard_arm(sigjmp_buf *jb);
+void tly_rt_guard_disarm(void);
+void tly_rt_guard_abandoned(void);   /* after sigsetjmp returned 1 */
+
+#endif /* TALLY_RT_JOB_H */

@@ -1,0 +1,27 @@
+/*
+ * rt_srcname.h - source names of code addresses (rt_srcname.c) and
+ * GCC OpenMP programs on LLVM libomp (rt_libomp.c).
+ */
+#ifndef TALLY_RT_SRCNAME_H
+#define TALLY_RT_SRCNAME_H
+
+#include <stddef.h>
+
+
+/*
+ * name: "function (file:line)[ in caller (file:line)...]" (inlined frames)
+ * from DWARF, else "symbol+0xoffset"; raw: "module+0xoffset".  is_return:
+ * pc is a return address (the call before it is named).  1 when DWARF
+ * named it.  Not for hot paths: callers cache per address. */
+int tly_rt_srcname(const void *pc, int is_return, char *name, size_t nlen, char *raw, size_t rlen);
+/* A region name "<label> @ <src>" that carries its raw address after
+ * TLY_RT_ADDR_SEP (rt.h). */
+void tly_rt_name_with_address(char *buf, size_t len, const char *label, const char *src, const char *raw);
+
+/* ---- GCC OpenMP programs on LLVM libomp (rt_libomp.c) ----------------- */
+/* When the process's GOMP_* calls reach GNU libgomp, run it again with
+ * libomp preloaded (`how`: TALLY_LIBOMP); where that cannot be done, warn
+ * once.  Returns unless it re-executes the program. */
+void tly_rt_libomp_switch(const char *how);
+
+#endif /* TALLY_RT_SRCNAME_H */

@@ -1,0 +1,27 @@
+/*
+ * rt_writer.h - the writer as the runtime's exit paths and start-up call
+ * it.  The runtime knows no writer header: output/ defines the one
+ * `const struct tly_rt_writer tly_rt_writer` (output/h5_writer.c), the
+ * way a component defines its struct for the library's core.
+ */
+#ifndef TALLY_RT_WRITER_H
+#define TALLY_RT_WRITER_H
+
+#include <stddef.h>
+
+struct tly_rt_writer {
+	/* At start-up, once measuring. */
+	void (*init)(void);
+	/* Write the job file.  comm_ptr: pointer to the tool's MPI_Comm, or
+	 * NULL for a serial (or per-rank partial) file; path: the name chosen,
+	 * filled in when empty.  0 or -1. */
+	int (*write)(void *comm_ptr, char *path, size_t len, int partial);
+	/* Merge the pieces rank<r>.h5 of dir into one job file.  0 or -1. */
+	int (*merge)(const char *dir, int size, const char *path);
+	/* The output path, with `suffix` (".h5", ".partial.h5"). */
+	void (*choose_name)(char *buf, size_t len, const char *suffix);
+};
+
+extern const struct tly_rt_writer tly_rt_writer;
+
+#endif /* TALLY_RT_WRITER_H */
