@@ -7,6 +7,8 @@
  *   hook     Tally's CUPTI subscription and launch hook, no profiler
  *   window   one Range Profiler range over all launches (UserRange)
  *   kernel   one range per kernel (AutoRange, like ncu), one harvest
+ *   ranges   named ranges, a tally_gpu_range_mark every 8 launches
+ *            (the runtime's TALLY_CUDA_GRANULARITY=region)
  * For each: the mean time inside the launch call, the whole loop per
  * launch (launches + final synchronisation) and the ratio to `none`.
  * No verdict (label bench); figures in docs/gpu.md.
@@ -30,8 +32,17 @@ static uint64_t no_hook(const tally_gpu_launch_t *l, void *ud)
 	return 0;
 }
 
+static double sum(const double *v, int n)
+{
+	double s = 0;
+
+	for (int i = 0; i < n; i++)
+		s += v[i];
+	return s;
+}
+
 /* N launches; *in_launch = summed seconds inside the launch calls. */
-static int loop(int n, int sync_each, double *in_launch, double *total)
+static int loop(int n, int sync_each, int mark, double *in_launch, double *total)
 {
 	double t0 = th_now_s(), in = 0;
 	int rc = 0;
@@ -43,6 +54,12 @@ static int loop(int n, int sync_each, double *in_launch, double *total)
 		in += th_now_s() - a;
 		if (sync_each)
 			rc |= tg_sync();
+		if (mark && i % 8 == 7) {
+			char name[32];
+
+			snprintf(name, sizeof name, "m%d", i / 8);
+			rc |= tally_gpu_range_mark(name);
+		}
 	}
 	rc |= tg_sync();
 	*in_launch = in;
@@ -69,11 +86,12 @@ static int run(const char *mode, int n, double base)
 
 	if (!strcmp(mode, "hook"))
 		rc = tally_gpu_set_launch_hook(no_hook, NULL);
-	else if (!strcmp(mode, "window") || !strcmp(mode, "kernel"))
-		rc = group(strcmp(mode, "kernel") ? TALLY_GPU_COLLECTION_CONTINUOUS : TALLY_GPU_COLLECTION_KERNEL, &g);
+	else if (!strcmp(mode, "window") || !strcmp(mode, "kernel") || !strcmp(mode, "ranges"))
+		rc = group(!strcmp(mode, "kernel") ? TALLY_GPU_COLLECTION_KERNEL : !strcmp(mode, "ranges") ?
+			   TALLY_GPU_COLLECTION_RANGES : TALLY_GPU_COLLECTION_CONTINUOUS, &g);
 	h0 = th_now_s();
-	rc |= loop(n, !strcmp(mode, "sync"), &in, &total);
-	if (g && !strcmp(mode, "kernel"))
+	rc |= loop(n, !strcmp(mode, "sync"), !strcmp(mode, "ranges"), &in, &total);
+	if (g && strcmp(mode, "window"))
 		rc |= tally_gpu_group_read_kernels(g, NULL, 0, vals, &nk);
 	else if (g)
 		rc |= tally_gpu_group_read_all(g, &v, NULL, &one);
@@ -84,9 +102,9 @@ static int run(const char *mode, int n, double base)
 	if (!strcmp(mode, "hook"))
 		tally_gpu_set_launch_hook(NULL, NULL);
 	printf("LAUNCH_COST mode=%-6s n=%d in_launch_us=%.1f per_launch_us=%.1f ratio=%.2f harvest_ms=%.1f "
-	       "setup_ms=%.1f kernels=%d inst=%.0f rc=%d\n", mode, n, 1e6 * in / n, 1e6 * total / n,
-	       base > 0 ? total / base : 1.0, 1e3 * harvest, 1e3 * (h0 - t0), g && !strcmp(mode, "kernel") ? nk : 0,
-	       g && !strcmp(mode, "kernel") ? vals[0] : v, rc);
+	       "setup_ms=%.1f rows=%d inst=%.0f rc=%d\n", mode, n, 1e6 * in / n, 1e6 * total / n,
+	       base > 0 ? total / base : 1.0, 1e3 * harvest, 1e3 * (h0 - t0), g && strcmp(mode, "window") ? nk : 0,
+	       g && strcmp(mode, "window") ? sum(vals, nk) : v, rc);
 	free(vals);
 	return base > 0 || rc ? rc : 0;
 }
@@ -95,7 +113,7 @@ int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 500, rc = 0;
 	double in, base;
-	const char *modes[] = { "none", "sync", "hook", "window", "kernel" };
+	const char *modes[] = { "none", "sync", "hook", "window", "kernel", "ranges" };
 
 	if (n < 1 || n > 4000)
 		n = 500;
@@ -105,8 +123,8 @@ int main(int argc, char **argv)
 		printf("SKIP: no GPU\n");
 		return 77;
 	}
-	loop(n, 0, &in, &base);   /* warm-up */
-	loop(n, 0, &in, &base);
+	loop(n, 0, 0, &in, &base);   /* warm-up */
+	loop(n, 0, 0, &in, &base);
 	for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
 		rc |= run(modes[i], n, base);
 	rc |= run("kernel", n, base);   /* a second session: the context is set up */

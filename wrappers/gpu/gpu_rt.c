@@ -30,6 +30,7 @@ struct launch {
 static struct {
 	pthread_mutex_t lock;
 	int on, device, n, replay;
+	int ranges;           /* region granularity (gpu_marks.c) */
 	int pass;             /* application replay: this run's pass, else -1 */
 	int image;            /* ... through saved counter data images */
 	tally_gpu_event_t ids[TLY_GPU_MAX_METRICS];
@@ -250,6 +251,22 @@ static int enable_image_pass(int k)
 	return 0;
 }
 
+/* TALLY_CUDA_GRANULARITY=region, where the list allows it (one pass). */
+static int by_region(void)
+{
+	const char *g = tly_rt_proc()->opt.raw.cuda_granularity;
+
+	if (!strcmp(g, "region")) {
+		if (!gs.replay)
+			return 1;
+		tly_rt_log(1, "TALLY_CUDA_GRANULARITY=region: the GPU metrics need %d passes (kernel replay); "
+			   "values per kernel instead", gs.sets->host_passes);
+	} else if (strcmp(g, "kernel")) {
+		tly_rt_log(1, "TALLY_CUDA_GRANULARITY=%s: expected 'kernel' or 'region'; 'kernel' is used", g);
+	}
+	return 0;
+}
+
 static int enable(void)
 {
 	const char *mode = tly_rt_proc()->opt.raw.pass_mode;
@@ -266,6 +283,9 @@ static int enable(void)
 		return -1;
 	}
 	if (gs.replay && (rc = tally_gpu_kernel_replay_enable(NULL)) != PAPI_OK)
+		goto fail;
+	gs.ranges = by_region();
+	if (gs.ranges && (rc = tally_gpu_set_collection_mode(NULL, TALLY_GPU_COLLECTION_RANGES)) != PAPI_OK)
 		goto fail;
 	if ((rc = tally_gpu_group_sets_enable_all(gs.sets)) != PAPI_OK)
 		goto fail;
@@ -329,7 +349,12 @@ void tly_gpu_rt_start(void *comm_ptr)
 	if (rc != PAPI_OK)
 		tly_rt_log(1, "GPU kernels not attributed to threads and regions: %s", tally_gpu_subscriber_status());
 	gs.on = 1;
-	tly_rt_log(2, "%d GPU metric(s) in %d pass(es)%s", gs.n, s->npasses, gs.replay ? ", kernel replay" : "");
+	if (gs.ranges) {
+		tly_gpu_rt_marks_on();
+		tly_gpu_rt_mark(tly_rt_self());   /* the first range: the calling thread's region */
+	}
+	tly_rt_log(2, "%d GPU metric(s) in %d pass(es)%s%s", gs.n, s->npasses, gs.replay ? ", kernel replay" : "",
+		   gs.ranges ? ", values per region" : "");
 	if (tally_gpu_subscribed())
 		tly_rt_log(1, "Tally holds CUPTI's subscription: an application's own CUPTI tool (torch.profiler, "
 			   "Nsight) cannot subscribe; TALLY_CUPTI=app leaves CUPTI to it");
@@ -339,6 +364,7 @@ void tly_gpu_rt_view(struct tly_gpu_view *v)
 {
 	pthread_mutex_lock(&gs.lock);
 	*v = (struct tly_gpu_view){ .on = gs.on, .device = gs.device, .n = gs.n, .replay = gs.replay,
+				    .ranges = gs.ranges,
 				    .image_pass = gs.image ? gs.pass : -1,
 				    .image_last = gs.image && gs.pass == gs.sets->host_passes - 1,
 				    .ids = gs.ids, .sets = gs.sets, .nl = gs.nl, .ks = &gs.ks, .nks = &gs.nks };
@@ -355,4 +381,5 @@ const char *tly_gpu_rt_launch(int64_t k, const struct tly_rt_thread **t, int32_t
 const struct tly_rt_part tly_rt_part_gpu = {
 	.name = "gpu",
 	.job_start = tly_gpu_rt_start,
+	.region_change = tly_gpu_rt_mark,
 };

@@ -19,3 +19,10 @@ void tly_rt_parts_job_start(void *comm_ptr)
 		if (tly_rt_parts[k]->job_start)
 			tly_rt_parts[k]->job_start(comm_ptr);
 }
+
+void tly_rt_parts_region_change(const struct tly_rt_thread *t)
+{
+	for (int k = 0; tly_rt_parts[k]; k++)
+		if (tly_rt_parts[k]->region_change)
+			tly_rt_parts[k]->region_change(t);
+}
