@@ -19,7 +19,7 @@
 
 #include "tharness.h"
 #include "th_file.h"
-#include "components/cuda/cuda_internal.h"
+#include "components/cuda/common/cuda_internal.h"
 #include "core/safe_file.h"
 #include "papi.h"
 

@@ -11,7 +11,7 @@
 
 #include "tharness.h"
 #include "tally.h"
-#include "components/cuda/cuda_internal.h"
+#include "components/cuda/common/cuda_internal.h"
 
 #define CHIP "GH100"
 

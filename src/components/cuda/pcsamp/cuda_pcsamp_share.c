@@ -11,7 +11,7 @@
  * A lock file owned by another user (only root can put one there) is
  * reported as held by that user.
  */
-#include "cuda_internal.h"
+#include "components/cuda/common/cuda_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -11,7 +11,7 @@
  * tally_gpu_kernel_replay_enable on a context), in which case it is
  * collected per kernel (AutoRange + KernelReplay) and summed.
  */
-#include "cuda_internal.h"
+#include "components/cuda/common/cuda_internal.h"
 
 #include <math.h>
 #include <stdio.h>

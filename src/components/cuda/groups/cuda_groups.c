@@ -2,7 +2,7 @@
  * cuda_groups.c - tally_gpu_*: devices, domains, events and event groups
  * in the legacy CUPTI Event API's model (see tally_gpu.h for the mapping).
  */
-#include "cuda_internal.h"
+#include "components/cuda/common/cuda_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

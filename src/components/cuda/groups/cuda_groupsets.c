@@ -7,7 +7,7 @@
  * (struct tly_cu_shared): the union of their metrics in one config image,
  * whose ranges are split back into the groups at each harvest.
  */
-#include "cuda_internal.h"
+#include "components/cuda/common/cuda_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * cuda_group.c - tally_gpu_group_*: the life of one event group (create,
  * add/remove, enable/disable, read with reset-after-read, attributes).
  */
-#include "cuda_internal.h"
+#include "components/cuda/common/cuda_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

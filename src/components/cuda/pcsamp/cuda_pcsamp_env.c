@@ -3,7 +3,7 @@
  * them for tally-run) into a tally_gpu_pcsampling_config_t, and automatic
  * sampling of every context (TALLY_PCSAMP=1).  Usable without the runtime.
  */
-#include "cuda_internal.h"
+#include "components/cuda/common/cuda_internal.h"
 
 #include <errno.h>
 #include <pthread.h>

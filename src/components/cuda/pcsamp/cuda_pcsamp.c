@@ -8,7 +8,7 @@
  * that holds the lock, inside Enable or Disable: the hooks then act without
  * locking (`held`) instead of deadlocking.
  */
-#include "cuda_internal.h"
+#include "components/cuda/common/cuda_internal.h"
 
 #include <pthread.h>
 #include <stdio.h>
