@@ -25,7 +25,11 @@ for mode in ranges emit; do
   # values per region (TALLY_CUDA_GRANULARITY=region) against the per-kernel run
   TALLY_CUDA_GRANULARITY=region "$run" --output-name=region.h5 --events=cuda:::smsp__inst_executed.sum -- \
     "$py" "$here/torch_train.py" --nvtx ranges > region.log 2>&1 || { cat region.log; rc=1; continue; }
-  "$py" "$here/check_torch_region.py" plain_ranges.log region.log ranges.h5 region.h5 || rc=1
+  TALLY_CUDA_GRANULARITY=region TALLY_CUDA_REGION_DEPTH=1 "$run" --output-name=step.h5 \
+    --events=cuda:::smsp__inst_executed.sum -- "$py" "$here/torch_train.py" --nvtx ranges > step.log 2>&1 ||
+    { cat step.log; rc=1; continue; }
+  "$py" "$here/check_torch_region.py" plain_ranges.log region.log ranges.h5 region.h5 step.h5 || rc=1
   grep -h "^LOOP_S" region.log | sed 's/^/region /'
+  grep -h "^LOOP_S" step.log | sed 's/^/region-depth-1 /'
 done
 exit $rc

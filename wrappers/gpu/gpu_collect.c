@@ -184,6 +184,7 @@ const struct tly_gpu_kstat *tly_gpu_rt_collect(int64_t *n, int *replay)
 	struct tly_gpu_view v;
 	struct harvest h = { 0 };
 
+	tly_gpu_start_join();   /* a background start has ended */
 	tly_gpu_rt_view(&v);
 	*replay = v.replay;
 	*n = *v.nks;

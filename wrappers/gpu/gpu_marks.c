@@ -5,7 +5,9 @@
  * thread ends the open range and starts one named "r<k>", mark k being
  * (thread, its innermost region, launches seen so far).  A change with no
  * launch since the last mark rewrites that mark instead (no CUPTI call),
- * so ranges are the spans that launched kernels.  Ranges belong to the
+ * so ranges are the spans that launched kernels.  TALLY_CUDA_REGION_DEPTH
+ * = L > 0: regions deeper than level L are folded into their level-L
+ * ancestor (a change below it starts no range).  Ranges belong to the
  * context, not to a thread: a kernel launched by another thread during a
  * range counts for the region of the thread that opened the range.
  */
@@ -24,7 +26,7 @@ struct mark {
 	int64_t nl0;          /* launches recorded before the range */
 };
 
-static atomic_int marks_on;
+static atomic_int marks_on, max_depth;
 static struct {
 	pthread_mutex_t lock;
 	struct mark *m;
@@ -33,7 +35,16 @@ static struct {
 
 void tly_gpu_rt_marks_on(void)
 {
+	atomic_store(&max_depth, atoi(tly_rt_proc()->opt.raw.cuda_region_depth));
 	atomic_store(&marks_on, 1);
+}
+
+/* The depth of the frame that names t's range (1: the root). */
+static int level(const struct tly_rt_thread *t)
+{
+	int max = atomic_load_explicit(&max_depth, memory_order_relaxed);
+
+	return max > 0 && t->depth > max + 1 ? max + 1 : t->depth;
 }
 
 void tly_gpu_rt_mark(const struct tly_rt_thread *t)
@@ -46,8 +57,12 @@ void tly_gpu_rt_mark(const struct tly_rt_thread *t)
 	if (!atomic_load_explicit(&marks_on, memory_order_relaxed) || !t)
 		return;
 	tly_gpu_rt_view(&v);
-	node = t->depth ? t->stack[t->depth - 1].node : 0;
+	node = t->depth ? t->stack[level(t) - 1].node : 0;
 	pthread_mutex_lock(&mk.lock);
+	if (mk.n && mk.m[mk.n - 1].t == t && mk.m[mk.n - 1].node == node) {   /* the same region */
+		pthread_mutex_unlock(&mk.lock);
+		return;
+	}
 	if (mk.n && mk.m[mk.n - 1].nl0 == v.nl) {   /* nothing launched in the open range */
 		mk.m[mk.n - 1].t = t;
 		mk.m[mk.n - 1].node = node;

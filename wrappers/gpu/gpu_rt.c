@@ -97,6 +97,9 @@ static uint64_t on_launch(const tally_gpu_launch_t *l, void *ud)
 	struct launch *x;
 
 	(void)ud;
+	if (l->phase == 0 && tly_gpu_start_wait() != 0)
+		tly_rt_log(1, "the GPU profiler's start has not ended after a minute: kernel '%s' launched without it",
+			   l->name ? l->name : "?");
 	if (l->phase == 1 && !atomic_exchange(&exit_hook, 1))
 		atexit(harvest_at_exit);
 	if (l->phase != 1 || !(t = tly_rt_self()))
@@ -326,6 +329,25 @@ static int cupti_left_to_app(void)
 	return 0;
 }
 
+/* Enable the metrics; on success values are collected (gs.on).  Runs in
+ * the background thread (gpu_start.c) or inline; t: the starting thread. */
+static void start_session(void *t)
+{
+	if (enable() < 0) {
+		tally_gpu_set_launch_hook(NULL, NULL);
+		return;
+	}
+	pthread_mutex_lock(&gs.lock);
+	gs.on = 1;
+	pthread_mutex_unlock(&gs.lock);
+	if (gs.ranges) {
+		tly_gpu_rt_marks_on();
+		tly_gpu_rt_mark(t);   /* the first range: the starting thread's region */
+	}
+	tly_rt_log(2, "%d GPU metric(s) in %d pass(es)%s%s", gs.n, tly_pass_state()->gpu.npasses,
+		   gs.replay ? ", kernel replay" : "", gs.ranges ? ", values per region" : "");
+}
+
 void tly_gpu_rt_start(void *comm_ptr)
 {
 	struct tly_pass_sched *s = &tly_pass_state()->gpu;
@@ -343,18 +365,15 @@ void tly_gpu_rt_start(void *comm_ptr)
 			   gs.device, owner);
 		return;
 	}
-	if (enable() < 0)
-		return;
+	/* the hook first: a launch during a background start waits for it */
 	rc = tally_gpu_set_launch_hook(on_launch, NULL);
 	if (rc != PAPI_OK)
 		tly_rt_log(1, "GPU kernels not attributed to threads and regions: %s", tally_gpu_subscriber_status());
-	gs.on = 1;
-	if (gs.ranges) {
-		tly_gpu_rt_marks_on();
-		tly_gpu_rt_mark(tly_rt_self());   /* the first range: the calling thread's region */
-	}
-	tly_rt_log(2, "%d GPU metric(s) in %d pass(es)%s%s", gs.n, s->npasses, gs.replay ? ", kernel replay" : "",
-		   gs.ranges ? ", values per region" : "");
+	if (strcmp(tly_rt_proc()->opt.raw.cuda_start, "inline") &&
+	    tly_gpu_start_background(start_session, tly_rt_self()) == 0)
+		tly_rt_log(2, "GPU profiler session starting in the background");
+	else
+		start_session(tly_rt_self());
 	if (tally_gpu_subscribed())
 		tly_rt_log(1, "Tally holds CUPTI's subscription: an application's own CUPTI tool (torch.profiler, "
 			   "Nsight) cannot subscribe; TALLY_CUPTI=app leaves CUPTI to it");

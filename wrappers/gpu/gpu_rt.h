@@ -49,6 +49,13 @@ void tly_gpu_rt_marks_on(void);
 /* The thread, region and launches of range `name` ("r<k>"); -1 when the
  * name is none of the marks. */
 int tly_gpu_rt_mark_info(const char *name, const struct tly_rt_thread **t, int32_t *node, int64_t *launches);
+/* gpu_start.c: run fn(arg) in a thread (0, or -1 when none could be
+ * made); wait (from any other thread) until it is done, -1 after the
+ * bounded wait; join it. */
+int tly_gpu_start_background(void (*fn)(void *), void *arg);
+int tly_gpu_start_wait(void);
+void tly_gpu_start_join(void);
+
 /* Row name of region-granularity values in gpu_kernels. */
 #define TLY_GPU_REGION_ROW "(region)"
 

@@ -31,6 +31,17 @@
 #include "core/errors.h"
 
 #define KERNEL_MODE_RANGES 1024
+
+/* Ranges one counter data image holds in kernel and ranges mode
+ * (TALLY_CUDA_RANGES, 1..65536, default 1024).  Kernel mode keeps the
+ * first that many kernels of a window; ranges mode harvests a full image. */
+static size_t image_ranges(void)
+{
+	const char *v = getenv("TALLY_CUDA_RANGES");
+	long n = v && *v ? strtol(v, NULL, 10) : 0;
+
+	return n >= 1 && n <= 65536 ? (size_t)n : KERNEL_MODE_RANGES;
+}
 #define MAX_NAMED 16
 
 /* Running ranges-mode sessions; the lock also orders marks and harvests
@@ -260,7 +271,7 @@ int tly_cu_coll_open(struct tly_cu_coll *c, CUcontext ctx, int dev, const char *
 	c->named = kernel_mode == TALLY_GPU_COLLECTION_RANGES && !kernel_replay && c->user_pass < 0;
 	c->kernel_mode = (kernel_mode && !c->named) || kernel_replay || c->user_pass >= 0;
 	c->kernel_replay = kernel_replay;
-	c->max_ranges = c->kernel_mode || c->named ? KERNEL_MODE_RANGES : 1;
+	c->max_ranges = c->kernel_mode || c->named ? image_ranges() : 1;
 	if (rc == PAPI_OK && c->named && !(c->rnames = calloc(c->max_ranges, sizeof *c->rnames)))
 		rc = PAPI_ENOMEM;
 	if (rc == PAPI_OK && c->named && c->cfg.passes > 1)
