@@ -369,7 +369,7 @@ void tly_gpu_rt_start(void *comm_ptr)
 	rc = tally_gpu_set_launch_hook(on_launch, NULL);
 	if (rc != PAPI_OK)
 		tly_rt_log(1, "GPU kernels not attributed to threads and regions: %s", tally_gpu_subscriber_status());
-	if (strcmp(tly_rt_proc()->opt.raw.cuda_start, "inline") &&
+	if (!strcmp(tly_rt_proc()->opt.raw.cuda_start, "background") &&
 	    tly_gpu_start_background(start_session, tly_rt_self()) == 0)
 		tly_rt_log(2, "GPU profiler session starting in the background");
 	else

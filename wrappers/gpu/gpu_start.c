@@ -1,6 +1,6 @@
 /*
  * gpu_start.c - the GPU profiler's start off the program's critical path
- * (TALLY_CUDA_START=background, the default).  The first range profiler
+ * (TALLY_CUDA_START=background; default inline).  The first range profiler
  * Start on a context takes about 1 s (the driver sets the context up for
  * profiling); run in a thread of its own, it overlaps the program's own
  * start-up (imports, data loading, its CUDA context).  A kernel launched
