@@ -7,8 +7,8 @@
 #                              libtally-preload.so
 #   lib/cmake/Tally/           TallyConfig.cmake and the exported targets
 #   lib/pkgconfig/             papi.pc, tally.pc
-#   include/                   papi.h, papiStdEventDefs.h, tally.h, tally_gpu.h, fpapi.h,
-#                              f77papi.h, f90papi.h, papi.mod (TALLY_INSTALL_FMODDIR)
+#   include/                   papi.h, papi_types.h, papiStdEventDefs.h, tally.h, tally_gpu.h,
+#                              fpapi.h, f77papi.h, f90papi.h, papi.mod (TALLY_INSTALL_FMODDIR)
 #   share/tally/               doc/, examples/
 
 set(TALLY_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/Tally"

@@ -12,6 +12,8 @@ Every object-like macro and enumerator named PAPI_* or PAPIF_* whose value
 is an integer constant expression is written, in header order, as the
 value a 32-bit Fortran INTEGER holds: codes with bit 31 set (presets,
 PAPI_DOM_HWSPEC) become negative, like the C `int` they are passed as.
+A header's `#include "x.h"` of a file beside it (papi.h's papi_types.h) is
+read in its place, as the preprocessor does; other includes are passed over.
 """
 import os
 import re
@@ -38,6 +40,17 @@ def to_python(expr):
     if re.search(r"[^\w\s()|&^~<>+\-*/%,]", e) or "&&" in e or "||" in e or re.search(r"\(\s*int\s*\)", e):
         return None
     return e.replace("/", "//")
+
+
+def read_header(path):
+    """The text of a C header with its includes of files beside it in place."""
+    here = os.path.dirname(os.path.abspath(path))
+
+    def inline(m):
+        name = os.path.join(here, m.group(1))
+        return read_header(name) if os.path.isfile(name) else m.group(0)
+    with open(path, encoding="utf-8") as f:
+        return re.sub(r'^[ \t]*#[ \t]*include[ \t]+"([^"/]+)"[^\n]*$', inline, f.read(), flags=re.M)
 
 
 def wrap32(v):
@@ -150,8 +163,7 @@ def main(argv):
     col = Collector()
     texts = []
     for path in argv[2:]:
-        with open(path, encoding="utf-8") as f:
-            texts.append(f.read())
+        texts.append(read_header(path))
         col.add_header(texts[-1])
     consts = col.constants()
     if not consts:

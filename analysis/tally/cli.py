@@ -8,12 +8,19 @@ from .errors import TallyError
 
 EPILOG = """metrics for --metric: time (inclusive wall time, default), excl, visits,
 any counted event name, or a derived metric name (IPC, GFLOP/s, CPU utilisation,
-page faults/s, ...). Exit status: 0 ok, 2 unreadable input or bad option."""
+page faults/s, ...). Exit status: 0 ok, 2 unreadable input or bad option.
+
+other commands (each with its own --help):
+  tally-report summary FILE.h5                  a short summary (tally-run --summary)
+  tally-report merge-passes OUT PASS0.h5 ...    merge the runs of tally-run --passes
+  tally-report merge-passes --npasses PASS0.h5  passes of run 0's schedule
+  tally-report hl FILE.json ...                 regions of PAPI_hl_* output
+(a file named like a command: ./summary)"""
 
 
 def parser():
     """The argument parser."""
-    p = argparse.ArgumentParser(prog="tally-report", epilog=EPILOG,
+    p = argparse.ArgumentParser(prog="tally-report", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
                                 description="Summarise a Tally measurement (a .h5 file or a directory of per-rank partial files).")
     p.add_argument("path", metavar="FILE|DIR")
     p.add_argument("--by", choices=["region", "rank", "thread", "kernel"], default="region")
@@ -55,29 +62,40 @@ def run_report(args):
     return 0
 
 
-def main(argv=None):
-    """Entry point: one-sentence errors and exit status 2 for unusable input."""
-    args = parser().parse_args(argv)
+def guarded(prog, path, fn):
+    """fn() under the rules of every command: one-sentence errors on
+    stderr and exit status 2 for unusable input, never a traceback
+    (TALLY_DEBUG=1 shows where it failed); 0 on a closed pipe."""
     try:
         with warnings.catch_warnings():
             # library warnings (pandas on odd values) would break the one-line answer
             if not os.environ.get("TALLY_DEBUG"):
                 warnings.simplefilter("ignore")
-            return run_report(args)
+            return fn()
     except TallyError as e:
-        print(f"tally-report: {e}", file=sys.stderr)
+        print(f"{prog}: {e}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
     except OSError as e:
-        print(f"tally-report: {e.filename or args.path}: {e.strerror or e}", file=sys.stderr)
+        print(f"{prog}: {e.filename or path}: {e.strerror or e}", file=sys.stderr)
         return 2
     except Exception as e:   # pylint: disable=broad-except
-        # a file that reads but holds values no real run produces: one
-        # line, never a traceback (TALLY_DEBUG=1 shows where it failed)
+        # a file that reads but holds values no real run produces
         if os.environ.get("TALLY_DEBUG"):
             raise
         what = str(e).splitlines()[0][:200] if str(e) else ""
-        print(f"tally-report: {args.path}: the measurement is damaged or inconsistent "
+        print(f"{prog}: {path}: the measurement is damaged or inconsistent "
               f"({e.__class__.__name__}{': ' + what if what else ''})", file=sys.stderr)
         return 2
+
+
+def main(argv=None):
+    """Entry point: the report, or one of the other commands (commands.py)."""
+    from .commands import COMMANDS
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] in COMMANDS:
+        name, rest = argv[0], argv[1:]
+        return guarded(f"tally-report {name}", rest[-1] if rest else "", lambda: COMMANDS[name](rest))
+    args = parser().parse_args(argv)
+    return guarded("tally-report", args.path, lambda: run_report(args))

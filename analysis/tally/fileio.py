@@ -69,6 +69,8 @@ def _mask_uncounted(tables):
 def _check_meta(path, meta, sch):
     """The root attributes the reader relies on, checked (sanity.py)."""
     meta["schema_version"] = sanity.schema_version(path, meta["schema_version"], sch)
+    if "write_seconds" in meta:   # seconds, whatever the version wrote
+        meta["write_seconds"] = schema_mod.write_seconds(meta["schema_version"], meta["write_seconds"])
     for name, default, lo, hi in (("nranks", 1, 1, 1 << 24), ("partial", 0, 0, 1),
                                   ("partial_rank", -1, -1, 1 << 24),
                                   ("start_time", 0, 0, 253402300799), ("end_time", 0, 0, 253402300799)):

@@ -58,6 +58,21 @@ def dataset_frame(ds, array_names=None):
     return pd.DataFrame(out)
 
 
+def text(b):
+    """A fixed-size HDF5 string (bytes) as str."""
+    return b.decode("utf-8", "replace") if isinstance(b, bytes) else b
+
+
+def rows(f, name):
+    """The rows of table name of an open h5py file as a numpy structured
+    array (None when the file has no such table).  name must be a table
+    of schema.def: the one list of table names."""
+    from . import schema
+    if name not in schema.load().tables:
+        raise KeyError(f"{name}: not a table of schema.def")
+    return f[name][:] if name in f else None
+
+
 def attr_value(v):
     """An HDF5 attribute as a plain Python value."""
     if isinstance(v, bytes):

@@ -83,7 +83,7 @@ def meta_section(run):
                          int(rk["regions_folded"].sum())))
         if "nvtx_marks_dropped" in rk:
             rows.append(("NVTX marks not kept (TALLY_NVTX_MAX_MARKS)", int(rk["nvtx_marks_dropped"].sum())))
-    rows.append(("write time [s]", int(m.get("write_seconds", 0)) / 1e6))
+    rows.append(("write time [s]", float(m.get("write_seconds", 0))))
     for e in run.table("events").itertuples(index=False):
         rows.append((f"event {e.index}", f"{e.name} [{e.units}] ({e.component})"))
     rows += partial_rows(run)

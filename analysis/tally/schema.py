@@ -105,3 +105,15 @@ def load(path=None):
         with open(path, encoding="utf-8") as f:
             _cache[path] = parse_text(f.read())
     return _cache[path]
+
+
+#: The first schema version whose write_seconds attribute holds seconds;
+#: versions 1 to 3 hold microseconds there (an integer).
+WRITE_SECONDS_SINCE = 4
+
+
+def write_seconds(version, value):
+    """The file's write time in seconds, from its write_seconds attribute
+    and schema version (microseconds before version 4)."""
+    v = float(value)
+    return v / 1e6 if int(version) < WRITE_SECONDS_SINCE else v

@@ -19,4 +19,14 @@ static inline int tly_api_set(int id, struct tly_evset **es)
 	return tly_evset_get(id, es);
 }
 
+/* The same, for a call that needs the set stopped (PAPI_EISRUN if not). */
+static inline int tly_api_stopped_set(int id, struct tly_evset **es)
+{
+	int rc = tly_api_set(id, es);
+
+	if (rc == PAPI_OK && ((*es)->state & PAPI_RUNNING))
+		rc = tly_err_set(PAPI_EISRUN, "event set %d is running; stop it first", id);
+	return rc;
+}
+
 #endif /* TALLY_API_COMMON_H */

@@ -25,12 +25,10 @@ static int change_target(int id, long tid, int cpu, int flag, int on)
 {
 	struct tly_evset *es;
 	struct tly_ctl_opts old;
-	int rc = tly_api_set(id, &es);
+	int rc = tly_api_stopped_set(id, &es);
 
 	if (rc != PAPI_OK)
 		return rc;
-	if (es->state & PAPI_RUNNING)
-		return tly_err_set(PAPI_EISRUN, "event set %d is running; stop it first", id);
 	if (on && (es->state & (PAPI_ATTACHED | PAPI_CPU_ATTACHED)))
 		return tly_err_set(PAPI_EINVAL, "event set %d is already attached; detach it first", id);
 	if (!on && !(es->state & flag))

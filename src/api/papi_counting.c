@@ -24,16 +24,22 @@ int PAPI_stop(int EventSet, long long *values)
 	return TLY_RET(rc == PAPI_OK ? tly_evset_stop(es, values) : rc);
 }
 
+/* The set of EventSet, for a call whose values must not be NULL. */
+static int set_with_values(int EventSet, const long long *values, struct tly_evset **es)
+{
+	int rc = tly_api_set(EventSet, es);
+
+	if (rc == PAPI_OK && !values)
+		rc = tly_err_set(PAPI_EINVAL, "values must not be NULL");
+	return rc;
+}
+
 int PAPI_read(int EventSet, long long *values)
 {
 	struct tly_evset *es;
-	int rc = tly_api_set(EventSet, &es);
+	int rc = set_with_values(EventSet, values, &es);
 
-	if (rc != PAPI_OK)
-		return TLY_RET(rc);
-	if (!values)
-		return TLY_RET(tly_err_set(PAPI_EINVAL, "values must not be NULL"));
-	return TLY_RET(tly_evset_values(es, values));
+	return TLY_RET(rc == PAPI_OK ? tly_evset_values(es, values) : rc);
 }
 
 int PAPI_read_ts(int EventSet, long long *values, long long *cyc)
@@ -52,12 +58,10 @@ int PAPI_accum(int EventSet, long long *values)
 {
 	long long now[TLY_MAX_EVENTS];
 	struct tly_evset *es;
-	int rc = tly_api_set(EventSet, &es);
+	int rc = set_with_values(EventSet, values, &es);
 
 	if (rc != PAPI_OK)
 		return TLY_RET(rc);
-	if (!values)
-		return TLY_RET(tly_err_set(PAPI_EINVAL, "values must not be NULL"));
 	rc = tly_evset_values(es, now);
 	if (rc != PAPI_OK)
 		return TLY_RET(rc);
@@ -77,11 +81,7 @@ int PAPI_reset(int EventSet)
 int PAPI_write(int EventSet, long long *values)
 {
 	struct tly_evset *es;
-	int rc = tly_api_set(EventSet, &es);
+	int rc = set_with_values(EventSet, values, &es);
 
-	if (rc != PAPI_OK)
-		return TLY_RET(rc);
-	if (!values)
-		return TLY_RET(tly_err_set(PAPI_EINVAL, "values must not be NULL"));
-	return TLY_RET(tly_evset_write(es, values));
+	return TLY_RET(rc == PAPI_OK ? tly_evset_write(es, values) : rc);
 }

@@ -56,7 +56,7 @@ int PAPI_add_event(int EventSet, int EventCode)
  * were, as the reference documents; a failure on the first event returns
  * its error code.
  */
-int PAPI_add_events(int EventSet, int *Events, int number)
+static int each_event(int EventSet, const int *Events, int number, int (*op)(struct tly_evset *, int))
 {
 	struct tly_evset *es;
 	int rc = tly_api_set(EventSet, &es);
@@ -66,14 +66,21 @@ int PAPI_add_events(int EventSet, int *Events, int number)
 	if (!Events || number <= 0)
 		return TLY_RET(tly_err_set(PAPI_EINVAL, "Events must be a non-empty array"));
 	for (int i = 0; i < number; i++) {
-		rc = tly_evset_add(es, Events[i]);
+		rc = op(es, Events[i]);
 		if (rc != PAPI_OK)
 			return i ? i : TLY_RET(rc);
 	}
 	return PAPI_OK;
 }
 
-int PAPI_add_named_event(int EventSet, const char *EventName)
+int PAPI_add_events(int EventSet, int *Events, int number)
+{
+	return each_event(EventSet, Events, number, tly_evset_add);
+}
+
+/* PAPI_add_named_event / PAPI_remove_named_event: the name's code, then
+ * the call by code. */
+static int named_event(int EventSet, const char *EventName, int (*op)(int, int))
 {
 	int code, rc = tly_lib_check();
 
@@ -84,7 +91,12 @@ int PAPI_add_named_event(int EventSet, const char *EventName)
 	rc = PAPI_event_name_to_code(EventName, &code);
 	if (rc != PAPI_OK)
 		return rc;
-	return PAPI_add_event(EventSet, code);
+	return op(EventSet, code);
+}
+
+int PAPI_add_named_event(int EventSet, const char *EventName)
+{
+	return named_event(EventSet, EventName, PAPI_add_event);
 }
 
 int PAPI_remove_event(int EventSet, int EventCode)
@@ -97,33 +109,12 @@ int PAPI_remove_event(int EventSet, int EventCode)
 
 int PAPI_remove_events(int EventSet, int *Events, int number)
 {
-	struct tly_evset *es;
-	int rc = tly_api_set(EventSet, &es);
-
-	if (rc != PAPI_OK)
-		return TLY_RET(rc);
-	if (!Events || number <= 0)
-		return TLY_RET(tly_err_set(PAPI_EINVAL, "Events must be a non-empty array"));
-	for (int i = 0; i < number; i++) {
-		rc = tly_evset_remove(es, Events[i]);
-		if (rc != PAPI_OK)
-			return i ? i : TLY_RET(rc);
-	}
-	return PAPI_OK;
+	return each_event(EventSet, Events, number, tly_evset_remove);
 }
 
 int PAPI_remove_named_event(int EventSet, const char *EventName)
 {
-	int code, rc = tly_lib_check();
-
-	if (rc != PAPI_OK)
-		return TLY_RET(rc);
-	if (!EventName)
-		return TLY_RET(tly_err_set(PAPI_EINVAL, "EventName must not be NULL"));
-	rc = PAPI_event_name_to_code(EventName, &code);
-	if (rc != PAPI_OK)
-		return rc;
-	return PAPI_remove_event(EventSet, code);
+	return named_event(EventSet, EventName, PAPI_remove_event);
 }
 
 int PAPI_list_events(int EventSet, int *Events, int *number)

@@ -73,12 +73,10 @@ static int set_evset_opts(int id, void (*edit)(struct tly_ctl_opts *, int), int 
 {
 	struct tly_evset *es;
 	struct tly_ctl_opts old;
-	int rc = tly_api_set(id, &es);
+	int rc = tly_api_stopped_set(id, &es);
 
 	if (rc != PAPI_OK)
 		return rc;
-	if (es->state & PAPI_RUNNING)
-		return tly_err_set(PAPI_EISRUN, "event set %d is running; stop it before changing options", id);
 	old = es->opts;
 	edit(&es->opts, value);
 	rc = tly_evset_apply_opts(es);

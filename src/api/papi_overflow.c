@@ -30,12 +30,10 @@ static int check_profil_flags(int flags)
  * threshold sane.  Returns the event's index in the set. */
 static int check_target(int EventSet, int EventCode, int threshold, struct tly_evset **es)
 {
-	int rc = tly_api_set(EventSet, es), i;
+	int rc = tly_api_stopped_set(EventSet, es), i;
 
 	if (rc != PAPI_OK)
 		return rc;
-	if ((*es)->state & PAPI_RUNNING)
-		return tly_err_set(PAPI_EISRUN, "event set %d is running; stop it first", EventSet);
 	i = tly_evset_find(*es, EventCode);
 	if (i < 0)
 		return tly_err_set(PAPI_ENOEVNT, "event 0x%x is not in event set %d", (unsigned)EventCode, EventSet);

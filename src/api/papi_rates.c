@@ -82,13 +82,13 @@ static _Thread_local struct {
 	int pos[RATE_TERMS];           /* index in the read values, -1: missing */
 	long long start_real, start_virt, last_real, last_virt;
 	long long last[RATE_TERMS];
-} rs = { .evset = PAPI_NULL };
+} thread_rate = { .evset = PAPI_NULL };
 
 static void rate_reset_state(void)
 {
-	tly_hl_drop_eventset(&rs.evset);
-	memset(&rs, 0, sizeof rs);
-	rs.evset = PAPI_NULL;
+	tly_hl_drop_eventset(&thread_rate.evset);
+	memset(&thread_rate, 0, sizeof thread_rate);
+	thread_rate.evset = PAPI_NULL;
 	tly_hl_set_owner(TLY_HL_NONE);
 }
 
@@ -98,36 +98,36 @@ static int add_term(const struct rate_req *req, int i, int *nadded)
 	int rc;
 
 	for (int j = 0; j < i; j++) {
-		if (req->codes[j] == req->codes[i] && rs.pos[j] >= 0) {
-			rs.pos[i] = rs.pos[j];
+		if (req->codes[j] == req->codes[i] && thread_rate.pos[j] >= 0) {
+			thread_rate.pos[i] = thread_rate.pos[j];
 			return PAPI_OK;
 		}
 	}
-	rc = PAPI_add_event(rs.evset, req->codes[i]);
+	rc = PAPI_add_event(thread_rate.evset, req->codes[i]);
 	if (rc == PAPI_OK) {
-		rs.pos[i] = (*nadded)++;
+		thread_rate.pos[i] = (*nadded)++;
 		return PAPI_OK;
 	}
-	rs.pos[i] = -1;
+	thread_rate.pos[i] = -1;
 	return (req->optional & (1 << i)) ? PAPI_OK : rc;
 }
 
 static int rate_begin(const struct rate_req *req, struct rate_out *out)
 {
 	int nadded = 0;
-	int rc = PAPI_create_eventset(&rs.evset);
+	int rc = PAPI_create_eventset(&thread_rate.evset);
 
 	for (int i = 0; i < req->nterms && rc == PAPI_OK; i++)
 		rc = add_term(req, i, &nadded);
 	if (rc == PAPI_OK)
-		rc = PAPI_start(rs.evset);
+		rc = PAPI_start(thread_rate.evset);
 	if (rc != PAPI_OK) {
 		rate_reset_state();
 		return rc;
 	}
-	rs.req = *req;
-	rs.start_real = rs.last_real = PAPI_get_real_nsec();
-	rs.start_virt = rs.last_virt = PAPI_get_virt_nsec();
+	thread_rate.req = *req;
+	thread_rate.start_real = thread_rate.last_real = PAPI_get_real_nsec();
+	thread_rate.start_virt = thread_rate.last_virt = PAPI_get_virt_nsec();
 	tly_hl_set_owner(TLY_HL_RATE);
 	memset(out, 0, sizeof *out);
 	return PAPI_OK;
@@ -137,33 +137,33 @@ static int rate_sample(struct rate_out *out)
 {
 	long long vals[RATE_TERMS] = { 0 };
 	long long now_real, now_virt;
-	int cumulative = kinds[rs.req.kind].cumulative;
-	int rc = PAPI_read(rs.evset, vals);
+	int cumulative = kinds[thread_rate.req.kind].cumulative;
+	int rc = PAPI_read(thread_rate.evset, vals);
 
 	if (rc != PAPI_OK)
 		return rc;
 	now_real = PAPI_get_real_nsec();
 	now_virt = PAPI_get_virt_nsec();
-	for (int i = 0; i < rs.req.nterms; i++) {
-		long long cur = rs.pos[i] >= 0 ? vals[rs.pos[i]] : 0;
+	for (int i = 0; i < thread_rate.req.nterms; i++) {
+		long long cur = thread_rate.pos[i] >= 0 ? vals[thread_rate.pos[i]] : 0;
 
-		out->delta[i] = cur - rs.last[i];
+		out->delta[i] = cur - thread_rate.last[i];
 		out->count[i] = cumulative ? cur : out->delta[i];
-		rs.last[i] = cur;
+		thread_rate.last[i] = cur;
 	}
-	out->rtime = (float)((now_real - (cumulative ? rs.start_real : rs.last_real)) / 1e9);
-	out->ptime = (float)((now_virt - (cumulative ? rs.start_virt : rs.last_virt)) / 1e9);
-	out->dvirt_usec = (double)(now_virt - rs.last_virt) / 1e3;
-	rs.last_real = now_real;
-	rs.last_virt = now_virt;
+	out->rtime = (float)((now_real - (cumulative ? thread_rate.start_real : thread_rate.last_real)) / 1e9);
+	out->ptime = (float)((now_virt - (cumulative ? thread_rate.start_virt : thread_rate.last_virt)) / 1e9);
+	out->dvirt_usec = (double)(now_virt - thread_rate.last_virt) / 1e3;
+	thread_rate.last_real = now_real;
+	thread_rate.last_virt = now_virt;
 	return PAPI_OK;
 }
 
 static int same_request(const struct rate_req *req)
 {
-	if (req->kind != rs.req.kind || req->nterms != rs.req.nterms)
+	if (req->kind != thread_rate.req.kind || req->nterms != thread_rate.req.nterms)
 		return 0;
-	return memcmp(req->codes, rs.req.codes, sizeof req->codes) == 0;
+	return memcmp(req->codes, thread_rate.req.codes, sizeof req->codes) == 0;
 }
 
 static int rate_call(const struct rate_req *req, struct rate_out *out)
@@ -181,7 +181,7 @@ static int rate_call(const struct rate_req *req, struct rate_out *out)
 	if (!same_request(req))
 		return tly_err_set(PAPI_EINVAL,
 			"%s: %s is already counting in this thread (with its own events); call PAPI_rate_stop first",
-			fn, kinds[rs.req.kind].fn);
+			fn, kinds[thread_rate.req.kind].fn);
 	return rate_sample(out);
 }
 
@@ -292,7 +292,7 @@ int PAPI_rate_stop(void)
 
 	if (tly_hl_owner() != TLY_HL_RATE)
 		return tly_err_set(PAPI_ENOTRUN, "PAPI_rate_stop: no rate call is counting in this thread");
-	rc = PAPI_stop(rs.evset, NULL);
+	rc = PAPI_stop(thread_rate.evset, NULL);
 	rate_reset_state();
 	return rc;
 }

@@ -3,9 +3,9 @@
  *
  *   touch_fresh_pages(n)   map n fresh anonymous pages (no huge pages) and
  *                          write one byte to each: exactly n minor faults
- *   thread_cpu_ns()        CLOCK_THREAD_CPUTIME_ID of the caller, in ns
- *   busy_cpu_ns(ns)        spin until the caller used ns of CPU time
  *   api_init()             PAPI_library_init or exit with a failure
+ * (thread CPU time and busy loops: th_thread_cpu_ns, th_spin_cpu_ns of
+ * the harness, th_clock.h)
  */
 #ifndef TALLY_API_UTIL_H
 #define TALLY_API_UTIL_H
@@ -22,25 +22,6 @@
 
 #define API_TASK_CLOCK "perf::TASK-CLOCK"
 #define API_PAGE_FAULTS "perf::PAGE-FAULTS"
-
-static inline long long thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-/* Spin until this thread has used `ns` more nanoseconds of CPU. */
-static inline void busy_cpu_ns(long long ns)
-{
-	volatile uint64_t x = 1;
-	long long end = thread_cpu_ns() + ns;
-
-	while (thread_cpu_ns() < end)
-		for (int i = 0; i < 1000; i++)
-			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-}
 
 /* Touch n fresh pages; returns n, or -1 when the mapping failed. */
 TH_UNINSTRUMENTED static inline long touch_fresh_pages(long n)

@@ -104,10 +104,10 @@ static void test_write_sets_counters(void)
 	}
 	TH_EQ(rc, PAPI_OK);
 	th_clock_begin();
-	t0 = thread_cpu_ns();
+	t0 = th_thread_cpu_ns();
 	touch_fresh_pages(NPAGES);
-	busy_cpu_ns(BUSY_NS);
-	t1 = thread_cpu_ns();
+	th_spin_cpu_ns(BUSY_NS);
+	t1 = th_thread_cpu_ns();
 	TH_EQ(PAPI_read(es, v), PAPI_OK);
 	/* reads continue from the written values */
 	TH_NEAR_CLOCK(v[0] - w[0], t1 - t0);
@@ -147,13 +147,13 @@ static void test_task_clock_vs_thread_cputime(void)
 
 	th_clock_begin();
 	TH_EQ(PAPI_start(es), PAPI_OK);
-	t0 = thread_cpu_ns();
-	busy_cpu_ns(BUSY_NS);
-	t1 = thread_cpu_ns();
+	t0 = th_thread_cpu_ns();
+	th_spin_cpu_ns(BUSY_NS);
+	t1 = th_thread_cpu_ns();
 	TH_EQ(PAPI_read(es, v), PAPI_OK);
 	TH_NEAR_CLOCK(v[0], t1 - t0);
-	busy_cpu_ns(BUSY_NS);
-	t2 = thread_cpu_ns();
+	th_spin_cpu_ns(BUSY_NS);
+	t2 = th_thread_cpu_ns();
 	TH_EQ(PAPI_stop(es, v), PAPI_OK);
 	TH_NEAR_CLOCK(v[0], t2 - t0);
 	/* the page-fault counter in the same set saw little: no pages touched */
@@ -174,7 +174,7 @@ static void test_read_ts(void)
 	/* the timestamp is the real cycle counter at the time of the read */
 	TH_CHECK(cyc1 >= c0 && cyc1 <= c1);
 	r0 = PAPI_get_real_nsec();
-	busy_cpu_ns(BUSY_NS / 3);
+	th_spin_cpu_ns(BUSY_NS / 3);
 	r1 = PAPI_get_real_nsec();
 	TH_EQ(PAPI_read_ts(es, v, &cyc2), PAPI_OK);
 	TH_CHECK(cyc2 > cyc1);
@@ -190,10 +190,10 @@ static void test_clocks_advance(void)
 {
 	long long rn0 = PAPI_get_real_nsec(), vn0 = PAPI_get_virt_nsec();
 	long long ru0 = PAPI_get_real_usec(), vu0 = PAPI_get_virt_usec();
-	long long t0 = thread_cpu_ns(), t1;
+	long long t0 = th_thread_cpu_ns(), t1;
 
-	busy_cpu_ns(BUSY_NS);
-	t1 = thread_cpu_ns();
+	th_spin_cpu_ns(BUSY_NS);
+	t1 = th_thread_cpu_ns();
 	TH_CHECK(PAPI_get_real_nsec() - rn0 >= BUSY_NS);
 	TH_CHECK(PAPI_get_real_usec() - ru0 >= BUSY_NS / 1000);
 	/* virtual time is the thread's CPU time */

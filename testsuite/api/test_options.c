@@ -336,9 +336,9 @@ static void test_multiplex(void)
 	TH_EQ(PAPI_add_named_event(es, API_TASK_CLOCK), PAPI_OK);
 	th_clock_begin();
 	TH_EQ(PAPI_start(es), PAPI_OK);
-	long long t0 = thread_cpu_ns();
-	busy_cpu_ns(50000000);
-	long long t1 = thread_cpu_ns();
+	long long t0 = th_thread_cpu_ns();
+	th_spin_cpu_ns(50000000);
+	long long t1 = th_thread_cpu_ns();
 	TH_EQ(PAPI_stop(es, &v), PAPI_OK);
 	TH_NEAR_CLOCK(v, t1 - t0);
 	TH_EQ(PAPI_cleanup_eventset(es), PAPI_OK);

@@ -79,20 +79,20 @@ static void count_loop(int k, int mid_read)
 				T_RC(PAPI_add_named_event(es, names[i]), PAPI_OK, k);
 		}
 		T_RC(PAPI_num_events(es), 2, k);
-		s0 = thread_cpu_ns();
+		s0 = th_thread_cpu_ns();
 		T_RC(PAPI_start(es), PAPI_OK, k);
-		t0 = thread_cpu_ns();
+		t0 = th_thread_cpu_ns();
 		f0 = thread_minflt();
 		touch_fresh_pages(PAGES);
-		busy_cpu_ns(BUSY_NS);
+		th_spin_cpu_ns(BUSY_NS);
 		if (mid_read) {
 			T_RC(PAPI_read(es, v), PAPI_OK, k);
 			T_EXPECT(faults_match(v[1], f0, thread_minflt()), k);
 		}
 		f1 = thread_minflt();
-		t1 = thread_cpu_ns();
+		t1 = th_thread_cpu_ns();
 		T_RC(PAPI_stop(es, v), PAPI_OK, k);
-		s1 = thread_cpu_ns();
+		s1 = th_thread_cpu_ns();
 		T_EXPECT(fabs((double)(v[0] - (t1 - t0))) <= th_clock_tolerance((double)(t1 - t0)), k);
 		if (fabs((double)(v[0] - (t1 - t0))) > th_clock_tolerance((double)(t1 - t0)))
 			fprintf(stderr, "  thread %d: task-clock %lld vs thread cpu %lld "
@@ -186,9 +186,9 @@ int main(void)
 	long long v = 0, t0, t1;
 	th_clock_begin();
 	TH_EQ(PAPI_start(es), PAPI_OK);
-	t0 = thread_cpu_ns();
-	busy_cpu_ns(BUSY_NS);
-	t1 = thread_cpu_ns();
+	t0 = th_thread_cpu_ns();
+	th_spin_cpu_ns(BUSY_NS);
+	t1 = th_thread_cpu_ns();
 	TH_EQ(PAPI_stop(es, &v), PAPI_OK);
 	TH_NEAR_CLOCK(v, t1 - t0);
 	TH_EQ(PAPI_cleanup_eventset(es), PAPI_OK);

@@ -55,9 +55,9 @@ static void *registered_worker(void *arg)
 	T_EXPECT(PAPI_create_eventset(&es) == PAPI_OK);
 	T_EXPECT(PAPI_add_named_event(es, API_TASK_CLOCK) == PAPI_OK);
 	T_EXPECT(PAPI_start(es) == PAPI_OK);
-	t0 = thread_cpu_ns();
-	busy_cpu_ns(20000000LL * (k + 1));
-	t1 = thread_cpu_ns();
+	t0 = th_thread_cpu_ns();
+	th_spin_cpu_ns(20000000LL * (k + 1));
+	t1 = th_thread_cpu_ns();
 	T_EXPECT(PAPI_stop(es, &v) == PAPI_OK);
 	T_EXPECT(fabs((double)(v - (t1 - t0))) <= th_clock_tolerance((double)(t1 - t0)));
 	T_EXPECT(PAPI_cleanup_eventset(es) == PAPI_OK);

@@ -8,7 +8,7 @@
 # (tally-run with the metric minus plain) and the ratio Tally/ncu.  Phase
 # times of one run come from TALLY_CUDA_TIMING=1 (docs/gpu.md).  Skips (77)
 # without a GPU or ncu; exit 1 when a run fails.  No verdict on the ratios
-# (label bench): the targets are printed beside them.
+# (label bench): the overhead targets are printed beside them.
 T=$1; BG=$2; R=$3; N=${4:-3}
 command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 || { echo "SKIP: no GPU here"; exit 77; }
 command -v ncu >/dev/null 2>&1 || { echo "SKIP: no ncu here"; exit 77; }

@@ -15,6 +15,7 @@
 #include "tally.h"
 #include "core/eventset.h"
 #include "components/perf_event/pe_internal.h"
+#include "th_clock.h"
 
 #define BATCH 100
 #define NBATCH 200
@@ -24,14 +25,6 @@ static int evset, nfd, failed;
 static int fds[NEV];
 static long long vals[NEV];
 static uint64_t raw[8];
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
 
 static void papi_read(void)
 {
@@ -55,11 +48,11 @@ static int cmp(const void *a, const void *b)
 
 static double batch(void (*fn)(void))
 {
-	double t0 = now_ns();
+	double t0 = th_now_ns();
 
 	for (int i = 0; i < BATCH; i++)
 		fn();
-	return (now_ns() - t0) / BATCH;
+	return (th_now_ns() - t0) / BATCH;
 }
 
 int main(void)

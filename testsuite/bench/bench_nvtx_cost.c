@@ -19,16 +19,10 @@
 #include <nvtx3/nvToolsExt.h>
 #include <nvtx3/nvToolsExtPayload.h>
 
+#include "th_clock.h"
+
 #define N 200000
 #define BATCHES 5
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
 
 static int cmp(const void *a, const void *b)
 {
@@ -60,14 +54,14 @@ static int child(void)
 	double plain[BATCHES], payload[BATCHES];
 
 	for (int b = 0; b < BATCHES; b++) {
-		double t0 = now_ns();
+		double t0 = th_now_ns();
 
 		for (int i = 0; i < N; i++) {
 			nvtxRangePushA("bench");
 			nvtxRangePop();
 		}
-		plain[b] = (now_ns() - t0) / N;
-		t0 = now_ns();
+		plain[b] = (th_now_ns() - t0) / N;
+		t0 = th_now_ns();
 		for (int i = 0; i < N / 10; i++) {
 			pl_t v = { i, 1.0 / (i + 1) };
 			nvtxPayloadData_t pd = { id, sizeof v, &v };
@@ -75,7 +69,7 @@ static int child(void)
 			nvtxRangePushPayload(dom, &pd, 1);
 			nvtxRangePopPayload(dom, NULL, 0);
 		}
-		payload[b] = (now_ns() - t0) / (N / 10);
+		payload[b] = (th_now_ns() - t0) / (N / 10);
 	}
 	printf("%.1f %.1f %d\n", median(plain), median(payload), id != 0);
 	return 0;

@@ -18,6 +18,7 @@
 #include "papi.h"
 #include "core/eventset.h"
 #include "components/perf_event/pe_internal.h"
+#include "th_clock.h"
 
 #define BATCH 100
 #define NBATCH 200   /* 20000 calls per measurement */
@@ -35,14 +36,6 @@ static struct floor_fds fl;
 static long long vals[NEV];
 static uint64_t raw[64];
 static int failed;
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
 
 static void check(int rc, const char *what)
 {
@@ -105,11 +98,11 @@ static int cmp(const void *a, const void *b)
 
 static double batch(void (*fn)(void))
 {
-	double t0 = now_ns();
+	double t0 = th_now_ns();
 
 	for (int i = 0; i < BATCH; i++)
 		fn();
-	return (now_ns() - t0) / BATCH;
+	return (th_now_ns() - t0) / BATCH;
 }
 
 /* Medians of alternating batches of `a` (PAPI) and `b` (floor). */

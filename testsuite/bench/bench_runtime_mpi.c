@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "th_clock.h"
+
 #define ITERS 1000
 #define BLOCKS 301
 
@@ -46,23 +48,15 @@ static double pingpong(int rank, send_fn s, recv_fn r)
 
 typedef int (*test_fn)(MPI_Request *, int *, MPI_Status *);
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 static double tests(test_fn f)
 {
 	MPI_Request r = MPI_REQUEST_NULL;
-	double t0 = now_ns();
+	double t0 = th_now_ns();
 	int flag;
 
 	for (int i = 0; i < ITERS * 10; i++)
 		f(&r, &flag, MPI_STATUS_IGNORE);
-	return (now_ns() - t0) / (ITERS * 10);
+	return (th_now_ns() - t0) / (ITERS * 10);
 }
 
 /* ns per read: CLOCK_MONOTONIC through the vDSO, and the CPU counter */
@@ -70,12 +64,12 @@ static volatile uint64_t sink;   /* keeps the reads */
 
 static void clock_costs(double *mono, double *cnt)
 {
-	double t0 = now_ns();
+	double t0 = th_now_ns();
 
 	for (int i = 0; i < ITERS * 100; i++)
-		sink += (uint64_t)now_ns();
-	*mono = (now_ns() - t0) / (ITERS * 100);
-	t0 = now_ns();
+		sink += (uint64_t)th_now_ns();
+	*mono = (th_now_ns() - t0) / (ITERS * 100);
+	t0 = th_now_ns();
 	for (int i = 0; i < ITERS * 100; i++) {
 #if defined(__x86_64__)
 		uint32_t lo, hi;
@@ -89,7 +83,7 @@ static void clock_costs(double *mono, double *cnt)
 		sink += v;
 #endif
 	}
-	*cnt = (now_ns() - t0) / (ITERS * 100);
+	*cnt = (th_now_ns() - t0) / (ITERS * 100);
 }
 
 static int cmp(const void *a, const void *b)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench_runtime_scale.sh APP TALLY_RUN [NP...] - N ranks x 4 threads x 2000
 # regions (2 visits each) under tally-run; checks every (rank, thread, region)
-# row's visits and prints the file's write time (write_seconds, in us).
+# row's visits and prints the file's write time (write_seconds).
 set -u
 app=$1 run=$2; shift 2
 nps=("$@"); [ ${#nps[@]} -gt 0 ] || nps=(2 4 8 16)
@@ -34,7 +34,7 @@ want = {(int(t["rank"]), int(t["thread"])) for t in th}
 ok = (f.attrs["nranks"] == np_ and len(want) == 4 * np_ and set(per) == want
       and all(v == 2000 for v in per.values()) and bad == 0)
 print("ranks %2d  threads %3d  region rows %7d  file %6.1f MB  write %8.3f s  job %6.1f s  %s" % (
-    np_, len(want), len(st), f.id.get_filesize() / 1e6, f.attrs["write_seconds"] / 1e6,
+    np_, len(want), len(st), f.id.get_filesize() / 1e6, f.attrs["write_seconds"],
     float(sys.argv[4]) - float(sys.argv[3]), "ok" if ok else "FAILED (bad visits %d, threads %d)" % (bad, len(want))))
 sys.exit(0 if ok else 1)
 PY

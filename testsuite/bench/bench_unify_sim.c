@@ -6,7 +6,7 @@
  * run) per round: merges, the mean and longest merge, the most bytes a receiver got
  * and held; its critical path (sum of the rounds' mean merges) and the
  * most memory any simulated rank held.  Baseline, same run: the gather to
- * rank 0 used before issue 25 (rank 0 receives every rank's list, then
+ * rank 0 used before the tree merge (rank 0 receives every rank's list, then
  * merges them): its merge time and rank 0's memory.  Write plan: per-rank
  * row counts -> offsets (one prefix sum over a vector of tables), the rows
  * and bytes of the file.
@@ -22,16 +22,9 @@
 
 #include "output/unify_tree.h"
 #include "synth_paths.h"
+#include "th_clock.h"
 
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-/* The pre-issue-25 scheme: rank 0 holds all lists (Gatherv), then merges. */
+/* The scheme before the tree merge: rank 0 holds all lists (Gatherv), then merges. */
 static void baseline(int size, struct synth *s, double *merge_s, double *mem_mb, int *keys)
 {
 	struct tly_names all = { 0 };
@@ -44,9 +37,9 @@ static void baseline(int size, struct synth *s, double *merge_s, double *mem_mb,
 
 		synth_leaf(k, &mine, s);
 		recv += mine.len;
-		t0 = now_ns();
+		t0 = (int64_t)th_now_ns();
 		tly_names_merge_packed(&all, mine.buf, mine.len);
-		ns += now_ns() - t0;
+		ns += (int64_t)th_now_ns() - t0;
 		tly_names_free(&mine);
 	}
 	*merge_s = (double)ns / 1e9;
@@ -63,7 +56,7 @@ static const int row_bytes[NT] = { 104, 64, 48, 56 };
 static void write_plan(int size, int regions, int threads, double *plan_s, double *rows, double *mb)
 {
 	int64_t *cnt = malloc((size_t)size * NT * sizeof *cnt), *off = calloc((size_t)size * NT, sizeof *off);
-	int64_t tot[NT] = { 0 }, t0 = now_ns();
+	int64_t tot[NT] = { 0 }, t0 = (int64_t)th_now_ns();
 
 	for (int k = 0; k < size; k++) {
 		cnt[k * NT + 0] = (int64_t)regions * threads;
@@ -77,7 +70,7 @@ static void write_plan(int size, int regions, int threads, double *plan_s, doubl
 			off[k * NT + t] = tot[t];
 			tot[t] += cnt[k * NT + t];
 		}
-	*plan_s = (double)(now_ns() - t0) / 1e9;
+	*plan_s = (double)((int64_t)th_now_ns() - t0) / 1e9;
 	*rows = 0;
 	*mb = 0;
 	for (int t = 0; t < NT; t++) {
@@ -93,7 +86,7 @@ static int run(int size, struct synth *s, int verbose)
 	int rounds = tly_tree_rounds(size), keys0;
 	struct tly_tree_round st[32];
 	struct tly_names out = { 0 };
-	int64_t t0 = now_ns(), crit = 0, worst = 0;
+	int64_t t0 = (int64_t)th_now_ns(), crit = 0, worst = 0;
 	size_t held = 0, recv = 0;
 	double wall, base_s, base_mb, plan_s, rows, mb;
 
@@ -101,7 +94,7 @@ static int run(int size, struct synth *s, int verbose)
 		printf("P=%d: tree merge failed\n", size);
 		return 1;
 	}
-	wall = (double)(now_ns() - t0) / 1e9;
+	wall = (double)((int64_t)th_now_ns() - t0) / 1e9;
 	for (int r = 0; r < rounds; r++) {
 		if (verbose)
 			printf("  P %6d round %2d: merges %5d  mean %8.3f ms  longest %8.3f ms  recv %8.1f kB  held %8.1f kB\n",

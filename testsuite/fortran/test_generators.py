@@ -8,12 +8,8 @@ import subprocess
 import sys
 import tempfile
 
-FAILS = []
-
-
-def check(cond, what, line):
-    if not cond:
-        FAILS.append(f"line {line}: {what}")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from th import check, done  # noqa: E402
 
 
 HEADER = """
@@ -162,10 +158,7 @@ def main(src):
         test_fheaders(src, tmp)
         test_papif(src, tmp)
         test_fbind(src, tmp)
-    for f in FAILS:
-        print("FAILED:", f)
-    print(f"{len(FAILS)} failed")
-    return 1 if FAILS else 0
+    return done("test_generators")
 
 
 if __name__ == "__main__":

@@ -9,21 +9,19 @@ of the one-pass runs (SINGLE...), every launch the same.  --shared: the
 two ranks share one GPU, whose counters serve one process at a time: rank
 0 has the values, rank 1 none.
 """
+import os
 import sys
 
 import h5py
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from th import check, done, show_ok  # noqa: E402
+show_ok()
 
 FFMA = 16384 * 256 * 100
 COUNTERS = ["smsp__inst_executed.sum", "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
             "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
             "smsp__sass_inst_executed_op_global_ld.sum", "smsp__sass_inst_executed_op_global_st.sum"]
-failures = []
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures.append(what)
 
 
 def rows(path, table):
@@ -88,5 +86,4 @@ for rank in (0,) if shared else (0, 1):
 nvtx = [r["region"] for r in rows(multi, "gpu_kernels") if "solve" in r["region"]]
 print(f"info: region paths of the kernels in 'solve': {sorted(set(nvtx))} "
       f"({'NVTX range seen' if any('gpu_phase' in p for p in nvtx) else 'NVTX range not seen'})")
-print(f"{len(failures)} failure(s)")
-sys.exit(1 if failures else 0)
+sys.exit(done("check_rt_gpu"))

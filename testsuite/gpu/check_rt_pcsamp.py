@@ -10,18 +10,15 @@ serial: two correlation ids hold the samples, in ratio 2 (1.9..2.1).
 shared: exactly one rank has rows and sampling = 1; the other has 0 rows,
         sampling = 0 and owner_rank = the sampling rank.
 Prints PCSRT lines with the numbers."""
+import os
 import sys
 from collections import defaultdict
 
 import h5py
 
-fails = []
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        fails.append(what)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from th import check, done, show_ok  # noqa: E402
+show_ok()
 
 
 def s(x):
@@ -104,8 +101,7 @@ def main():
     hot(cu, h)
     serial(se)
     shared(sh)
-    print("FAILED: " + "; ".join(fails) if fails else "all PC-sampling runtime checks passed")
-    return 1 if fails else 0
+    return done("check_rt_pcsamp")
 
 
 if __name__ == "__main__":

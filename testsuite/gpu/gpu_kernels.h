@@ -15,7 +15,7 @@ int tg_sync(void);
 #ifdef __cplusplus
 }
 #endif
-/* The workload of the issue: 4,194,304 threads x 100 FMA iterations. */
+/* The workload of the GPU overhead targets (docs/gpu.md): 4,194,304 threads x 100 FMA iterations. */
 #define TG_BLOCKS 16384
 #define TG_THREADS 256
 #define TG_ITERS 100

@@ -20,7 +20,7 @@
 
 #include "tharness.h"
 #include "th_file.h"
-#include "components/cuda/common/cuda_internal.h"
+#include "components/cuda/pcsamp/cuda_pcsamp_internal.h"
 
 #define VICTIM "precious contents of someone else's file\n"
 #define OTHER_UID 65534

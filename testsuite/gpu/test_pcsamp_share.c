@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "tharness.h"
-#include "components/cuda/common/cuda_internal.h"
+#include "components/cuda/pcsamp/cuda_pcsamp_internal.h"
 
 static const char *self;
 

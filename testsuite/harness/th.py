@@ -2,6 +2,8 @@
 
     import th            # after sys.path has testsuite/harness (th_path below)
     th.check(cond, "what")   # record a failed check with the caller's line, go on
+    th.check(cond, "what", line=12)   # ... with another line (a row of a table)
+    th.show_ok(True)         # also print "ok   line N: what" for passing checks
     sys.exit(th.done("name"))  # summary line; 1 when a check failed or none ran
 
 Scripts find this module with
@@ -12,16 +14,27 @@ import sys
 
 checks = 0
 fails = []
+_show_ok = False
 
 
-def check(cond, what):
-    """Count one check; print and record it when cond is false."""
+def show_ok(on=True):
+    """Print passing checks too (scripts whose log lists every check)."""
+    global _show_ok
+    _show_ok = on
+
+
+def check(cond, what, line=None):
+    """Count one check; print and record it when cond is false.  line:
+    where to report it (default: the caller's line)."""
     global checks
     checks += 1
-    if not cond:
+    if line is None:
         line = sys._getframe(1).f_lineno
+    if not cond:
         fails.append(f"line {line}: {what}")
         print(f"FAILED: line {line}: {what}")
+    elif _show_ok:
+        print(f"ok   line {line}: {what}")
     return bool(cond)
 
 

@@ -28,6 +28,30 @@ double th_now_ns(void)
 	return (double)ns_of(CLOCK_MONOTONIC);
 }
 
+long long th_thread_cpu_ns(void)
+{
+	return ns_of(CLOCK_THREAD_CPUTIME_ID);
+}
+
+void th_spin_cpu_ns(long long ns)
+{
+	volatile double x = 1.0;
+	long long end = th_thread_cpu_ns() + ns;
+
+	while (th_thread_cpu_ns() < end)
+		for (int i = 0; i < 1000; i++)
+			x = x * 1.0000001 + 1e-9;
+}
+
+double th_spin_rounds(long n)
+{
+	volatile double x = 1.0;
+
+	for (long i = 0; i < n; i++)
+		x = x * 1.0000001 + 1e-9;
+	return x;
+}
+
 /* The calling thread's run-queue wait so far, ns (-1: no schedstat). */
 static long long run_delay_ns(void)
 {

@@ -29,6 +29,13 @@ struct th_clock {
  * benchmarks' wall clock). */
 double th_now_s(void);
 double th_now_ns(void);
+/* The calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID), ns. */
+long long th_thread_cpu_ns(void);
+/* Busy the calling thread until it has used ns more of its CPU time. */
+void th_spin_cpu_ns(long long ns);
+/* A fixed amount of floating-point work (n rounds, whatever the time it
+ * takes); the result, for the caller to keep so the work is done. */
+double th_spin_rounds(long n);
 /* The calling thread's clocks now. */
 struct th_clock th_clock_now(void);
 /* The calling thread's time since `since` that was neither CPU time nor

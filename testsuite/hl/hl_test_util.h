@@ -43,22 +43,6 @@ static inline long long hlt_ns(clockid_t clk)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-static inline long long hlt_thread_cpu_ns(void)
-{
-	return hlt_ns(CLOCK_THREAD_CPUTIME_ID);
-}
-
-/* Burn about `ns` of this thread's CPU time. */
-static inline void hlt_spin_cpu(long long ns)
-{
-	volatile double x = 1.0;
-	long long end = hlt_thread_cpu_ns() + ns;
-
-	while (hlt_thread_cpu_ns() < end)
-		for (int i = 0; i < 1000; i++)
-			x = x * 1.0000001 + 1e-9;
-}
-
 /* Whole file as a NUL-terminated string (NULL when unreadable). */
 static inline char *hlt_slurp(const char *path)
 {

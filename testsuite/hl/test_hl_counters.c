@@ -73,10 +73,10 @@ static void read_resets(void)
 
 	th_clock_begin();
 	TH_EQ(PAPI_read_counters(v, 2), PAPI_OK); /* zero point */
-	c0 = hlt_thread_cpu_ns();
+	c0 = th_thread_cpu_ns();
 	hlt_touch_pages(NPAGES);
-	hlt_spin_cpu(SPIN_NS);
-	c1 = hlt_thread_cpu_ns();
+	th_spin_cpu_ns(SPIN_NS);
+	c1 = th_thread_cpu_ns();
 	getrusage(RUSAGE_THREAD, &r0); /* before the reset inside the next read */
 	TH_EQ(PAPI_read_counters(v, 2), PAPI_OK);
 	TH_NEAR(v[0], NPAGES, 0.02);

@@ -88,13 +88,13 @@ TH_UNINSTRUMENTED static void touch_region(struct truth *t)
 	long long in;
 
 	TH_EQ(PAPI_hl_region_begin("touch"), PAPI_OK);
-	in = hlt_thread_cpu_ns();
+	in = th_thread_cpu_ns();
 	hlt_touch_pages(NPAGES);
-	hlt_spin_cpu(SPIN_NS);
-	t->cpu_in += hlt_thread_cpu_ns() - in;
+	th_spin_cpu_ns(SPIN_NS);
+	t->cpu_in += th_thread_cpu_ns() - in;
 	TH_EQ(PAPI_hl_region_end("touch"), PAPI_OK);
 	t->extra += th_clock_extra_ns(&out);
-	t->cpu_out += hlt_thread_cpu_ns() - out.cpu;
+	t->cpu_out += th_thread_cpu_ns() - out.cpu;
 	t->real += hlt_ns(CLOCK_MONOTONIC) - out.wall;
 }
 

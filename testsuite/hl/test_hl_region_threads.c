@@ -46,13 +46,13 @@ static void *work(void *arg)
 	snprintf(name, sizeof name, "thr%d", w->idx);
 	out = th_clock_now();
 	note(w, PAPI_hl_region_begin(name));
-	in = hlt_thread_cpu_ns();
+	in = th_thread_cpu_ns();
 	hlt_touch_pages((long)(w->idx + 1) * PAGES_UNIT);
-	hlt_spin_cpu(SPIN_NS);
-	w->cpu_in = hlt_thread_cpu_ns() - in;
+	th_spin_cpu_ns(SPIN_NS);
+	w->cpu_in = th_thread_cpu_ns() - in;
 	note(w, PAPI_hl_region_end(name));
 	w->extra = th_clock_extra_ns(&out);
-	w->cpu_out = hlt_thread_cpu_ns() - out.cpu;
+	w->cpu_out = th_thread_cpu_ns() - out.cpu;
 	for (int i = 0; i < COMMON_VISITS; i++) {
 		note(w, PAPI_hl_region_begin("common"));
 		hlt_touch_pages(PAGES_UNIT / 3);

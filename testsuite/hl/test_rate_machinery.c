@@ -36,12 +36,12 @@ static void interval(int ref, long npages)
 	long long c0, r0, c1, r1;
 
 	th_clock_begin();
-	c0 = hlt_thread_cpu_ns();
+	c0 = th_thread_cpu_ns();
 	r0 = hlt_ns(CLOCK_MONOTONIC);
 
 	hlt_touch_pages(npages);
-	hlt_spin_cpu(SPIN_NS);
-	c1 = hlt_thread_cpu_ns();
+	th_spin_cpu_ns(SPIN_NS);
+	c1 = th_thread_cpu_ns();
 	r1 = hlt_ns(CLOCK_MONOTONIC);
 	TH_EQ(epc(ref, &s), PAPI_OK);
 	TH_NEAR(s.evt, npages, 0.02);

@@ -7,7 +7,7 @@ build=$1 src=$2 cc=$3
 prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT
 cmake --install "$build" --prefix "$prefix" >/dev/null
-for h in papi.h papiStdEventDefs.h; do
+for h in papi.h papi_types.h papiStdEventDefs.h; do
   [ -f "$prefix/include/$h" ] || { echo "missing installed header $h"; exit 1; }
 done
 libdir=$prefix/lib

@@ -9,6 +9,9 @@ they stay true:
      register writer modules (output/out_module.h) instead.
   4. runtime/ includes no other folder of wrappers/: optional parts join
      its start-up through runtime/rt_parts.h.
+  5. src/components/cuda/: component/, groups/ and pcsamp/ include
+     common/ and their own folder, never each other; common/ includes none
+     of them.
 
 Usage: check_includes.py <source root>.  Exit 0 when every rule holds,
 1 with one line per breach."""
@@ -60,6 +63,27 @@ def cycles(graph):
     return found
 
 
+CUDA = 'src/components/cuda'
+
+
+def cuda_breaches(root):
+    """Rule 5: the folders of the cuda component and what they include."""
+    bad, n = [], 0
+    if not os.path.isdir(os.path.join(root, CUDA)):
+        return bad, n
+    for src, name in includes(root, CUDA):
+        here = src.split('/')[3]
+        n += 1
+        local = os.path.normpath(os.path.join(os.path.dirname(src), name))
+        target = 'src/' + name if name.startswith('components/') else local
+        if not target.startswith(CUDA + '/') or not os.path.exists(os.path.join(root, target)):
+            continue
+        there = target.split('/')[3]
+        if there != here and (here == 'common' or there != 'common'):
+            bad.append(f'{src}: includes {name} ({CUDA}/{here} may include common/ and itself only)')
+    return bad, n
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else '.'
     wr = os.path.join(root, 'wrappers')
@@ -76,9 +100,11 @@ def main():
         bad.append(f'wrappers/output includes producer folder {f}/ (register a writer module instead)')
     for f in sorted(graph['runtime']):
         bad.append(f'wrappers/runtime includes {f}/ (use runtime/rt_parts.h instead)')
+    cuda_bad, ncuda = cuda_breaches(root)
+    bad += cuda_bad
     for line in bad:
         print(line)
-    print(f'{len(edges)} includes of {len(folders)} wrappers/ folders checked: '
+    print(f'{len(edges)} includes of {len(folders)} wrappers/ folders and {ncuda} of the cuda component checked: '
           + ('ok' if not bad else f'{len(bad)} breach(es)'))
     if len(edges) < 50 or 'output' not in folders:
         print('too few includes found: wrong source root?')

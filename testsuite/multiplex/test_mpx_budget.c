@@ -39,9 +39,9 @@ static long long measure(int es, long long *v)
 	long long t0;
 
 	TH_EQ(PAPI_start(es), PAPI_OK);
-	t0 = thread_cpu_ns();
+	t0 = th_thread_cpu_ns();
 	work();
-	t0 = thread_cpu_ns() - t0;
+	t0 = th_thread_cpu_ns() - t0;
 	TH_EQ(PAPI_stop(es, v), PAPI_OK);
 	return t0;
 }

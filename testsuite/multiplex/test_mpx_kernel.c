@@ -35,9 +35,9 @@ static void check(int line, int force_sw)
 	for (int cycle = 0; cycle < 2; cycle++) {
 		th_clock_begin();
 		TH_EQ(PAPI_start(es), PAPI_OK);
-		t0 = thread_cpu_ns();
+		t0 = th_thread_cpu_ns();
 		touch_fresh_pages(PAGES);
-		t0 = thread_cpu_ns() - t0;
+		t0 = th_thread_cpu_ns() - t0;
 		TH_EQ(PAPI_read(es, v), PAPI_OK);
 		TH_EQ(tally_multiplex_coverage(es, cov), PAPI_OK);
 		TH_NEAR(v[0], PAGES, 0.02);

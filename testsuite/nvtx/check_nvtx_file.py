@@ -5,18 +5,14 @@ schema's arrays, the deferred batch's converted times (within 1 us), nested
 range visits and inclusive time/counters >= the children's, start/end
 ranges across threads, names, marks.  `filtered`: the run had
 TALLY_NVTX_DOMAINS=-app, so nothing of the domain "app" may be recorded."""
+import os
 import sys
 
 import h5py
 import numpy as np
 
-fails = []
-
-
-def check(cond, what):
-    if not cond:
-        fails.append(what)
-        print("FAILED:", what)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from th import check, done  # noqa: E402
 
 
 def s(v):
@@ -33,8 +29,7 @@ if len(sys.argv) > 3 and sys.argv[3] == "mpi":
     per = sorted((int(x["rank"]), s(x["table"]), int(x["rows"])) for x in f["nvtx_schemas"][:])
     check(per == [(0, "pr", 1), (0, "text", 1), (1, "pr", 2), (1, "text", 2)], f"nvtx_schemas {per}")
     check(int(f.attrs["nranks"]) == 2, "2 ranks")
-    print(f"{len(fails)} failed")
-    sys.exit(1 if fails else 0)
+    sys.exit(done("check_nvtx_file"))
 lines = [ln.split() for ln in open(sys.argv[2]) if ln.strip()]
 filtered = len(sys.argv) > 3 and sys.argv[3] == "filtered"
 regions = {int(r["id"]): r for r in f["regions"][:]}
@@ -147,5 +142,4 @@ if filtered:
     check(reg is None, "no app::registered region")
 else:
     check(reg is not None and int(stats[reg]["visits"]) == 1, "registered-string range of domain app")
-print(f"{len(fails)} failed")
-sys.exit(1 if fails else 0)
+sys.exit(done("check_nvtx_file"))

@@ -36,9 +36,9 @@ static void handler(int es, void *pc, long long vec, void *ctx)
 static void spin(long long ns)
 {
 	uint64_t x = 1; /* in a register: no sanitizer calls in the loop */
-	long long end = thread_cpu_ns() + ns;
+	long long end = th_thread_cpu_ns() + ns;
 
-	while (thread_cpu_ns() < end)
+	while (th_thread_cpu_ns() < end)
 		for (int i = 0; i < 300000; i++) {
 			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
 			__asm__ volatile("" : "+r"(x));

@@ -38,9 +38,9 @@ static _Thread_local long calls, wrong_thread, wrong_set, wrong_vec, bad_pc, in_
 __attribute__((noinline)) static void spin(long long ns)
 {
 	uint64_t x = 1; /* in a register: no sanitizer calls in the loop */
-	long long end = thread_cpu_ns() + ns;
+	long long end = th_thread_cpu_ns() + ns;
 
-	while (thread_cpu_ns() < end)
+	while (th_thread_cpu_ns() < end)
 		for (int i = 0; i < 300000; i++) {
 			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
 			__asm__ volatile("" : "+r"(x));
@@ -82,9 +82,9 @@ static void *run(void *arg)
 	if (!w->rc) w->rc = PAPI_overflow(es, tc, THRESHOLD, w->flags, handler);
 	around = th_clock_now();
 	if (!w->rc) w->rc = PAPI_start(es);
-	t0 = thread_cpu_ns();
+	t0 = th_thread_cpu_ns();
 	spin(work_ns);
-	w->cpu_ns = thread_cpu_ns() - t0;
+	w->cpu_ns = th_thread_cpu_ns() - t0;
 	if (!w->rc) w->rc = PAPI_stop(es, &v);
 	w->extra_ns = th_clock_extra_ns(&around);
 	/* threshold 0 turns overflow off */

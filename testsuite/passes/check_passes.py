@@ -5,22 +5,20 @@ Truth: every visit of region "step" touches PAGES fresh pages, so a pass's
 page faults (and minor faults) are PAGES x the visits that ran the pass,
 major faults are 0; the k-th visit ran pass k mod 2.
 """
+import os
 import sys
 
 import h5py
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from th import check, done, show_ok  # noqa: E402
+show_ok()
 
 CASE, VISITS, PAGES = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 RANKS = [0] if CASE == "serial" else [0, 1, 2, 3]
 EV = ["perf::PAGE-FAULTS", "perf::TASK-CLOCK", "perf::MINOR-FAULTS", "perf::MAJOR-FAULTS"]
 PASS_OF = {"perf::PAGE-FAULTS": 0, "perf::TASK-CLOCK": 0, "perf::MINOR-FAULTS": 1,
            "perf::MAJOR-FAULTS": 1}
-failures = []
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures.append(what)
 
 
 def s(b):
@@ -107,5 +105,4 @@ with h5py.File("multi.h5") as f:
         check("1 rank(s) (3) do not agree with rank 0" in err, "rank 0 names rank 3")
         check_schedule(f, mismatched=(3,))
         check_values(f)
-print(f"{len(failures)} failure(s)")
-sys.exit(1 if failures else 0)
+sys.exit(done("check_passes"))

@@ -22,9 +22,14 @@ launches k more kernels in "solve"): pass_checks must hold exactly one
 run 0, 3 + k in run k), nothing else.
 """
 import math
+import os
 import sys
 
 import h5py
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from th import check, done, show_ok  # noqa: E402
+show_ok()
 
 FFMA = 16384 * 256 * 100
 WARPS = 16384 * 256 // 32
@@ -34,13 +39,6 @@ EXACT = {"sm__ctas_launched.sum": 16384, "sm__warps_launched.sum": WARPS,
          "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum": FFMA,
          "smsp__inst_executed_op_global_st.sum": WARPS, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum": WARPS,
          "smsp__inst_executed_op_global_ld.sum": 0, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum": 0}
-failures = []
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures.append(what)
 
 
 def rows(path, table):
@@ -66,8 +64,7 @@ def check_mismatch(ar, gpu_ranks):
     for r in rows(ar, "pass_checks"):
         print("pass_checks:", r["rank"], r["region"], r["message"])
     check(got == want, f"pass_checks: the kernel launch differences {want}, nothing else (got {got})")
-    print(f"{len(failures)} failure(s)")
-    sys.exit(1 if failures else 0)
+    sys.exit(done("check_replay_gpu"))
 
 
 kr, ar = sys.argv[1], sys.argv[2]
@@ -120,5 +117,4 @@ for rank in ranks if not shared else [0]:
                   f"rank {rank} {region} {m}: {n} launches, application replay {a['total'] if a else 0:.2f} vs "
                   f"kernel replay {b['total'] if b else 0:.2f} (within {tol:.0%}; equal: "
                   f"{a is not None and b is not None and a['total'] == b['total']})")
-print(f"{len(failures)} failure(s)")
-sys.exit(1 if failures else 0)
+sys.exit(done("check_replay_gpu"))

@@ -9,7 +9,8 @@
 #             only): reported at MPI_Init, rank 0's schedule used, job ends
 #   replay:   application replay (tally-run --passes=auto -- mpirun -np 4),
 #             budget 2 -> 2 runs merged; references: each event counted
-#             alone in its own 4-rank job (alone0.h5 .. alone3.h5)
+#             alone in its own 4-rank job (alone0.h5 .. alone3.h5), and
+#             pass_app's own thread CPU time of the work (out_*.txt)
 #   replay_serial: application replay of the serial program (no mpirun:
 #             also runs in sanitizer builds)
 #   replay_mismatch: the same with pass_app "vary" (run k does k more
@@ -49,12 +50,12 @@ case $case_ in
   replay|replay_mismatch)
     vary=; [ "$case_" = replay_mismatch ] && vary=vary
     TALLY_PERF_MAX_COUNTERS=2 timeout 150 "$run" --passes=auto --events=$EV --output-name=multi.h5 -- \
-      "${mpi[@]}" -np 4 "$app" $VISITS $PAGES $vary 2>err.txt || { cat err.txt; echo "job failed"; exit 1; }
+      "${mpi[@]}" -np 4 "$app" $VISITS $PAGES $vary 2>err.txt >out_multi.txt || { cat err.txt; echo "job failed"; exit 1; }
     i=0
     for e in ${EV//,/ }; do
       [ "$case_" = replay ] || break
       timeout 120 "${mpi[@]}" -np 4 "$run" --events=$e --output-name=alone$i.h5 -- "$app" $VISITS $PAGES \
-        2>>err.txt || { cat err.txt; echo "job failed"; exit 1; }
+        2>>err.txt >out_alone$i.txt || { cat err.txt; echo "job failed"; exit 1; }
       i=$((i + 1))
     done
     ;;

@@ -14,7 +14,7 @@
 # (run k launches k more kernels): check_replay_gpu.py --mismatch wants
 # exactly the kernel launch differences in pass_checks.
 # 77 without a GPU, or without h5py (the files are then left in KEEP_DIR;
-# merge them with wrappers/passes/tally-merge-passes.py).  NP=<ranks>
+# merge them with tally-report merge-passes).  NP=<ranks>
 # (default 2).  A GPU's counters serve one process at a time: ranks sharing
 # a GPU leave it to the lowest rank (the checker is told so); GPU_PER_RANK=1
 # gives each rank its own GPU (CUDA_VISIBLE_DEVICES = local rank).

@@ -63,26 +63,6 @@ static inline void pe_test_ctl_free(void *ctl)
 	}
 }
 
-static inline long long thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-/* Spin for about `ns` of this thread's CPU time. */
-static inline void burn_cpu_ns(long long ns)
-{
-	volatile unsigned long x = 0;
-	long long end = thread_cpu_ns() + ns;
-
-	while (thread_cpu_ns() < end)
-		for (int i = 0; i < 1000; i++)
-			x += (unsigned long)i;
-	(void)x;
-}
-
 /* A fresh anonymous mapping of n pages, no transparent huge pages (one
  * fault per 4 KiB page is the ground truth). */
 static inline char *fresh_pages(long n)

@@ -43,9 +43,9 @@ static void check_task_clock(void *ctl)
 
 	th_clock_begin();
 	TH_EQ(pe->ctl_start(ctl), PAPI_OK);
-	t0 = thread_cpu_ns();
-	burn_cpu_ns(200000000LL);
-	t1 = thread_cpu_ns();
+	t0 = th_thread_cpu_ns();
+	th_spin_cpu_ns(200000000LL);
+	t1 = th_thread_cpu_ns();
 	TH_EQ(pe->ctl_read(ctl, v), PAPI_OK);
 	printf("task-clock: counted %lld ns, CLOCK_THREAD_CPUTIME_ID %lld ns\n", v[TCLK], t1 - t0);
 	TH_NEAR_CLOCK(v[TCLK], t1 - t0);
@@ -55,7 +55,7 @@ static void check_reset(void *ctl)
 {
 	long long before[NEV], after[NEV];
 
-	burn_cpu_ns(20000000LL);
+	th_spin_cpu_ns(20000000LL);
 	TH_EQ(pe->ctl_read(ctl, before), PAPI_OK);
 	TH_EQ(pe->ctl_reset(ctl), PAPI_OK);
 	TH_EQ(pe->ctl_read(ctl, after), PAPI_OK);
@@ -71,7 +71,7 @@ static void check_monotonic(void *ctl)
 	int bad = 0;
 
 	for (int i = 0; i < 200; i++) {
-		burn_cpu_ns(20000);
+		th_spin_cpu_ns(20000);
 		TH_EQ(pe->ctl_read(ctl, v), PAPI_OK);
 		for (int k = 0; k < NEV; k++)
 			bad += v[k] < prev[k];
@@ -87,7 +87,7 @@ static void check_stop(void *ctl)
 
 	TH_EQ(pe->ctl_stop(ctl), PAPI_OK);
 	TH_EQ(pe->ctl_read(ctl, v1), PAPI_OK);
-	burn_cpu_ns(10000000LL);
+	th_spin_cpu_ns(10000000LL);
 	touch_pages(p, 100);
 	usleep(1000);
 	TH_EQ(pe->ctl_read(ctl, v2), PAPI_OK);

@@ -42,7 +42,7 @@ static void check_hw_agrees(void)
 		return;
 	TH_CHECK(c->g.rdpmc);
 	TH_EQ(pe->ctl_start(ctl), PAPI_OK);
-	burn_cpu_ns(1000000);
+	th_spin_cpu_ns(1000000);
 	TH_EQ(pe->ctl_read(ctl, &a), PAPI_OK);     /* rdpmc */
 	c->g.rdpmc = 0;
 	TH_EQ(pe->ctl_read(ctl, &b), PAPI_OK);     /* read(), later */

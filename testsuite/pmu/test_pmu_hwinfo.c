@@ -21,6 +21,7 @@
 
 #include "pmu_util.h"
 #include "tally.h"
+#include "th_clock.h"
 
 #define LOOP_N 50000000ull /* 10^8 instructions = cycles */
 
@@ -35,14 +36,6 @@ static void handler(int set, void *addr, long long vector, void *ctx)
 	calls++;
 }
 
-static long long mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 static double measured_mhz(void)
 {
 	int set = PAPI_NULL;
@@ -51,9 +44,9 @@ static double measured_mhz(void)
 	TH_EQ(PAPI_create_eventset(&set), PAPI_OK);
 	TH_EQ(PAPI_add_event(set, PAPI_TOT_CYC), PAPI_OK);
 	TH_EQ(PAPI_start(set), PAPI_OK);
-	t0 = mono_ns();
+	t0 = (long long)th_now_ns();
 	pmu_loop(5000000);
-	t1 = mono_ns();
+	t1 = (long long)th_now_ns();
 	TH_EQ(PAPI_stop(set, v), PAPI_OK);
 	PAPI_cleanup_eventset(set);
 	PAPI_destroy_eventset(&set);

@@ -18,19 +18,11 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from th import check, done  # noqa: E402
+
 PMUS = ["skx", "clx", "icx", "hsw_ep", "bdw_ep", "spr", "amd64_fam19h_zen3", "amd64_fam19h_zen4"]
 PRESETS = ["PAPI_TOT_CYC", "PAPI_TOT_INS", "PAPI_BR_MSP", "PAPI_L1_DCM"]
-
-checks = 0
-failures = 0
-
-
-def check(cond, what):
-    global checks, failures
-    checks += 1
-    if not cond:
-        failures += 1
-        print(f"FAILED: {what}", file=sys.stderr)
 
 
 def kernel_has_core_pmu():
@@ -85,8 +77,7 @@ def main(argv):
             check(t.startswith("perf::"), f"{case}: term {t} is not a perf:: event")
         check(re.search(r"^Note\s*:\s*generic: ", out, re.M), f"{case}: the note is not marked generic\n{out}")
         print(f"generic            {preset:13} {len(terms)} term(s), first {terms[0] if terms else '-'}")
-    print(f"{checks} checks, {failures} failed")
-    return 1 if failures or checks == 0 else 0
+    return done("test_forced_avail")
 
 
 if __name__ == "__main__":

@@ -11,20 +11,12 @@ import subprocess
 import sys
 import tempfile
 
-failures = 0
-checks = 0
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from th import check, done  # noqa: E402
 
 
 def here():
     return inspect.currentframe().f_back.f_lineno
-
-
-def check(line, cond, what):
-    global failures, checks
-    checks += 1
-    if not cond:
-        failures += 1
-        print(f"{__file__}: FAILED (row at line {line}): {what}", file=sys.stderr)
 
 
 def run(args):
@@ -42,25 +34,25 @@ def presets_cases(gen, real_csv, d):
     hdr, src = os.path.join(d, "defs.h"), os.path.join(d, "defs.c")
     # the real spec generates, with codes in file order
     r = run([gen, real_csv, hdr, src])
-    check(here(), r.returncode == 0, f"real presets.csv: {r.stderr}")
+    check(r.returncode == 0, f"real presets.csv: {r.stderr}")
     if r.returncode == 0:
         h = open(hdr).read()
         c = open(src).read()
-        check(here(), "do not edit" in h and "do not edit" in c, "banner")
-        check(here(), "PAPI_L1_DCM_idx = 0," in h, "first preset has index 0")
-        check(here(), "#define PAPI_TOT_CYC (PAPI_TOT_CYC_idx | PAPI_PRESET_MASK)" in h, "code macro")
+        check("do not edit" in h and "do not edit" in c, "banner")
+        check("PAPI_L1_DCM_idx = 0," in h, "first preset has index 0")
+        check("#define PAPI_TOT_CYC (PAPI_TOT_CYC_idx | PAPI_PRESET_MASK)" in h, "code macro")
         nrows = sum(1 for l in open(real_csv) if l.strip() and not l.startswith("#"))
-        check(here(), c.count("TLY_PCAT(") >= nrows, "one table row per preset")
+        check(c.count("TLY_PCAT(") >= nrows, "one table row per preset")
     good = "PAPI_A;CACH|L1;short ?? one;long \"quoted\" \\ text\nPAPI_B;BR;b;bb\n"
     r = run([gen, write(d, "g.csv", good), hdr, src])
-    check(here(), r.returncode == 0, f"good spec: {r.stderr}")
+    check(r.returncode == 0, f"good spec: {r.stderr}")
     if r.returncode == 0:
         c = open(src).read()
         h = open(hdr).read()
-        check(here(), "PAPI_B_idx = 1," in h and "PAPI_END_idx" in h, "indices")
-        check(here(), '"long \\"quoted\\" \\\\ text"' in c, f"C escaping: {c}")
-        check(here(), "??" not in c, "no trigraph sequence left in the C output")
-        check(here(), "TLY_PCAT(CACH) | TLY_PCAT(L1)" in c, "categories")
+        check("PAPI_B_idx = 1," in h and "PAPI_END_idx" in h, "indices")
+        check('"long \\"quoted\\" \\\\ text"' in c, f"C escaping: {c}")
+        check("??" not in c, "no trigraph sequence left in the C output")
+        check("TLY_PCAT(CACH) | TLY_PCAT(L1)" in c, "categories")
     bad = [
         (here(), "PAPI_A;CACH;s\n", "b.csv:1: expected 4"),
         (here(), "# c\nPAPI_A;NOPE;s;l\n", "b.csv:2: unknown category"),
@@ -76,10 +68,10 @@ def presets_cases(gen, real_csv, d):
             if os.path.exists(p):
                 os.remove(p)
         r = run([gen, write(d, "b.csv", text), hdr, src])
-        check(line, r.returncode != 0, "bad spec accepted")
-        check(line, err in r.stderr, f"error {err!r} not in {r.stderr!r}")
+        check(r.returncode != 0, "bad spec accepted", line=line)
+        check(err in r.stderr, f"error {err!r} not in {r.stderr!r}", line=line)
     r = run([gen, os.path.join(d, "missing.csv"), hdr, src])
-    check(here(), r.returncode != 0, "missing spec accepted")
+    check(r.returncode != 0, "missing spec accepted")
 
 
 def maps_cases(gen, d):
@@ -87,14 +79,14 @@ def maps_cases(gen, d):
     a = write(d, "alpha.csv", "# a\nCPU,x,y\nPRESET,PAPI_TOT_CYC,NOT_DERIVED,C\\?\"q\"\n")
     b = write(d, "beta.csv", "CPU,z\r\nPRESET,PAPI_FP_OPS,DERIVED_POSTFIX,N0|2|*|,F\r\n")
     r = run([gen, out, b, a])
-    check(here(), r.returncode == 0, f"good maps: {r.stderr}")
+    check(r.returncode == 0, f"good maps: {r.stderr}")
     if r.returncode == 0:
         c = open(out).read()
-        check(here(), c.startswith("/* generated") and "do not edit" in c, "banner")
-        check(here(), c.index('"maps/alpha.csv"') < c.index('"maps/beta.csv"'), "sorted by name")
-        check(here(), "tly_num_preset_maps = 2;" in c, "count")
-        check(here(), '"PRESET,PAPI_TOT_CYC,NOT_DERIVED,C\\\\\\?\\"q\\"\\n"' in c, f"escaping: {c}")
-        check(here(), '"CPU,z\\r\\n"' in c, "CR kept as an escape")
+        check(c.startswith("/* generated") and "do not edit" in c, "banner")
+        check(c.index('"maps/alpha.csv"') < c.index('"maps/beta.csv"'), "sorted by name")
+        check("tly_num_preset_maps = 2;" in c, "count")
+        check('"PRESET,PAPI_TOT_CYC,NOT_DERIVED,C\\\\\\?\\"q\\"\\n"' in c, f"escaping: {c}")
+        check('"CPU,z\\r\\n"' in c, "CR kept as an escape")
     bad = [
         (here(), "x.csv", "PRESET,PAPI_TOT_CYC,NOT_DERIVED,C\n", "x.csv:1: PRESET line before any CPU line"),
         (here(), "x.csv", "CPU,a\n\nEVENT,1\n", "x.csv:3: line is neither CPU nor PRESET"),
@@ -108,15 +100,15 @@ def maps_cases(gen, d):
         if os.path.exists(out):
             os.remove(out)
         r = run([gen, out, write(d, name, text, "w")])
-        check(line, r.returncode != 0, "bad map accepted")
-        check(line, err in r.stderr, f"error {err!r} not in {r.stderr!r}")
-        check(line, not os.path.exists(out), "output written despite the error")
+        check(r.returncode != 0, "bad map accepted", line=line)
+        check(err in r.stderr, f"error {err!r} not in {r.stderr!r}", line=line)
+        check(not os.path.exists(out), "output written despite the error", line=line)
     r = run([gen, out, os.path.join(d, "nope.csv")])
-    check(here(), r.returncode != 0 and "cannot read" in r.stderr, f"missing map: {r.stderr}")
+    check(r.returncode != 0 and "cannot read" in r.stderr, f"missing map: {r.stderr}")
     r = run([gen, out, a, a])
-    check(here(), r.returncode != 0 and "already given" in r.stderr, "duplicate map name")
+    check(r.returncode != 0 and "already given" in r.stderr, "duplicate map name")
     r = run([gen, out])
-    check(here(), r.returncode != 0, "no maps at all")
+    check(r.returncode != 0, "no maps at all")
 
 
 def main():
@@ -124,8 +116,7 @@ def main():
     with tempfile.TemporaryDirectory() as d:
         presets_cases(gen_presets, real_csv, d)
         maps_cases(gen_maps, d)
-    print(f"{checks} checks, {failures} failed")
-    return 1 if failures else 0
+    return done("test_generators")
 
 
 if __name__ == "__main__":

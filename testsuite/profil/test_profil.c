@@ -44,9 +44,9 @@ static volatile long long run_ns;
 PROFIL_HOT_ATTR void hot(void)
 {
 	uint64_t x = 1; /* in a register: no sanitizer calls in the loop */
-	long long end = thread_cpu_ns() + run_ns;
+	long long end = th_thread_cpu_ns() + run_ns;
 
-	while (thread_cpu_ns() < end)
+	while (th_thread_cpu_ns() < end)
 		for (int i = 0; i < 300000; i++) {
 			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
 			__asm__ volatile("" : "+r"(x));
@@ -56,9 +56,9 @@ PROFIL_HOT_ATTR void hot(void)
 PROFIL_HOT_ATTR void warm(void)
 {
 	uint64_t x = 3;
-	long long end = thread_cpu_ns() + run_ns;
+	long long end = th_thread_cpu_ns() + run_ns;
 
-	while (thread_cpu_ns() < end)
+	while (th_thread_cpu_ns() < end)
 		for (int i = 0; i < 300000; i++) {
 			x = x * 2862933555777941757ULL + 3037000493ULL;
 			__asm__ volatile("" : "+r"(x));
@@ -100,10 +100,10 @@ static void profile_row(int line, int bytes, unsigned scale, int flags, double w
 	TH_EQ(PAPI_profil(buf, (unsigned)size, (vptr_t)text, scale, es, tc, PERIOD, flags | bflag), PAPI_OK);
 	th_clock_begin();
 	TH_EQ(PAPI_start(es), PAPI_OK);
-	t0 = thread_cpu_ns();
+	t0 = th_thread_cpu_ns();
 	run_ns = 200 * MS;
 	hot();
-	t0 = thread_cpu_ns() - t0;
+	t0 = th_thread_cpu_ns() - t0;
 	TH_EQ(PAPI_stop(es, &v), PAPI_OK);
 	TH_EQ(PAPI_profil(buf, (unsigned)size, (vptr_t)text, scale, es, tc, 0, flags | bflag), PAPI_OK);
 	sum(buf, (unsigned)size, bytes, text, scale, hot_lo, hot_hi, &all, &in);

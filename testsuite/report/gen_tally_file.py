@@ -95,7 +95,8 @@ def attrs_for(args, version, nranks, partial_rank):
             "nranks": np.int32(nranks), "partial": np.int32(partial_rank >= 0),
             "partial_rank": np.int32(partial_rank),
             "partial_reason": np.bytes_("SIGTERM" if partial_rank >= 0 else ""),
-            "write_seconds": np.int64(1234)}
+            # seconds since schema 4; microseconds (I64) before
+            "write_seconds": np.float64(0.001234) if version >= 4 else np.int64(1234)}
 
 
 def rows_for_rank(args, rank, regions, rng, nev, local_ids):
@@ -143,7 +144,7 @@ EXTRA_TABLES = ("gpu_kernels", "pc_samples")
 
 
 def write_extra(f):
-    """Tables later issues add (GPU kernels, PC samples, an NVTX payload table)."""
+    """Tables beyond the CPU ones (GPU kernels, PC samples, an NVTX payload table)."""
     # the runtime's layout (schema.def): a row per rank, kernel and metric
     kdt = np.dtype([("rank", "<i4"), ("device", "<i4"), ("thread", "<i4"), ("region", "S512"),
                     ("kernel", "S8192"), ("launches", "<i8"), ("metric", "S256"), ("pass", "<i4"),

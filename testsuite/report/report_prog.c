@@ -8,15 +8,7 @@
 #include <stdlib.h>
 
 #include "tally.h"
-
-static double spin(long n)
-{
-	volatile double x = 1.0;
-
-	for (long i = 0; i < n; i++)
-		x = x * 1.0000001 + 1e-9;
-	return x;
-}
+#include "th_clock.h"
 
 int main(int argc, char **argv)
 {
@@ -30,7 +22,7 @@ int main(int argc, char **argv)
 	for (int step = 0; step < 5; step++) {
 		tally_region_begin("step");
 		tally_region_begin("compute");
-		v = spin(2000000L * (rank + 1));
+		v = th_spin_rounds(2000000L * (rank + 1));
 		tally_region_end("compute");
 		tally_region_begin("exchange");
 		if (size > 1 && rank == 0)

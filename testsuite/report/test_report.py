@@ -30,15 +30,8 @@ REPORT = os.environ.get("TALLY_REPORT", "tally-report")
 SCHEMA = os.environ.get("TALLY_SCHEMA_DEF", os.path.join(HERE, "..", "..", "wrappers", "output", "schema.def"))
 WORK = os.environ.get("TALLY_TEST_DIR", "/tmp/tally-report-test")
 sys.path.insert(0, os.environ.get("TALLY_PYTHONPATH", os.path.join(HERE, "..", "..", "analysis")))
-FAILS = []
-
-
-def check(cond, what):
-    """Record a failed check (with the caller's line) and go on."""
-    if not cond:
-        line = sys._getframe(1).f_lineno
-        FAILS.append(f"line {line}: {what}")
-        print(f"FAIL line {line}: {what}")
+sys.path.insert(0, os.path.join(HERE, "..", "harness"))
+from th import check, done  # noqa: E402
 
 
 def close(a, b, rel=1e-9):
@@ -88,6 +81,11 @@ def h5dump_rows(path, table):
         toks = re.findall(r'"((?:[^"\\]|\\.)*)"|(-?\d+)', rec)
         rows.append([s.replace("\\000", "") if s or not n else int(n) for s, n in toks])
     return rows
+
+
+def schema_def_version():
+    """TLY_SCHEMA_VERSION of schema.def, parsed here."""
+    return int(re.search(r"TLY_SCHEMA_VERSION\((\d+)\)", open(SCHEMA).read()).group(1))
 
 
 def field_names():
@@ -349,6 +347,24 @@ def case_versions():
     run = {r["item"]: r["value"] for r in report_json(f1)["Run"]}
     check(str(run.get("schema version")) == "1", f"schema 1 file reports version {run.get('schema version')}")
     check("process CPU time, sum over ranks [s]" not in run, "no CPU row without cpu_ns")
+    # schema 3, written by the runtime before write_seconds held seconds (data/README.md)
+    check_write_seconds(os.path.join(DATA, "schema3_report_prog.h5"), 3)
+
+
+def check_write_seconds(path, version):
+    """write_seconds read as seconds: microseconds (I64) in schema 1-3
+    files, seconds (F64) from 4; the report and the summary say the same."""
+    import h5py
+    with h5py.File(path, "r") as f:
+        v, raw = int(f.attrs["schema_version"]), f.attrs["write_seconds"]
+    check(v == version, f"{path}: schema {v}, expected {version}")
+    want = raw / 1e6 if v < 4 else raw
+    check((raw.dtype.kind == "i") == (v < 4), f"{path}: write_seconds of type {raw.dtype} in schema {v}")
+    check(0 < want < 60, f"{path}: write time {want} s")
+    run = {r["item"]: r["value"] for r in report_json(path)["Run"]}
+    check(close(float(run.get("write time [s]", -1)), float(want)), f"report: write time {run.get('write time [s]')} != {want}")
+    rc, out, err = report("summary", path)
+    check(rc == 0 and f"write time {want:.3f} s" in out, f"summary: exit {rc}, {out[:300]!r} {err[-300:]!r}")
 
 
 def case_runtime():
@@ -382,6 +398,7 @@ def case_runtime():
     check_mpi(f, rep, nev, ranks)
     steps = [r for r in regions.values() if r["name"] == "step"]
     check(steps and visits[steps[0]["id"]] == 10, "5 steps on each of 2 ranks")
+    check_write_seconds(f, schema_def_version())
 
 
 DATA = os.path.join(HERE, "data")
@@ -435,12 +452,67 @@ def case_gpu_files():
             print(f"{name}: {len(pc)} PC-sample rows, {total} samples")
 
 
-CASES = {"versions": case_versions, "numbers": case_numbers, "partial": case_partial, "errors": case_errors, "plots": case_plots,
+def case_hl():
+    """The high-level API's JSON file, written by hl_prog (PAPI_hl_region_*)
+    under ctest, read by tally.hl and tally-report hl: visits as the
+    program made them, real time between the program's own inner and outer
+    windows, task-clock within the window, page faults of the touched pages."""
+    import glob
+    from tally import hl
+    prog = os.environ.get("TALLY_HL_PROG", "")
+    if not os.path.exists(prog):
+        check(False, f"usage: TALLY_HL_PROG={prog!r}")
+        return
+    d = scratch("hl")
+    env = dict(os.environ, TALLY_OUTPUT_DIR=d, TALLY_EVENTS="perf::TASK-CLOCK,perf::PAGE-FAULTS")
+    p = subprocess.run([prog], cwd=d, env=env, capture_output=True, text=True, timeout=120)
+    check(p.returncode == 0, f"hl_prog: exit {p.returncode}: {p.stderr[-1000:]}")
+    truth = json.loads(p.stdout.strip().splitlines()[-1])
+    files = glob.glob(os.path.join(d, "tally_hl_*.json"))
+    check(len(files) == 1, f"one summary file: {files}")
+    if len(files) != 1:
+        return
+    f = hl.read(files[0])
+    check(f.events == ["perf::TASK-CLOCK", "perf::PAGE-FAULTS"], f"events {f.events}")
+    check(f.version == 1 and files[0].endswith(f"_{f.pid}.json"), f"version {f.version}, pid {f.pid}")
+    check(len(f.threads) == 1 and f.threads[0].tid == f.pid, "one thread, the main one")
+    got = {r.name: r for r in f.threads[0].regions}
+    check(sorted(got) == sorted(truth["regions"]), f"regions {sorted(got)}")
+    for name, want in truth["regions"].items():
+        r = got.get(name)
+        if r is None:
+            continue
+        check(r.visits == want["visits"], f"{name}: visits {r.visits} != {want['visits']}")
+        check(want["inner_ns"] <= r.real_time_ns <= want["outer_ns"],
+              f"{name}: real time {r.real_time_ns} ns outside [{want['inner_ns']}, {want['outer_ns']}]")
+        tc = r.events["perf::TASK-CLOCK"]
+        check(tc is not None and 0 < tc <= want["outer_ns"], f"{name}: task-clock {tc} ns, window {want['outer_ns']}")
+    if len(got) == 3:
+        pages = truth["pages"] * truth["regions"]["touch"]["visits"]
+        pf = got["touch"].events["perf::PAGE-FAULTS"]
+        check(pages <= pf <= pages + 100, f"touch: {pf} page faults for {pages} fresh pages")
+        outer, parts = got["outer"].events, [got["inner"].events, got["touch"].events]
+        for e in f.events:
+            check(outer[e] >= sum(x[e] for x in parts), f"outer {e} {outer[e]} < its children's")
+        check(got["outer"].reads == 1 and got["outer"].last_read is not None and
+              0 < got["outer"].last_read["real_time_nsec"] <= got["outer"].real_time_ns, "outer: one PAPI_hl_read")
+    rc, out, err = report("hl", files[0])
+    check(rc == 0 and "Traceback" not in err, f"tally-report hl: exit {rc}: {err[-500:]}")
+    for name, r in got.items():
+        check(re.search(rf"^\s+{name}\s+{r.visits}\s", out, re.M), f"tally-report hl lists {name} with {r.visits} visits")
+    bad = os.path.join(d, "other.json")
+    with open(bad, "w") as o:
+        json.dump({"format": "something-else", "version": 1}, o)
+    rc, out, err = report("hl", bad)
+    check(rc == 2 and len(err.strip().splitlines()) == 1 and "not a Tally high-level" in err,
+          f"tally-report hl of another JSON: exit {rc}, {err!r}")
+
+
+CASES = {"versions": case_versions, "hl": case_hl, "numbers": case_numbers, "partial": case_partial, "errors": case_errors, "plots": case_plots,
          "export": case_export, "formats": case_formats, "perf": case_perf, "runtime": case_runtime,
          "gpu_files": case_gpu_files}
 
 if __name__ == "__main__":
     os.makedirs(WORK, exist_ok=True)
     CASES[sys.argv[1]]()
-    print(f"{sys.argv[1]}: {'FAILED ' + str(len(FAILS)) + ' check(s)' if FAILS else 'ok'}")
-    sys.exit(1 if FAILS else 0)
+    sys.exit(done(sys.argv[1]))

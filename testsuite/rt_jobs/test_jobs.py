@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """test_jobs.py CASE - programs that are not MPI programs, under the runtime
-(issue "Every program, not only MPI ones").  ctest label 'runtime'.
+(every program, not only MPI ones).  ctest label 'runtime'.
 
 Environment (CMakeLists.txt): JOBS_RUN, JOBS_REPORT, JOBS_APP (plain),
 JOBS_APP_MPI (the same with MPI_Init/MPI_Finalize), MPIEXEC, PRELOAD.
@@ -31,6 +31,10 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from th import check, done, show_ok  # noqa: E402
+show_ok()
+
 try:
     import h5py
 except ImportError:
@@ -44,18 +48,8 @@ APP_MPI = os.environ.get("JOBS_APP_MPI", "")
 MPIEXEC = os.environ.get("MPIEXEC", "")
 PRELOAD = os.environ.get("PRELOAD", os.path.join(os.path.dirname(RUN), "libtally-preload.so"))
 WORK = os.environ.get("JOBS_WORK", "/tmp/tally-jobs-test")
-FAILS = []
-CHECKS = [0]
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
            OMPI_MCA_rmaps_base_oversubscribe="1", ASAN_OPTIONS="detect_leaks=0")
-
-
-def check(cond, what):
-    CHECKS[0] += 1
-    line = sys._getframe(1).f_lineno
-    print(("ok   " if cond else "FAIL ") + f"line {line}: {what}")
-    if not cond:
-        FAILS.append(what)
 
 
 def scratch(name):
@@ -381,8 +375,4 @@ CASES = {"serial": case_serial, "threads": case_threads, "python": case_python, 
 
 if __name__ == "__main__":
     CASES[sys.argv[1]]()
-    print(f"{CHECKS[0] - len(FAILS)} passed, {len(FAILS)} failed")
-    if CHECKS[0] == 0:
-        print("FAIL: no check was made")
-        sys.exit(1)
-    sys.exit(1 if FAILS else 0)
+    sys.exit(done(sys.argv[1]))

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run_settings.sh APP TALLY_RUN - every setting validated with one clear
-# message (issue 20): a library setting is not "unknown", values that
+# message: a library setting is not "unknown", values that
 # cannot mean what they say are reported once each, the 17th event is left
 # out naming the runtime's limit of 16, and TALLY_DISABLE=1 writes nothing
 # at all (the PAPI_hl summary included).

@@ -46,14 +46,6 @@ static void *reader(void *arg)
 	return NULL;
 }
 
-static long long thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 int main(void)
 {
 	struct reader r[2] = { { 0 } };
@@ -69,7 +61,7 @@ int main(void)
 		TH_FATAL("perf::TASK-CLOCK cannot be added though the kernel counts it");
 	for (int i = 0; i < 2; i++)
 		TH_EQ(pthread_create(&th[i], NULL, reader, &r[i]), 0);
-	c0 = thread_cpu_ns();
+	c0 = th_thread_cpu_ns();
 	TH_EQ(PAPI_start(set), PAPI_OK);
 	atomic_store(&go, 1);
 	while (atomic_load(&done) < 2)   /* the counted thread works meanwhile */
@@ -77,7 +69,7 @@ int main(void)
 	for (int i = 0; i < 20000000; i++)
 		x += 1.0;
 	TH_EQ(PAPI_stop(set, &v), PAPI_OK);
-	c1 = thread_cpu_ns();
+	c1 = th_thread_cpu_ns();
 	for (int i = 0; i < 2; i++) {
 		TH_EQ(pthread_join(th[i], NULL), 0);
 		TH_EQ(r[i].reads, READS);

@@ -35,7 +35,7 @@ for rank in range(np_):
 rows = len(f["region_stats"])
 print("%d ranks, %d regions, %d region rows, %d mpi rows, file %.2f MB, write %.3f s: %s" % (
     np_, len(paths), rows, len(f["mpi"]), os.path.getsize(sys.argv[1]) / 1e6,
-    f.attrs["write_seconds"] / 1e6, "ok" if not bad else "%d mismatches" % len(bad)))
+    f.attrs["write_seconds"], "ok" if not bad else "%d mismatches" % len(bad)))
 for b in bad[:20]:
     print("  " + b)
 sys.exit(1 if bad else 0)

@@ -28,16 +28,6 @@ static void sleep_ms(int ms)
 		;
 }
 
-static void spin_cpu_ms(int ms)
-{
-	long long end = ts_ns(CLOCK_THREAD_CPUTIME_ID) + ms * 1000000LL;
-	volatile double x = 1.0;
-
-	while (ts_ns(CLOCK_THREAD_CPUTIME_ID) < end)
-		for (int i = 0; i < 1000; i++)
-			x = x * 1.0000001 + 1e-9;
-}
-
 /* Real clocks over a sleep; the cycle counter converts with clock_mhz. */
 static void check_real(double mhz)
 {
@@ -64,7 +54,7 @@ static void check_virt(double mhz)
 	long long t0 = ts_ns(CLOCK_THREAD_CPUTIME_ID), u0 = PAPI_get_virt_usec();
 	long long n0 = PAPI_get_virt_nsec(), c0 = PAPI_get_virt_cyc(), t1, u1, n1, c1;
 
-	spin_cpu_ms(200);
+	th_spin_cpu_ns(200 * 1000000LL);
 	c1 = PAPI_get_virt_cyc();
 	n1 = PAPI_get_virt_nsec();
 	u1 = PAPI_get_virt_usec();
@@ -107,7 +97,7 @@ static void check_per_thread(void)
 	long long used = -1, v0 = PAPI_get_virt_usec();
 
 	TH_EQ(pthread_create(&t, NULL, sleeper, &used), 0);
-	spin_cpu_ms(150);
+	th_spin_cpu_ns(150 * 1000000LL);
 	pthread_join(t, NULL);
 	TH_CHECK(used >= 0 && used < 1000);
 	TH_CHECK(PAPI_get_virt_usec() - v0 >= 150000);

@@ -6,17 +6,14 @@ times each; gpu_kernels holds per-kernel values of the metric, every
 kernel's name whole (none cut, the longest printed) and no warning that
 attribution by launch order may be wrong.  Exit 1 on a failed check."""
 import math
+import os
 import sys
 
 import h5py
 
-FAILS = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        FAILS.append(what)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from th import check, done, show_ok  # noqa: E402
+show_ok()
 
 
 def losses(path):
@@ -54,8 +51,7 @@ def main():
         regions = {s(r["region"]) for r in k}
         print("KERNEL_REGIONS", sorted(regions)[:12])
         print("LAUNCHES", sum(int(r["launches"]) for r in k if s(r["metric"]) == s(k[0]["metric"])))
-    print(f"torch check: {'FAILED ' + str(len(FAILS)) if FAILS else 'ok'}")
-    sys.exit(1 if FAILS else 0)
+    sys.exit(done("check_torch"))
 
 
 if __name__ == "__main__":

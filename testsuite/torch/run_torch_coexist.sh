@@ -5,12 +5,8 @@
 # without Tally; with TALLY_CUPTI=app and a cuda::: event too (Tally
 # yields); with a cuda::: event and Tally holding CUPTI, the conflict must
 # be reported by name.  77 without a GPU or a PyTorch that sees it.
-run=$1 py=${2:-${TALLY_PYTHON:-python3}}
-here=$(cd "$(dirname "$0")" && pwd)
-[ -e /dev/nvidiactl ] || { echo "SKIP: no NVIDIA GPU or driver (/dev/nvidiactl missing)"; exit 77; }
-"$py" -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)" 2>/dev/null ||
-  { echo "SKIP: $py has no PyTorch that sees a GPU"; exit 77; }
-dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
+torch_needs=
+. "$(dirname "$0")/torch_setup.sh"
 count() { sed -n 's/^CUDA_EVENTS //p' "$1" | head -1; }
 fails=0
 "$py" "$here/torch_profiler_count.py" > "$dir/plain.log" 2>&1

@@ -1,18 +1,14 @@
 #!/bin/sh
 # run_torch_train.sh TALLY_RUN [PYTHON] - PyTorch as an acceptance test of
-# the runtime (issue 22): torch_train.py with torch.cuda.nvtx ranges and
+# the runtime: torch_train.py with torch.cuda.nvtx ranges and
 # with torch.autograd.profiler.emit_nvtx(), each without Tally and under
 # tally-run with one GPU metric; check_torch.py compares losses, region
 # visits and the per-kernel table; with ranges, a run with values per
 # region (TALLY_CUDA_GRANULARITY=region) against the per-kernel one
 # (check_torch_region.py).  77 without a GPU or a PyTorch that
 # sees it, or without h5py.
-run=$1 py=${2:-${TALLY_PYTHON:-python3}}
-here=$(cd "$(dirname "$0")" && pwd)
-[ -e /dev/nvidiactl ] || { echo "SKIP: no NVIDIA GPU or driver (/dev/nvidiactl missing)"; exit 77; }
-"$py" -c "import torch, h5py, sys; sys.exit(0 if torch.cuda.is_available() else 1)" 2>/dev/null ||
-  { echo "SKIP: $py has no PyTorch that sees a GPU, or no h5py"; exit 77; }
-dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
+torch_needs=h5py
+. "$(dirname "$0")/torch_setup.sh"
 cd "$dir" || exit 1
 rc=0
 for mode in ranges emit; do

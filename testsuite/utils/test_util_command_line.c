@@ -22,21 +22,13 @@ static long long count_of(const char *text, const char *name)
 	return p ? strtoll(p + strlen(key), NULL, 0) : -1;
 }
 
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 static void check_two_events(const char *exe)
 {
 	struct ut_out o;
-	long long t0 = now_ns(), elapsed, task, faults;
+	long long t0 = (long long)th_now_ns(), elapsed, task, faults;
 
 	ut_run(&o, UT_MERGE, "%s perf::TASK-CLOCK perf::PAGE-FAULTS", exe);
-	elapsed = now_ns() - t0;
+	elapsed = (long long)th_now_ns() - t0;
 	task = count_of(o.text, "perf::TASK-CLOCK");
 	faults = count_of(o.text, "perf::PAGE-FAULTS");
 	TH_EQ(o.status, 0);

@@ -286,67 +286,51 @@ static int merge_dataset(struct merge *m, hid_t out, const char *name)
 	return rc;
 }
 
-static void set_i32(hid_t f, const char *name, int32_t v)
+/* Read (write 0) or write (write 1) the attribute name of f as type ty. */
+static void attr_rw(hid_t f, const char *name, hid_t ty, void *v, int write)
 {
 	hid_t a = H5Aopen(f, name, H5P_DEFAULT);
 
 	if (a >= 0) {
-		H5Awrite(a, H5T_NATIVE_INT32, &v);
+		if (write)
+			H5Awrite(a, ty, v);
+		else
+			H5Aread(a, ty, v);
 		H5Aclose(a);
 	}
 }
 
-static int64_t get_i64(hid_t f, const char *name)
-{
-	hid_t a = H5Aopen(f, name, H5P_DEFAULT);
-	int64_t v = 0;
-
-	if (a >= 0) {
-		H5Aread(a, H5T_NATIVE_INT64, &v);
-		H5Aclose(a);
-	}
-	return v;
-}
-
-static void set_i64(hid_t f, const char *name, int64_t v)
-{
-	hid_t a = H5Aopen(f, name, H5P_DEFAULT);
-
-	if (a >= 0) {
-		H5Awrite(a, H5T_NATIVE_INT64, &v);
-		H5Aclose(a);
-	}
-}
-
-/* Root attributes: the first piece's, with the job's size and times. */
+/* Root attributes: the first piece's, with the job's size and times
+ * (write_seconds: the longest write, in seconds since schema 4). */
 static void merge_attrs(struct merge *m, hid_t out, int size)
 {
-	int64_t st = get_i64(m->p[0].f, "start_time"), et = 0, ws = 0;
-	int partial = 0;
+	int64_t st = 0, et = 0;
+	int32_t partial = 0, nr = size, none = -1;
+	double ws = 0;
 
+	attr_rw(m->p[0].f, "start_time", H5T_NATIVE_INT64, &st, 0);
 	copy_attrs(m->p[0].f, out);
 	for (int k = 0; k < m->n; k++) {
-		int64_t s = get_i64(m->p[k].f, "start_time"), e = get_i64(m->p[k].f, "end_time");
-		int64_t w = get_i64(m->p[k].f, "write_seconds");
-		hid_t a = H5Aopen(m->p[k].f, "partial", H5P_DEFAULT);
+		int64_t s = 0, e = 0;
 		int32_t part = 0;
+		double w = 0;
 
-		if (a >= 0) {
-			H5Aread(a, H5T_NATIVE_INT32, &part);
-			H5Aclose(a);
-		}
+		attr_rw(m->p[k].f, "start_time", H5T_NATIVE_INT64, &s, 0);
+		attr_rw(m->p[k].f, "end_time", H5T_NATIVE_INT64, &e, 0);
+		attr_rw(m->p[k].f, "write_seconds", H5T_NATIVE_DOUBLE, &w, 0);
+		attr_rw(m->p[k].f, "partial", H5T_NATIVE_INT32, &part, 0);
 		partial |= part != 0;
-
 		st = s < st ? s : st;
 		et = e > et ? e : et;
 		ws = w > ws ? w : ws;
 	}
-	set_i32(out, "nranks", size);
-	set_i32(out, "partial", m->n < size || partial);
-	set_i32(out, "partial_rank", -1);
-	set_i64(out, "start_time", st);
-	set_i64(out, "end_time", et);
-	set_i64(out, "write_seconds", ws);
+	partial = m->n < size || partial;
+	attr_rw(out, "nranks", H5T_NATIVE_INT32, &nr, 1);
+	attr_rw(out, "partial", H5T_NATIVE_INT32, &partial, 1);
+	attr_rw(out, "partial_rank", H5T_NATIVE_INT32, &none, 1);
+	attr_rw(out, "start_time", H5T_NATIVE_INT64, &st, 1);
+	attr_rw(out, "end_time", H5T_NATIVE_INT64, &et, 1);
+	attr_rw(out, "write_seconds", H5T_NATIVE_DOUBLE, &ws, 1);
 }
 
 static int open_pieces(struct merge *m, const char *dir, int size)

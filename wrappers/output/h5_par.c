@@ -1,6 +1,5 @@
 /*
- * h5_par.c - parallel HDF5 settings for many ranks (issue 25,
- * docs/scale.md).
+ * h5_par.c - parallel HDF5 settings for many ranks (docs/scale.md).
  *
  * - Metadata: every rank reads and writes HDF5 metadata collectively
  *   (H5Pset_all_coll_metadata_ops, H5Pset_coll_metadata_write): one rank

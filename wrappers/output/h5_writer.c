@@ -177,14 +177,14 @@ static int write_all(struct wctx *w, struct tly_rt_proc *p, struct tly_rows *row
 		     const char *why, int64_t t0)
 {
 	int rc = 0;
-	int64_t us;
+	double secs;
 
 	write_attrs(w, p, partial, why);
 	tly_h5_par_plan(w->comm, rows->n, TLY_NTABLES, w->off, w->total);
 	for (int i = 0; i < TLY_NTABLES && rc == 0; i++)
 		rc = write_table(w, i, rows->t[i], rows->n[i]);
-	us = reduce_i64(w, (tly_rt_now() - t0) / 1000, MPI_MAX);
-	attr_write(w, "write_seconds", H5T_NATIVE_INT64, &us, NULL);
+	secs = (double)reduce_i64(w, tly_rt_now() - t0, MPI_MAX) / 1e9;
+	attr_write(w, "write_seconds", H5T_NATIVE_DOUBLE, &secs, NULL);
 	return rc;
 }
 

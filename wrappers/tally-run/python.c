@@ -1,14 +1,17 @@
 /*
- * python.c - the Python interpreter tally-run runs its scripts with (the
- * pass merge, --summary): TALLY_PYTHON when set; else the first of the
- * Python the build was configured with for tally-report
- * (TALLY_REPORT_PYTHON, also the scripts' #! line), the one CMake found and
- * python3 on PATH that has h5py; else the first of them that exists.
- * Never one fixed path.  The probes run without the preload.
+ * python.c - the Python interpreter tally-run runs tally-report's commands
+ * with (the pass merge, --summary): TALLY_PYTHON when set; else the first
+ * of the Python the build was configured with for tally-report
+ * (TALLY_REPORT_PYTHON, also tally-report's #! line), the one CMake found
+ * and python3 on PATH that has h5py; else the first of them that exists.
+ * Never one fixed path.  The probes run without the preload.  The tally
+ * package is at <tally-run's directory>/../share/tally/python, installed
+ * and in the build tree.
  */
 #include "replay.h"
 #include "spawn.h"
 
+#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,4 +73,24 @@ const char *tly_python(void)
 	if (saved[0])
 		setenv("LD_PRELOAD", saved, 1);
 	return chosen[0] ? chosen : "python3";
+}
+
+/* Puts the package directory first on sys.path, then runs tally-report's
+ * main with the rest of the arguments. */
+static char report_boot[] = "import sys; sys.path.insert(0, sys.argv.pop(1)); "
+			    "from tally.cli import main; sys.exit(main())";
+
+int tly_report_argv(char **av)
+{
+	static char pkg[PATH_MAX];
+	char exe[PATH_MAX - 64];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+
+	exe[n > 0 ? n : 0] = '\0';
+	snprintf(pkg, sizeof pkg, "%s/../share/tally/python", dirname(exe));
+	av[0] = (char *)tly_python();
+	av[1] = "-c";
+	av[2] = report_boot;
+	av[3] = pkg;
+	return TLY_REPORT_ARGS;
 }

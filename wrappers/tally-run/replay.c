@@ -23,16 +23,7 @@
 
 #define TLY_REPLAY_MAX 64   /* passes at most */
 
-static void merge_script(char *buf, size_t len)
-{
-	char p[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", p, sizeof p - 1);
-
-	p[n > 0 ? n : 0] = '\0';
-	snprintf(buf, len, "%s/../share/tally/tally-merge-passes.py", dirname(p));
-}
-
-/* The merge script is not measured: no preload while it runs. */
+/* The merge (tally-report merge-passes) is not measured: no preload while it runs. */
 static void preload(int on)
 {
 	static char saved[PATH_MAX * 2];
@@ -47,12 +38,16 @@ static void preload(int on)
 }
 
 /* The number of passes run 0 recorded in its file (0 when unknown). */
-static int recorded_passes(const char *script, const char *file)
+static int recorded_passes(const char *file)
 {
 	char line[64];
-	char *av[] = { (char *)tly_python(), (char *)script, "--npasses", (char *)file, NULL };
-	int n = 0;
+	char *av[TLY_REPORT_ARGS + 4];
+	int k = tly_report_argv(av), n = 0;
 
+	av[k++] = "merge-passes";
+	av[k++] = "--npasses";
+	av[k++] = (char *)file;
+	av[k] = NULL;
 	preload(0);
 	if (tly_spawn_capture(av, line, sizeof line) == 0)
 		n = atoi(line);
@@ -92,18 +87,20 @@ static void job_stem(char **argv, char *buf, size_t len)
 	snprintf(buf, len, "tally-%s-%s-%ld", basename(prog), stamp, (long)getpid());
 }
 
-static int merge(const char *script, const char *base, int npasses)
+static int merge(const char *base, int npasses)
 {
 	char out[PATH_MAX], in[TLY_REPLAY_MAX][PATH_MAX];
-	char *av[TLY_REPLAY_MAX + 4] = { (char *)tly_python(), (char *)script, out };
-	int rc;
+	char *av[TLY_REPORT_ARGS + TLY_REPLAY_MAX + 3];
+	int n = tly_report_argv(av), rc;
 
 	snprintf(out, sizeof out, "%s.h5", base);
+	av[n++] = "merge-passes";
+	av[n++] = out;
 	for (int k = 0; k < npasses; k++) {
 		snprintf(in[k], sizeof in[k], "%s.pass%d.h5", base, k);
-		av[3 + k] = in[k];
+		av[n++] = in[k];
 	}
-	av[3 + npasses] = NULL;
+	av[n] = NULL;
 	preload(0);
 	rc = tly_spawn_wait(av, NULL);
 	preload(1);
@@ -134,7 +131,7 @@ static void remove_images(const char *image)
 int tly_replay_run(const char *passes, char **argv)
 {
 	const char *dir = getenv("TALLY_OUTPUT_DIR");
-	char stem[PATH_MAX / 2], base[PATH_MAX - 32], script[PATH_MAX], name[PATH_MAX / 2 + 32], path[PATH_MAX], idx[16];
+	char stem[PATH_MAX / 2], base[PATH_MAX - 32], name[PATH_MAX / 2 + 32], path[PATH_MAX], idx[16];
 	char image[PATH_MAX], cwd[PATH_MAX / 2];
 	char *env[] = { "TALLY_PASS_INDEX", idx, "TALLY_OUTPUT_NAME", name, "TALLY_PASS_IMAGE", image, NULL };
 	int npasses = strcmp(passes, "auto") ? atoi(passes) : 0, rc;
@@ -151,7 +148,6 @@ int tly_replay_run(const char *passes, char **argv)
 			TLY_REPLAY_MAX);
 		npasses = 0;
 	}
-	merge_script(script, sizeof script);
 	job_stem(argv, stem, sizeof stem);
 	if (stem[0] == '/')   /* an absolute TALLY_OUTPUT_NAME ignores the directory */
 		snprintf(base, sizeof base, "%s", stem);
@@ -176,12 +172,12 @@ int tly_replay_run(const char *passes, char **argv)
 			remove_images(image);
 			return rc;
 		}
-		if (!npasses && (npasses = recorded_passes(script, path)) < 1) {
+		if (!npasses && (npasses = recorded_passes(path)) < 1) {
 			fprintf(stderr, "tally-run: application replay: no schedule in %s; one pass\n", path);
 			npasses = 1;
 		}
 	}
 	remove_images(image);
-	rc = merge(script, base, npasses);
+	rc = merge(base, npasses);
 	return rc == 0 || rc == 3 ? 0 : rc;
 }

@@ -1,7 +1,8 @@
 /*
  * replay.h - application replay in tally-run (docs/passes.md): the job is
  * run once per pass (TALLY_PASS_INDEX=k, one file per pass) and the files
- * are merged into one job file by tally-merge-passes.py, which also checks
+ * are merged into one job file by `tally-report merge-passes` (the tally
+ * Python package, analysis/tally/passmerge.py), which also checks
  * that every run had the same ranks, regions, visits and kernel launches.
  */
 #ifndef TALLY_RUN_REPLAY_H
@@ -12,8 +13,13 @@
  * here (tally-run then runs the command once), else tally-run's exit
  * status: the first failing run's, else 0. */
 int tly_replay_run(const char *passes, char **argv);
-/* python.c: the interpreter for tally-run's scripts (TALLY_PYTHON, else
- * the first with h5py of the configured ones and python3 on PATH). */
+/* python.c: the interpreter for tally-run's Python commands (TALLY_PYTHON,
+ * else the first with h5py of the configured ones and python3 on PATH). */
 const char *tly_python(void);
+/* python.c: the first TLY_REPORT_ARGS words of a command line that runs
+ * tally-report (the tally package installed beside tally-run) with that
+ * interpreter; the caller appends the command, its arguments and NULL. */
+#define TLY_REPORT_ARGS 4
+int tly_report_argv(char **av);
 
 #endif /* TALLY_RUN_REPLAY_H */

@@ -119,16 +119,17 @@ static void prepend_env(const char *var, const char *val, const char *sep)
 
 static int summary(const char *file)
 {
-	char dir[PATH_MAX - 64], script[PATH_MAX];
+	char *av[TLY_REPORT_ARGS + 3];
+	int n = tly_report_argv(av);
 
-	exe_dir(dir, sizeof dir);
-	snprintf(script, sizeof script, "%s/../share/tally/tally-summary.py", dir);
-	/* argv[0] is the interpreter's path: Python finds its prefix from
+	av[n++] = "summary";
+	av[n++] = (char *)file;
+	av[n] = NULL;
+	/* av[0] is the interpreter's path: Python finds its prefix from
 	 * argv[0], and "python3" on a PATH whose first python3 is another
 	 * installation (a Spack build environment) gives it the wrong one */
-	execl(tly_python(), tly_python(), script, file, (char *)NULL);
-	fprintf(stderr, "tally-run: cannot run %s for --summary: %s (set TALLY_PYTHON)\n", tly_python(),
-		strerror(errno));
+	execv(av[0], av);
+	fprintf(stderr, "tally-run: cannot run %s for --summary: %s (set TALLY_PYTHON)\n", av[0], strerror(errno));
 	return 1;
 }
 

@@ -129,7 +129,7 @@ static int supported(int dev, int ev)
 	if (!(nv.probed[dev] & bit)) {
 		long long v;
 
-		if (tly_nvml_events[ev].read(nv.f, nv.dev[dev], &v) == TLY_NVML_SUCCESS)
+		if (tly_nvml_event_read(ev, nv.f, nv.dev[dev], &v) == TLY_NVML_SUCCESS)
 			nv.supported[dev] |= bit;
 		nv.probed[dev] |= bit;
 	}
@@ -273,7 +273,7 @@ static int nv_ctl_update(void *ctl, const char *const *names, int n)
 
 static int read_one(const struct nv_ev *e, long long *v)
 {
-	tly_nvml_ret r = tly_nvml_events[e->ev].read(nv.f, nv.dev[e->dev], v);
+	tly_nvml_ret r = tly_nvml_event_read(e->ev, nv.f, nv.dev[e->dev], v);
 
 	return r == TLY_NVML_SUCCESS ? PAPI_OK : nvml_err(r, tly_nvml_events[e->ev].name);
 }

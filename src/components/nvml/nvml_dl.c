@@ -1,21 +1,19 @@
 /*
- * nvml_dl.c - loading libnvidia-ml.  The only file of the nvml component
- * that calls dlopen: everything else goes through the function table.
+ * nvml_dl.c - loading libnvidia-ml (through core/dl_table.c).  The only
+ * file of the nvml component that loads it: everything else goes through
+ * the function table.
  */
 #include "nvml_dl.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#define NVML_SYM(n) { #n, offsetof(struct tly_nvml_fns, n) }
+#include "core/dl_table.h"
 
-static const struct {
-	const char *name;
-	size_t off;
-} syms[] = {
+#define NVML_SYM(n) TLY_DL_SYM(struct tly_nvml_fns, n)
+
+static const struct tly_dl_sym syms[] = {
 	NVML_SYM(nvmlInit_v2), NVML_SYM(nvmlShutdown), NVML_SYM(nvmlErrorString),
 	NVML_SYM(nvmlDeviceGetCount_v2), NVML_SYM(nvmlDeviceGetHandleByIndex_v2),
 	NVML_SYM(nvmlDeviceGetName), NVML_SYM(nvmlDeviceGetPowerUsage),
@@ -33,42 +31,31 @@ static struct {
 	struct tly_nvml_fns fns;
 	const struct tly_nvml_fns *ok;
 	char why[256];
-} nl = { .lock = PTHREAD_MUTEX_INITIALIZER };
+} loader = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static void load(void)
 {
 	const char *env = getenv("TALLY_NVML_LIB");
-	const char *lib = env && *env ? env : "libnvidia-ml.so.1";
+	const char *const names[] = { env && *env ? env : "libnvidia-ml.so.1", NULL };
 
-	nl.h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
-	if (!nl.h) {
-		snprintf(nl.why, sizeof nl.why, "%s", dlerror());
-		return;
-	}
-	for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
-		void *p = dlsym(nl.h, syms[i].name);
-
-		if (!p) {
-			snprintf(nl.why, sizeof nl.why, "%s: symbol %s missing (driver too old?)", lib, syms[i].name);
-			return;
-		}
-		memcpy((char *)&nl.fns + syms[i].off, &p, sizeof p);
-	}
-	nl.ok = &nl.fns;
+	loader.h = tly_dl_open_first(names, loader.why, sizeof loader.why);
+	if (loader.h && tly_dl_resolve(loader.h, names[0], syms, sizeof syms / sizeof syms[0], &loader.fns,
+				       loader.why, sizeof loader.why) == 0)
+		loader.ok = &loader.fns;
 }
 
 const struct tly_nvml_fns *tly_nvml_load(char *why, size_t len)
 {
 	const struct tly_nvml_fns *f;
 
-	pthread_mutex_lock(&nl.lock);
-	if (!nl.tried) {
+	pthread_mutex_lock(&loader.lock);
+	if (!loader.tried) {
 		load();
-		nl.tried = 1;
+		loader.tried = 1;
 	}
-	f = nl.ok;
+	f = loader.ok;
 	if (!f && why)
-		snprintf(why, len, "%s", nl.why);
-	pthread_mutex_unlock(&nl.lock);
+		snprintf(why, len, "%s", loader.why);
+	pthread_mutex_unlock(&loader.lock);
 	return f;
 }

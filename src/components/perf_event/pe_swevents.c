@@ -7,7 +7,8 @@
  * LIBPFM_DISABLED_PMUS lists "perf", that PMU is gone and so would be
  * every software event, though the kernel still counts them.  Then the
  * component offers the kernel's own list (PERF_COUNT_SW_*, a fixed ABI),
- * under the same names perf::<NAME> (or PERF_COUNT_SW_<X>) with the
+ * under the same names perf::<NAME> (or its short alias FAULTS, CS,
+ * MIGRATIONS, or PERF_COUNT_SW_<X>) with the
  * privilege modifiers u, k and h.  The generic hardware names of that PMU
  * (perf::INSTRUCTIONS, perf::CYCLES...) are then refused with the reason:
  * no hardware PMU, or libpfm4 pinned to a PMU that does not name them.
@@ -22,20 +23,31 @@
 
 #include "core/errors.h"
 
+#ifndef PERF_COUNT_SW_CGROUP_SWITCHES
+#define PERF_COUNT_SW_CGROUP_SWITCHES 11 /* Linux 5.13 */
+#endif
+
+/* name, the `perf` tool's short alias (as libpfm4's perf PMU also takes
+ * it), the kernel's PERF_COUNT_SW_<X> suffix, its config, a description */
 static const struct {
-	const char *name;
+	const char *name, *alias, *kname;
 	unsigned config;
 	const char *desc;
 } sw[] = {
-	{ "CPU-CLOCK", PERF_COUNT_SW_CPU_CLOCK, "CPU clock: wall time on a CPU, ns" },
-	{ "TASK-CLOCK", PERF_COUNT_SW_TASK_CLOCK, "Task clock: time the task ran, ns" },
-	{ "PAGE-FAULTS", PERF_COUNT_SW_PAGE_FAULTS, "Page faults" },
-	{ "CONTEXT-SWITCHES", PERF_COUNT_SW_CONTEXT_SWITCHES, "Context switches" },
-	{ "CPU-MIGRATIONS", PERF_COUNT_SW_CPU_MIGRATIONS, "Migrations of the task to another CPU" },
-	{ "MINOR-FAULTS", PERF_COUNT_SW_PAGE_FAULTS_MIN, "Minor page faults (no I/O)" },
-	{ "MAJOR-FAULTS", PERF_COUNT_SW_PAGE_FAULTS_MAJ, "Major page faults (I/O)" },
-	{ "ALIGNMENT-FAULTS", PERF_COUNT_SW_ALIGNMENT_FAULTS, "Alignment faults fixed by the kernel" },
-	{ "EMULATION-FAULTS", PERF_COUNT_SW_EMULATION_FAULTS, "Instructions emulated by the kernel" },
+	{ "CPU-CLOCK", NULL, "CPU_CLOCK", PERF_COUNT_SW_CPU_CLOCK, "CPU clock: wall time on a CPU, ns" },
+	{ "TASK-CLOCK", NULL, "TASK_CLOCK", PERF_COUNT_SW_TASK_CLOCK, "Task clock: time the task ran, ns" },
+	{ "PAGE-FAULTS", "FAULTS", "PAGE_FAULTS", PERF_COUNT_SW_PAGE_FAULTS, "Page faults" },
+	{ "CONTEXT-SWITCHES", "CS", "CONTEXT_SWITCHES", PERF_COUNT_SW_CONTEXT_SWITCHES, "Context switches" },
+	{ "CPU-MIGRATIONS", "MIGRATIONS", "CPU_MIGRATIONS", PERF_COUNT_SW_CPU_MIGRATIONS,
+	  "Migrations of the task to another CPU" },
+	{ "MINOR-FAULTS", NULL, "PAGE_FAULTS_MIN", PERF_COUNT_SW_PAGE_FAULTS_MIN, "Minor page faults (no I/O)" },
+	{ "MAJOR-FAULTS", NULL, "PAGE_FAULTS_MAJ", PERF_COUNT_SW_PAGE_FAULTS_MAJ, "Major page faults (I/O)" },
+	{ "ALIGNMENT-FAULTS", NULL, "ALIGNMENT_FAULTS", PERF_COUNT_SW_ALIGNMENT_FAULTS,
+	  "Alignment faults fixed by the kernel" },
+	{ "EMULATION-FAULTS", NULL, "EMULATION_FAULTS", PERF_COUNT_SW_EMULATION_FAULTS,
+	  "Instructions emulated by the kernel" },
+	{ "CGROUP-SWITCHES", NULL, "CGROUP_SWITCHES", PERF_COUNT_SW_CGROUP_SWITCHES,
+	  "Context switches to a task in another cgroup" },
 };
 #define NSW ((int)(sizeof sw / sizeof sw[0]))
 
@@ -52,10 +64,6 @@ int tly_pe_sw_count(void)
 {
 	return tly_pe_sw_active() ? NSW : 0;
 }
-
-/* The kernel's own names (PERF_COUNT_SW_<X>) of the same events. */
-static const char *const kname[] = { "CPU_CLOCK", "TASK_CLOCK", "PAGE_FAULTS", "CONTEXT_SWITCHES",
-	"CPU_MIGRATIONS", "PAGE_FAULTS_MIN", "PAGE_FAULTS_MAJ", "ALIGNMENT_FAULTS", "EMULATION_FAULTS" };
 
 /* The perf PMU's generic hardware names (PERF_TYPE_HARDWARE), as libpfm4
  * spells them: refused with a reason while the fallback is active. */
@@ -86,14 +94,19 @@ static int refuse_hw(const char *name)
 	return -2;
 }
 
-/* Index of BASE (len n; a table name or PERF_COUNT_SW_<X>), or -1. */
+static int same(const char *base, size_t n, const char *name)
+{
+	return name && strlen(name) == n && strncasecmp(base, name, n) == 0;
+}
+
+/* Index of BASE (len n; a table name, its alias or PERF_COUNT_SW_<X>),
+ * or -1. */
 static int base_index(const char *base, size_t n)
 {
 	for (int i = 0; i < NSW; i++) {
-		if (strlen(sw[i].name) == n && strncasecmp(base, sw[i].name, n) == 0)
+		if (same(base, n, sw[i].name) || same(base, n, sw[i].alias))
 			return i;
-		if (n == 14 + strlen(kname[i]) && strncasecmp(base, "PERF_COUNT_SW_", 14) == 0 &&
-		    strncasecmp(base + 14, kname[i], n - 14) == 0)
+		if (n > 14 && strncasecmp(base, "PERF_COUNT_SW_", 14) == 0 && same(base + 14, n - 14, sw[i].kname))
 			return i;
 	}
 	return -1;

@@ -29,26 +29,26 @@ static struct {
 	struct { CUcontext ctx; CUdeviceptr buf; size_t size; int armed; } c[MAX_CTX];
 	int n;
 	unsigned char fill;
-} cc = { .lock = PTHREAD_MUTEX_INITIALIZER, .mode = -2 };
+} cache_ctl = { .lock = PTHREAD_MUTEX_INITIALIZER, .mode = -2 };
 
 int tly_cu_cache_mode(void)
 {
-	pthread_mutex_lock(&cc.lock);
-	if (cc.mode == -2) {
+	pthread_mutex_lock(&cache_ctl.lock);
+	if (cache_ctl.mode == -2) {
 		const char *v = getenv("TALLY_CUDA_CACHE");
 
-		cc.mode = !v || !*v || !strcmp(v, "none") ? 0 : !strcmp(v, "flush") ? 1 : -1;
+		cache_ctl.mode = !v || !*v || !strcmp(v, "none") ? 0 : !strcmp(v, "flush") ? 1 : -1;
 	}
-	pthread_mutex_unlock(&cc.lock);
-	if (cc.mode < 0)
+	pthread_mutex_unlock(&cache_ctl.lock);
+	if (cache_ctl.mode < 0)
 		return tly_err_set(PAPI_EINVAL, "TALLY_CUDA_CACHE=%s: expected flush or none", getenv("TALLY_CUDA_CACHE"));
-	return cc.mode;
+	return cache_ctl.mode;
 }
 
 static int find(CUcontext ctx)
 {
-	for (int i = 0; i < cc.n; i++)
-		if (cc.c[i].ctx == ctx)
+	for (int i = 0; i < cache_ctl.n; i++)
+		if (cache_ctl.c[i].ctx == ctx)
 			return i;
 	return -1;
 }
@@ -61,23 +61,23 @@ int tly_cu_cache_arm(CUcontext ctx, int dev, int on)
 
 	if (tly_cu_cache_mode() != 1)
 		return PAPI_OK;
-	pthread_mutex_lock(&cc.lock);
+	pthread_mutex_lock(&cache_ctl.lock);
 	i = find(ctx);
-	if (i < 0 && on && cc.n < MAX_CTX) {
-		i = cc.n++;
-		memset(&cc.c[i], 0, sizeof cc.c[i]);
-		cc.c[i].ctx = ctx;
+	if (i < 0 && on && cache_ctl.n < MAX_CTX) {
+		i = cache_ctl.n++;
+		memset(&cache_ctl.c[i], 0, sizeof cache_ctl.c[i]);
+		cache_ctl.c[i].ctx = ctx;
 		drv->cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, tly_cu_device(dev)->dev);
-		cc.c[i].size = 2 * (size_t)(l2 > 0 ? l2 : 64 << 20);
-		if (drv->cuMemAlloc(&cc.c[i].buf, cc.c[i].size) != CUDA_SUCCESS) {
-			cc.c[i].buf = 0;
+		cache_ctl.c[i].size = 2 * (size_t)(l2 > 0 ? l2 : 64 << 20);
+		if (drv->cuMemAlloc(&cache_ctl.c[i].buf, cache_ctl.c[i].size) != CUDA_SUCCESS) {
+			cache_ctl.c[i].buf = 0;
 			rc = tly_err_set(PAPI_ENOMEM, "TALLY_CUDA_CACHE=flush: no %zu bytes of GPU memory for the "
-					 "L2 flush", cc.c[i].size);
+					 "L2 flush", cache_ctl.c[i].size);
 		}
 	}
 	if (i >= 0)
-		cc.c[i].armed += on ? 1 : cc.c[i].armed > 0 ? -1 : 0;
-	pthread_mutex_unlock(&cc.lock);
+		cache_ctl.c[i].armed += on ? 1 : cache_ctl.c[i].armed > 0 ? -1 : 0;
+	pthread_mutex_unlock(&cache_ctl.lock);
 	return rc;
 }
 
@@ -89,16 +89,16 @@ void tly_cu_cache_before_launch(CUcontext ctx, CUstream stream)
 	CUstreamCaptureStatus cap = CU_STREAM_CAPTURE_STATUS_NONE;
 	int i;
 
-	if (cc.mode != 1)
+	if (cache_ctl.mode != 1)
 		return;
-	pthread_mutex_lock(&cc.lock);
+	pthread_mutex_lock(&cache_ctl.lock);
 	i = find(ctx);
-	if (i >= 0 && cc.c[i].armed) {
-		buf = cc.c[i].buf;
-		size = cc.c[i].size;
-		v = cc.fill++;
+	if (i >= 0 && cache_ctl.c[i].armed) {
+		buf = cache_ctl.c[i].buf;
+		size = cache_ctl.c[i].size;
+		v = cache_ctl.fill++;
 	}
-	pthread_mutex_unlock(&cc.lock);
+	pthread_mutex_unlock(&cache_ctl.lock);
 	if (!buf)
 		return;
 	/* a stream being captured into a CUDA graph would capture the flush */
@@ -112,10 +112,10 @@ void tly_cu_cache_ctx_gone(CUcontext ctx)
 {
 	int i;
 
-	pthread_mutex_lock(&cc.lock);
+	pthread_mutex_lock(&cache_ctl.lock);
 	i = find(ctx);
 	if (i >= 0) {   /* the context's memory goes with it */
-		cc.c[i] = cc.c[--cc.n];
+		cache_ctl.c[i] = cache_ctl.c[--cache_ctl.n];
 	}
-	pthread_mutex_unlock(&cc.lock);
+	pthread_mutex_unlock(&cache_ctl.lock);
 }

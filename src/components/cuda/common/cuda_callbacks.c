@@ -24,7 +24,7 @@ static struct {
 	void *hook_ud;
 	tally_gpu_replay_update_fn replay_fn;
 	void *replay_ud;
-} cb = { .lock = PTHREAD_MUTEX_INITIALIZER };
+} subscriber = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static const CUpti_driver_api_trace_cbid launch_cbids[] = {
 	CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
@@ -62,7 +62,7 @@ static int device_of(CUcontext ctx)
 static struct {
 	pthread_mutex_t lock;
 	struct { char *sym, *name; } e[DM_SLOTS];
-} dm = { .lock = PTHREAD_MUTEX_INITIALIZER };
+} name_cache = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static const char *demangled(const char *sym, char **owned)
 {
@@ -72,17 +72,17 @@ static const char *demangled(const char *sym, char **owned)
 	*owned = NULL;
 	if (!sym)
 		return "?";
-	pthread_mutex_lock(&dm.lock);
+	pthread_mutex_lock(&name_cache.lock);
 	for (int i = 0; i < DM_PROBE; i++) {
 		size_t k = (h + (size_t)i) % DM_SLOTS;
 
-		if (dm.e[k].sym && !strcmp(dm.e[k].sym, sym)) {
-			d = dm.e[k].name;
-			pthread_mutex_unlock(&dm.lock);
+		if (name_cache.e[k].sym && !strcmp(name_cache.e[k].sym, sym)) {
+			d = name_cache.e[k].name;
+			pthread_mutex_unlock(&name_cache.lock);
 			return d;
 		}
 	}
-	pthread_mutex_unlock(&dm.lock);
+	pthread_mutex_unlock(&name_cache.lock);
 	d = tly_cu_demangle_dup(sym);
 	m = strdup(sym);
 	if (!d || !m) {
@@ -90,17 +90,17 @@ static const char *demangled(const char *sym, char **owned)
 		*owned = d;
 		return d ? d : "?";
 	}
-	pthread_mutex_lock(&dm.lock);
+	pthread_mutex_lock(&name_cache.lock);
 	for (int i = 0; i < DM_PROBE && m; i++) {
 		size_t k = (h + (size_t)i) % DM_SLOTS;
 
-		if (!dm.e[k].sym) {
-			dm.e[k].sym = m;
-			dm.e[k].name = d;
+		if (!name_cache.e[k].sym) {
+			name_cache.e[k].sym = m;
+			name_cache.e[k].name = d;
 			m = NULL;
 		}
 	}
-	pthread_mutex_unlock(&dm.lock);
+	pthread_mutex_unlock(&name_cache.lock);
 	if (m) {   /* no free slot (or another thread stored it meanwhile) */
 		free(m);
 		*owned = d;
@@ -150,12 +150,12 @@ static void on_launch(CUpti_CallbackId id, const CUpti_CallbackData *cd)
 	void *hud, *rud;
 	int passes = 0;
 
-	pthread_mutex_lock(&cb.lock);
-	hook = cb.hook;
-	hud = cb.hook_ud;
-	rfn = cb.replay_fn;
-	rud = cb.replay_ud;
-	pthread_mutex_unlock(&cb.lock);
+	pthread_mutex_lock(&subscriber.lock);
+	hook = subscriber.hook;
+	hud = subscriber.hook_ud;
+	rfn = subscriber.replay_fn;
+	rud = subscriber.replay_ud;
+	pthread_mutex_unlock(&subscriber.lock);
 	name = demangled(cd->symbolName, &owned);
 	l.phase = cd->callbackSite == CUPTI_API_EXIT;
 	l.name = name;
@@ -224,27 +224,29 @@ static int subscribe_locked(void)
 	CUptiResult r;
 
 	if (tly_cu_cupti_yields()) {
-		snprintf(cb.status, sizeof cb.status, "TALLY_CUPTI=app: CUPTI's subscription is left to the "
+		snprintf(subscriber.status, sizeof subscriber.status,
+			 "TALLY_CUPTI=app: CUPTI's subscription is left to the "
 			 "application's own tool; Tally's GPU features that need it are off");
-		return tly_err_set(PAPI_ECNFLCT, "%s", cb.status);
+		return tly_err_set(PAPI_ECNFLCT, "%s", subscriber.status);
 	}
 	sp.subscriberName = "Tally";
 	sp.oldSubscriberName = other;
 	sp.oldSubscriberSize = sizeof other;
-	r = pti->cuptiSubscribe_v2(&cb.sub, callback, NULL, &sp);
+	r = pti->cuptiSubscribe_v2(&subscriber.sub, callback, NULL, &sp);
 	if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
-		snprintf(cb.status, sizeof cb.status, "another CUPTI subscriber is attached (%s): %s; "
+		snprintf(subscriber.status, sizeof subscriber.status, "another CUPTI subscriber is attached (%s): %s; "
 			 "Tally carries on without GPU data", other[0] ? other : "unnamed", tly_cu_pti_str(r));
-		return tly_err_set(PAPI_ECNFLCT, "%s", cb.status);
+		return tly_err_set(PAPI_ECNFLCT, "%s", subscriber.status);
 	}
 	if (r != CUPTI_SUCCESS) {
-		snprintf(cb.status, sizeof cb.status, "cuptiSubscribe_v2: %s", tly_cu_pti_str(r));
+		snprintf(subscriber.status, sizeof subscriber.status, "cuptiSubscribe_v2: %s", tly_cu_pti_str(r));
 		return tly_cu_pti_err(r, "cuptiSubscribe_v2");
 	}
 	for (size_t i = 0; i < sizeof launch_cbids / sizeof launch_cbids[0]; i++)
-		pti->cuptiEnableCallback(1, cb.sub, CUPTI_CB_DOMAIN_DRIVER_API, (CUpti_CallbackId)launch_cbids[i]);
+		pti->cuptiEnableCallback(1, subscriber.sub, CUPTI_CB_DOMAIN_DRIVER_API,
+					 (CUpti_CallbackId)launch_cbids[i]);
 	for (size_t i = 0; i < sizeof resource_cbids / sizeof resource_cbids[0]; i++)
-		pti->cuptiEnableCallback(1, cb.sub, CUPTI_CB_DOMAIN_RESOURCE, resource_cbids[i]);
+		pti->cuptiEnableCallback(1, subscriber.sub, CUPTI_CB_DOMAIN_RESOURCE, resource_cbids[i]);
 	return PAPI_OK;
 }
 
@@ -257,76 +259,80 @@ int tly_cu_cupti_yields(void)
 
 int tly_cu_cb_init(void)
 {
-	pthread_mutex_lock(&cb.lock);
-	if (!cb.tried) {
-		cb.tried = 1;
-		cb.status[0] = '\0';
-		cb.rc = subscribe_locked();
+	pthread_mutex_lock(&subscriber.lock);
+	if (!subscriber.tried) {
+		subscriber.tried = 1;
+		subscriber.status[0] = '\0';
+		subscriber.rc = subscribe_locked();
 	}
-	pthread_mutex_unlock(&cb.lock);
-	if (cb.rc != PAPI_OK)
-		tly_err_set(cb.rc, "%s", cb.status);
-	return cb.rc;
+	pthread_mutex_unlock(&subscriber.lock);
+	if (subscriber.rc != PAPI_OK)
+		tly_err_set(subscriber.rc, "%s", subscriber.status);
+	return subscriber.rc;
 }
 
 void tly_cu_cb_shutdown(void)
 {
-	pthread_mutex_lock(&cb.lock);
-	if (cb.tried && cb.rc == PAPI_OK)
-		tly_cu_libs()->pti->cuptiUnsubscribe(cb.sub);
-	cb.tried = 0;
-	cb.hook = NULL;
-	cb.replay_fn = NULL;
-	pthread_mutex_unlock(&cb.lock);
+	pthread_mutex_lock(&subscriber.lock);
+	if (subscriber.tried && subscriber.rc == PAPI_OK)
+		tly_cu_libs()->pti->cuptiUnsubscribe(subscriber.sub);
+	subscriber.tried = 0;
+	subscriber.hook = NULL;
+	subscriber.replay_fn = NULL;
+	pthread_mutex_unlock(&subscriber.lock);
 }
 
 const char *tly_cu_cb_status(void)
 {
-	return cb.status;
+	return subscriber.status;
 }
 
 const char *tally_gpu_subscriber_status(void)
 {
-	return cb.status;
+	return subscriber.status;
 }
 
 int tally_gpu_subscribed(void)
 {
 	int held;
 
-	pthread_mutex_lock(&cb.lock);
-	held = cb.tried && cb.rc == PAPI_OK;
-	pthread_mutex_unlock(&cb.lock);
+	pthread_mutex_lock(&subscriber.lock);
+	held = subscriber.tried && subscriber.rc == PAPI_OK;
+	pthread_mutex_unlock(&subscriber.lock);
 	return held;
+}
+
+/* The public API usable and Tally subscribed: PAPI_OK, else the error. */
+static int subscribed(void)
+{
+	int rc = tly_cu_api_ready();
+
+	return rc == PAPI_OK ? tly_cu_cb_init() : rc;
 }
 
 int tally_gpu_set_launch_hook(tally_gpu_launch_hook_fn fn, void *userdata)
 {
-	int rc = tly_cu_api_ready();
+	int rc = subscribed();
 
-	if (rc == PAPI_OK)
-		rc = tly_cu_cb_init();
 	if (rc != PAPI_OK)
 		return rc;
-	pthread_mutex_lock(&cb.lock);
-	cb.hook = fn;
-	cb.hook_ud = userdata;
-	pthread_mutex_unlock(&cb.lock);
+	pthread_mutex_lock(&subscriber.lock);
+	subscriber.hook = fn;
+	subscriber.hook_ud = userdata;
+	pthread_mutex_unlock(&subscriber.lock);
 	return PAPI_OK;
 }
 
 int tally_gpu_kernel_replay_subscribe_update(tally_gpu_replay_update_fn fn, void *userdata)
 {
-	int rc = tly_cu_api_ready();
+	int rc = subscribed();
 
-	if (rc == PAPI_OK)
-		rc = tly_cu_cb_init();
 	if (rc != PAPI_OK)
 		return rc;
-	pthread_mutex_lock(&cb.lock);
-	cb.replay_fn = fn;
-	cb.replay_ud = userdata;
-	pthread_mutex_unlock(&cb.lock);
+	pthread_mutex_lock(&subscriber.lock);
+	subscriber.replay_fn = fn;
+	subscriber.replay_ud = userdata;
+	pthread_mutex_unlock(&subscriber.lock);
 	return PAPI_OK;
 }
 
@@ -335,10 +341,10 @@ void tly_cu_cb_replay_notify(const char *kernel, int passes)
 	tally_gpu_replay_update_fn fn;
 	void *ud;
 
-	pthread_mutex_lock(&cb.lock);
-	fn = cb.replay_fn;
-	ud = cb.replay_ud;
-	pthread_mutex_unlock(&cb.lock);
+	pthread_mutex_lock(&subscriber.lock);
+	fn = subscriber.replay_fn;
+	ud = subscriber.replay_ud;
+	pthread_mutex_unlock(&subscriber.lock);
 	if (fn)
 		fn(kernel, passes, ud);
 }

@@ -34,19 +34,19 @@ static struct {
 	int n;
 	struct ctx_rec rec[MAX_CTX];
 	CUcontext primary[TLY_CU_MAX_DEV];
-} cr = { .lock = PTHREAD_MUTEX_INITIALIZER };
+} ctx_registry = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* Record of ctx, created when `create`; call with the lock held. */
 static struct ctx_rec *find(CUcontext ctx, int create)
 {
-	for (int i = 0; i < cr.n; i++)
-		if (cr.rec[i].ctx == ctx)
-			return &cr.rec[i];
-	if (!create || cr.n == MAX_CTX)
+	for (int i = 0; i < ctx_registry.n; i++)
+		if (ctx_registry.rec[i].ctx == ctx)
+			return &ctx_registry.rec[i];
+	if (!create || ctx_registry.n == MAX_CTX)
 		return NULL;
-	memset(&cr.rec[cr.n], 0, sizeof cr.rec[cr.n]);
-	cr.rec[cr.n].ctx = ctx;
-	return &cr.rec[cr.n++];
+	memset(&ctx_registry.rec[ctx_registry.n], 0, sizeof ctx_registry.rec[ctx_registry.n]);
+	ctx_registry.rec[ctx_registry.n].ctx = ctx;
+	return &ctx_registry.rec[ctx_registry.n++];
 }
 
 int tly_cu_ctx_for_device(int dev, CUcontext *ctx)
@@ -63,12 +63,12 @@ int tly_cu_ctx_for_device(int dev, CUcontext *ctx)
 		*ctx = cur;
 		return PAPI_OK;
 	}
-	pthread_mutex_lock(&cr.lock);
-	if (!cr.primary[dev])
-		rc = tly_cu_drv_err(drv->cuDevicePrimaryCtxRetain(&cr.primary[dev], tly_cu_device(dev)->dev),
+	pthread_mutex_lock(&ctx_registry.lock);
+	if (!ctx_registry.primary[dev])
+		rc = tly_cu_drv_err(drv->cuDevicePrimaryCtxRetain(&ctx_registry.primary[dev], tly_cu_device(dev)->dev),
 				    "cuDevicePrimaryCtxRetain");
-	*ctx = cr.primary[dev];
-	pthread_mutex_unlock(&cr.lock);
+	*ctx = ctx_registry.primary[dev];
+	pthread_mutex_unlock(&ctx_registry.lock);
 	return rc;
 }
 
@@ -105,7 +105,7 @@ int tly_cu_ctx_claim(CUcontext ctx, const void *owner)
 	int rc = PAPI_OK;
 	struct ctx_rec *r;
 
-	pthread_mutex_lock(&cr.lock);
+	pthread_mutex_lock(&ctx_registry.lock);
 	r = find(ctx, 1);
 	if (!r)
 		rc = tly_err_set(PAPI_ENOMEM, "too many CUDA contexts");
@@ -116,7 +116,7 @@ int tly_cu_ctx_claim(CUcontext ctx, const void *owner)
 		r->owner = owner;
 		r->nlaunch = 0;
 	}
-	pthread_mutex_unlock(&cr.lock);
+	pthread_mutex_unlock(&ctx_registry.lock);
 	return rc;
 }
 
@@ -124,20 +124,20 @@ void tly_cu_ctx_release(CUcontext ctx, const void *owner)
 {
 	struct ctx_rec *r;
 
-	pthread_mutex_lock(&cr.lock);
+	pthread_mutex_lock(&ctx_registry.lock);
 	r = find(ctx, 0);
 	if (r && r->owner == owner) {
 		r->owner = NULL;
 		r->passes = 0;
 	}
-	pthread_mutex_unlock(&cr.lock);
+	pthread_mutex_unlock(&ctx_registry.lock);
 }
 
 static int set_field(CUcontext ctx, int which, int v)
 {
 	struct ctx_rec *r;
 
-	pthread_mutex_lock(&cr.lock);
+	pthread_mutex_lock(&ctx_registry.lock);
 	r = find(ctx, 1);
 	if (r && which == 0)
 		r->replay = v;
@@ -145,7 +145,7 @@ static int set_field(CUcontext ctx, int which, int v)
 		r->mode = v;
 	else if (r)
 		r->passes = v;
-	pthread_mutex_unlock(&cr.lock);
+	pthread_mutex_unlock(&ctx_registry.lock);
 	return r ? PAPI_OK : tly_err_set(PAPI_ENOMEM, "too many CUDA contexts");
 }
 
@@ -154,11 +154,11 @@ static int get_field(CUcontext ctx, int which)
 	struct ctx_rec *r;
 	int v = 0;
 
-	pthread_mutex_lock(&cr.lock);
+	pthread_mutex_lock(&ctx_registry.lock);
 	r = find(ctx, 0);
 	if (r)
 		v = which == 0 ? r->replay : r->mode;
-	pthread_mutex_unlock(&cr.lock);
+	pthread_mutex_unlock(&ctx_registry.lock);
 	return v;
 }
 
@@ -172,13 +172,13 @@ int tly_cu_ctx_set_user_pass(CUcontext ctx, int pass, const char *image)
 {
 	struct ctx_rec *r;
 
-	pthread_mutex_lock(&cr.lock);
+	pthread_mutex_lock(&ctx_registry.lock);
 	r = find(ctx, 1);
 	if (r) {
 		r->user_pass = pass >= 0 ? pass + 1 : 0;
 		snprintf(r->image, sizeof r->image, "%s", pass >= 0 && image ? image : "");
 	}
-	pthread_mutex_unlock(&cr.lock);
+	pthread_mutex_unlock(&ctx_registry.lock);
 	return r ? PAPI_OK : tly_err_set(PAPI_ENOMEM, "too many CUDA contexts");
 }
 
@@ -187,13 +187,13 @@ int tly_cu_ctx_user_pass(CUcontext ctx, char *image, size_t len)
 	struct ctx_rec *r;
 	int pass = -1;
 
-	pthread_mutex_lock(&cr.lock);
+	pthread_mutex_lock(&ctx_registry.lock);
 	r = find(ctx, 0);
 	if (r && r->user_pass) {
 		pass = r->user_pass - 1;
 		snprintf(image, len, "%s", r->image);
 	}
-	pthread_mutex_unlock(&cr.lock);
+	pthread_mutex_unlock(&ctx_registry.lock);
 	return pass;
 }
 
@@ -201,10 +201,10 @@ int tly_cu_any_replay(void)
 {
 	int any = 0;
 
-	pthread_mutex_lock(&cr.lock);
-	for (int i = 0; i < cr.n; i++)
-		any |= cr.rec[i].replay;
-	pthread_mutex_unlock(&cr.lock);
+	pthread_mutex_lock(&ctx_registry.lock);
+	for (int i = 0; i < ctx_registry.n; i++)
+		any |= ctx_registry.rec[i].replay;
+	pthread_mutex_unlock(&ctx_registry.lock);
 	return any;
 }
 
@@ -213,7 +213,7 @@ void tly_cu_ctx_note_launch(CUcontext ctx, const char *name, int *replay_passes)
 	struct ctx_rec *r;
 
 	*replay_passes = 0;
-	pthread_mutex_lock(&cr.lock);
+	pthread_mutex_lock(&ctx_registry.lock);
 	r = find(ctx, 0);
 	if (r && r->owner) {
 		if (!r->launch)
@@ -225,7 +225,7 @@ void tly_cu_ctx_note_launch(CUcontext ctx, const char *name, int *replay_passes)
 		r->nlaunch++;
 		*replay_passes = r->passes;
 	}
-	pthread_mutex_unlock(&cr.lock);
+	pthread_mutex_unlock(&ctx_registry.lock);
 }
 
 char *tly_cu_ctx_launch_name(CUcontext ctx, size_t i)
@@ -233,11 +233,11 @@ char *tly_cu_ctx_launch_name(CUcontext ctx, size_t i)
 	struct ctx_rec *r;
 	char *name = NULL;
 
-	pthread_mutex_lock(&cr.lock);
+	pthread_mutex_lock(&ctx_registry.lock);
 	r = find(ctx, 0);
 	if (r && r->launch && i < r->nlaunch && i < MAX_LAUNCH_NAMES && r->launch[i])
 		name = strdup(r->launch[i]);
-	pthread_mutex_unlock(&cr.lock);
+	pthread_mutex_unlock(&ctx_registry.lock);
 	return name;
 }
 
@@ -245,30 +245,30 @@ void tly_cu_ctx_clear_launches(CUcontext ctx)
 {
 	struct ctx_rec *r;
 
-	pthread_mutex_lock(&cr.lock);
+	pthread_mutex_lock(&ctx_registry.lock);
 	r = find(ctx, 0);
 	if (r)
 		r->nlaunch = 0;
-	pthread_mutex_unlock(&cr.lock);
+	pthread_mutex_unlock(&ctx_registry.lock);
 }
 
 void tly_cu_ctxreg_shutdown(void)
 {
 	const struct tly_cu_drv *drv = tly_cu_libs() ? tly_cu_libs()->drv : NULL;
 
-	pthread_mutex_lock(&cr.lock);
-	for (int i = 0; i < cr.n; i++) {
-		for (size_t k = 0; cr.rec[i].launch && k < MAX_LAUNCH_NAMES; k++)
-			free(cr.rec[i].launch[k]);
-		free(cr.rec[i].launch);
+	pthread_mutex_lock(&ctx_registry.lock);
+	for (int i = 0; i < ctx_registry.n; i++) {
+		for (size_t k = 0; ctx_registry.rec[i].launch && k < MAX_LAUNCH_NAMES; k++)
+			free(ctx_registry.rec[i].launch[k]);
+		free(ctx_registry.rec[i].launch);
 	}
-	cr.n = 0;
+	ctx_registry.n = 0;
 	for (int d = 0; d < TLY_CU_MAX_DEV; d++) {
-		if (cr.primary[d] && drv && tly_cu_device(d))
+		if (ctx_registry.primary[d] && drv && tly_cu_device(d))
 			drv->cuDevicePrimaryCtxRelease(tly_cu_device(d)->dev);
-		cr.primary[d] = NULL;
+		ctx_registry.primary[d] = NULL;
 	}
-	pthread_mutex_unlock(&cr.lock);
+	pthread_mutex_unlock(&ctx_registry.lock);
 }
 
 const uint8_t *tly_cu_device_avail_any(int index)

@@ -24,11 +24,11 @@ static struct {
 	int ndev;          /* real devices */
 	int nall;          /* real + host-only */
 	struct tly_cu_device dev[TLY_CU_MAX_DEV];
-} ds = { .lock = PTHREAD_MUTEX_INITIALIZER };
+} discovery = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 const struct tly_cu_libs *tly_cu_libs(void)
 {
-	return ds.libs;
+	return discovery.libs;
 }
 
 static const char *level_name(CUpti_Profiler_Support_Level l)
@@ -49,7 +49,7 @@ static void check_support(struct tly_cu_device *d)
 
 	p.cuDevice = d->dev;
 	p.api = CUPTI_PROFILER_RANGE_PROFILING;
-	r = ds.libs->pti->cuptiProfilerDeviceSupported(&p);
+	r = discovery.libs->pti->cuptiProfilerDeviceSupported(&p);
 	if (r != CUPTI_SUCCESS) {
 		snprintf(d->reason, sizeof d->reason, "cuptiProfilerDeviceSupported: %s", tly_cu_pti_str(r));
 		return;
@@ -66,8 +66,8 @@ static void check_support(struct tly_cu_device *d)
 
 static void probe_device(int i)
 {
-	const struct tly_cu_drv *drv = ds.libs->drv;
-	struct tly_cu_device *d = &ds.dev[i];
+	const struct tly_cu_drv *drv = discovery.libs->drv;
+	struct tly_cu_device *d = &discovery.dev[i];
 	CUpti_Device_GetChipName_Params cp = { .structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE };
 	CUptiResult r;
 
@@ -77,7 +77,7 @@ static void probe_device(int i)
 	drv->cuDeviceGetAttribute(&d->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d->dev);
 	drv->cuDeviceGetAttribute(&d->num_sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, d->dev);
 	cp.deviceIndex = (size_t)i;
-	r = ds.libs->pti->cuptiDeviceGetChipName(&cp);
+	r = discovery.libs->pti->cuptiDeviceGetChipName(&cp);
 	if (r != CUPTI_SUCCESS) {
 		snprintf(d->reason, sizeof d->reason, "cuptiDeviceGetChipName: %s", tly_cu_pti_str(r));
 		return;
@@ -98,16 +98,17 @@ static void discover_locked(void)
 
 	double t = tly_cu_time_start();
 
-	ds.libs = tly_cu_load();
+	discovery.libs = tly_cu_load();
 	tly_cu_time_end("dlopen libcuda+libcupti", t);
-	if (!ds.libs->pti) {
-		ds.rc = PAPI_ENOSUPP;
-		snprintf(ds.why, sizeof ds.why, "libcupti not loadable: %s (set TALLY_CUPTI_LIB)", ds.libs->pti_error);
+	if (!discovery.libs->pti) {
+		discovery.rc = PAPI_ENOSUPP;
+		snprintf(discovery.why, sizeof discovery.why, "libcupti not loadable: %s (set TALLY_CUPTI_LIB)",
+			 discovery.libs->pti_error);
 		return;
 	}
-	drv = ds.libs->drv;
+	drv = discovery.libs->drv;
 	if (!drv) {
-		snprintf(ds.why, sizeof ds.why, "no NVIDIA driver: %s", ds.libs->drv_error);
+		snprintf(discovery.why, sizeof discovery.why, "no NVIDIA driver: %s", discovery.libs->drv_error);
 		return;
 	}
 	t = tly_cu_time_start();
@@ -119,62 +120,62 @@ static void discover_locked(void)
 		const char *s = NULL;
 
 		drv->cuGetErrorName(cr, &s);
-		snprintf(ds.why, sizeof ds.why, "no usable GPU: cuInit/cuDeviceGetCount: %s",
+		snprintf(discovery.why, sizeof discovery.why, "no usable GPU: cuInit/cuDeviceGetCount: %s",
 			 cr == CUDA_SUCCESS ? "0 devices" : s ? s : "error");
 		return;
 	}
 	t = tly_cu_time_start();
-	r = ds.libs->pti->cuptiProfilerInitialize(&ip);
+	r = discovery.libs->pti->cuptiProfilerInitialize(&ip);
 	tly_cu_time_end("cuptiProfilerInitialize", t);
 	if (r != CUPTI_SUCCESS) {
-		snprintf(ds.why, sizeof ds.why, "cuptiProfilerInitialize: %s", tly_cu_pti_str(r));
+		snprintf(discovery.why, sizeof discovery.why, "cuptiProfilerInitialize: %s", tly_cu_pti_str(r));
 		return;
 	}
-	ds.ndev = n > TLY_CU_MAX_DEV ? TLY_CU_MAX_DEV : n;
+	discovery.ndev = n > TLY_CU_MAX_DEV ? TLY_CU_MAX_DEV : n;
 	t = tly_cu_time_start();
-	for (int i = 0; i < ds.ndev; i++)
+	for (int i = 0; i < discovery.ndev; i++)
 		probe_device(i);
 	tly_cu_time_end("probe devices (counter availability)", t);
 }
 
 int tly_cu_discover(const char **why)
 {
-	pthread_mutex_lock(&ds.lock);
-	if (!ds.done) {
-		ds.why[0] = '\0';
-		ds.rc = PAPI_OK;
+	pthread_mutex_lock(&discovery.lock);
+	if (!discovery.done) {
+		discovery.why[0] = '\0';
+		discovery.rc = PAPI_OK;
 		discover_locked();
-		ds.nall = ds.ndev;
-		ds.done = 1;
+		discovery.nall = discovery.ndev;
+		discovery.done = 1;
 	}
-	pthread_mutex_unlock(&ds.lock);
+	pthread_mutex_unlock(&discovery.lock);
 	if (why)
-		*why = ds.why;
-	return ds.rc;
+		*why = discovery.why;
+	return discovery.rc;
 }
 
 int tly_cu_ndevices(void)
 {
-	return ds.ndev;
+	return discovery.ndev;
 }
 
 int tly_cu_ndevices_all(void)
 {
-	return ds.nall;
+	return discovery.nall;
 }
 
 struct tly_cu_device *tly_cu_device(int index)
 {
 	if (tly_cu_discover(NULL) != PAPI_OK) {
-		tly_err_set(PAPI_ENOSUPP, "GPU support unavailable: %s", ds.why);
+		tly_err_set(PAPI_ENOSUPP, "GPU support unavailable: %s", discovery.why);
 		return NULL;
 	}
-	if (index < 0 || index >= ds.nall) {
-		tly_err_set(PAPI_EINVAL, "no GPU device %d (%d devices%s%s)", index, ds.nall,
-			    ds.why[0] ? "; " : "", ds.why);
+	if (index < 0 || index >= discovery.nall) {
+		tly_err_set(PAPI_EINVAL, "no GPU device %d (%d devices%s%s)", index, discovery.nall,
+			    discovery.why[0] ? "; " : "", discovery.why);
 		return NULL;
 	}
-	return &ds.dev[index];
+	return &discovery.dev[index];
 }
 
 int tly_cu_add_chip(const char *chip, int *index)
@@ -182,29 +183,29 @@ int tly_cu_add_chip(const char *chip, int *index)
 	int rc = tly_cu_discover(NULL);
 
 	if (rc != PAPI_OK)
-		return tly_err_set(rc, "GPU support unavailable: %s", ds.why);
+		return tly_err_set(rc, "GPU support unavailable: %s", discovery.why);
 	if (!chip || !*chip || !index)
 		return tly_err_set(PAPI_EINVAL, "tally_gpu_open_chip: chip name and index required");
 	if (!tly_cu_catalog_get(chip))
 		return PAPI_ENOSUPP;
-	pthread_mutex_lock(&ds.lock);
-	for (int i = ds.ndev; i < ds.nall; i++)
-		if (strcmp(ds.dev[i].chip, chip) == 0)
+	pthread_mutex_lock(&discovery.lock);
+	for (int i = discovery.ndev; i < discovery.nall; i++)
+		if (strcmp(discovery.dev[i].chip, chip) == 0)
 			*index = i;
-	if (ds.nall < TLY_CU_MAX_DEV) {
-		struct tly_cu_device *d = &ds.dev[ds.nall];
+	if (discovery.nall < TLY_CU_MAX_DEV) {
+		struct tly_cu_device *d = &discovery.dev[discovery.nall];
 
 		memset(d, 0, sizeof *d);
 		d->host_only = 1;
 		snprintf(d->chip, sizeof d->chip, "%s", chip);
 		snprintf(d->name, sizeof d->name, "%s (host only)", chip);
 		snprintf(d->reason, sizeof d->reason, "host-only device: enumeration and pass counting only");
-		*index = ds.nall++;
+		*index = discovery.nall++;
 		rc = PAPI_OK;
 	} else {
 		rc = tly_err_set(PAPI_ENOMEM, "too many GPU devices");
 	}
-	pthread_mutex_unlock(&ds.lock);
+	pthread_mutex_unlock(&discovery.lock);
 	return rc;
 }
 
@@ -235,29 +236,42 @@ const uint8_t *tly_cu_device_avail(int index, CUcontext ctx)
 
 	if (!d || d->host_only)
 		return NULL;
-	pthread_mutex_lock(&ds.lock);
+	pthread_mutex_lock(&discovery.lock);
 	p.ctx = ctx;
-	if (!d->avail && ds.libs->pti->cuptiProfilerGetCounterAvailability(&p) == CUPTI_SUCCESS) {
+	if (!d->avail && discovery.libs->pti->cuptiProfilerGetCounterAvailability(&p) == CUPTI_SUCCESS) {
 		uint8_t *img = calloc(1, p.counterAvailabilityImageSize);
 
 		p.pCounterAvailabilityImage = img;
-		if (img && ds.libs->pti->cuptiProfilerGetCounterAvailability(&p) == CUPTI_SUCCESS)
+		if (img && discovery.libs->pti->cuptiProfilerGetCounterAvailability(&p) == CUPTI_SUCCESS)
 			d->avail = img;
 		else
 			free(img);
 	}
-	pthread_mutex_unlock(&ds.lock);
+	pthread_mutex_unlock(&discovery.lock);
 	return d->avail;
 }
 
 void tly_cu_discover_shutdown(void)
 {
-	pthread_mutex_lock(&ds.lock);
-	for (int i = 0; i < ds.nall; i++) {
-		free(ds.dev[i].avail);
-		memset(&ds.dev[i], 0, sizeof ds.dev[i]);
+	pthread_mutex_lock(&discovery.lock);
+	for (int i = 0; i < discovery.nall; i++) {
+		free(discovery.dev[i].avail);
+		memset(&discovery.dev[i], 0, sizeof discovery.dev[i]);
 	}
-	ds.done = 0;
-	ds.ndev = ds.nall = 0;
-	pthread_mutex_unlock(&ds.lock);
+	discovery.done = 0;
+	discovery.ndev = discovery.nall = 0;
+	pthread_mutex_unlock(&discovery.lock);
+}
+
+/* PAPI_OK when the public GPU API can work (a driver and a GPU). */
+int tly_cu_api_ready(void)
+{
+	const char *why = "";
+	int rc = tly_cu_discover(&why);
+
+	if (rc != PAPI_OK)
+		return tly_err_set(rc, "GPU support unavailable: %s", why);
+	if (!tly_cu_libs()->drv || tly_cu_ndevices() == 0)
+		return tly_err_set(PAPI_ENOSUPP, "GPU support unavailable: %s", why);
+	return PAPI_OK;
 }

@@ -13,21 +13,13 @@
 #include <string.h>
 
 #include "papi.h"
+#include "core/dl_table.h"
 #include "core/errors.h"
 
-/* Expand first, so macro-renamed entry points (cuCtxPushCurrent ->
- * cuCtxPushCurrent_v2) are looked up under their real names. */
-#define SYM_STR(x) #x
-#define SYM_XSTR(x) SYM_STR(x)
-#define DRV(n) { SYM_XSTR(n), offsetof(struct tly_cu_drv, n) }
-#define PTI(n) { SYM_XSTR(n), offsetof(struct tly_cu_pti, n) }
+#define DRV(n) TLY_DL_SYM(struct tly_cu_drv, n)
+#define PTI(n) TLY_DL_SYM(struct tly_cu_pti, n)
 
-struct sym {
-	const char *name;
-	size_t off;
-};
-
-static const struct sym drv_syms[] = {
+static const struct tly_dl_sym drv_syms[] = {
 	DRV(cuInit), DRV(cuDriverGetVersion), DRV(cuDeviceGetCount), DRV(cuDeviceGet),
 	DRV(cuDeviceGetName), DRV(cuDeviceGetAttribute), DRV(cuDevicePrimaryCtxRetain),
 	DRV(cuDevicePrimaryCtxRelease), DRV(cuCtxGetCurrent), DRV(cuCtxPushCurrent),
@@ -35,7 +27,7 @@ static const struct sym drv_syms[] = {
 	DRV(cuMemAlloc), DRV(cuMemsetD8Async), DRV(cuStreamIsCapturing),
 };
 
-static const struct sym pti_syms[] = {
+static const struct tly_dl_sym pti_syms[] = {
 	PTI(cuptiGetVersion), PTI(cuptiGetResultString), PTI(cuptiSubscribe_v2),
 	PTI(cuptiUnsubscribe), PTI(cuptiEnableCallback), PTI(cuptiProfilerInitialize),
 	PTI(cuptiProfilerDeInitialize), PTI(cuptiDeviceGetChipName),
@@ -55,9 +47,9 @@ static const struct sym pti_syms[] = {
 	PTI(cuptiRangeProfilerCounterDataGetRangeInfo),
 };
 
-#define PCS(n) { SYM_XSTR(n), offsetof(struct tly_cu_pcs_fns, n) }
+#define PCS(n) TLY_DL_SYM(struct tly_cu_pcs_fns, n)
 
-static const struct sym pcs_syms[] = {
+static const struct tly_dl_sym pcs_syms[] = {
 	PCS(cuptiPCSamplingEnable), PCS(cuptiPCSamplingDisable), PCS(cuptiPCSamplingStart),
 	PCS(cuptiPCSamplingStop), PCS(cuptiPCSamplingGetData),
 	PCS(cuptiPCSamplingSetConfigurationAttribute), PCS(cuptiPCSamplingGetConfigurationAttribute),
@@ -79,44 +71,18 @@ static struct {
 	const struct tly_cu_pcs_fns *pcs_ok;  /* &pcs when every symbol resolved */
 	char pcs_error[256];
 	demangle_fn demangle;
-} dl = { .lock = PTHREAD_MUTEX_INITIALIZER };
-
-/* Resolve every symbol of a table; on a miss, say which. */
-static int resolve(void *h, const struct sym *t, size_t n, void *table, char *err, size_t len)
-{
-	for (size_t i = 0; i < n; i++) {
-		void *p = dlsym(h, t[i].name);
-
-		if (!p) {
-			snprintf(err, len, "symbol %s missing (library too old?)", t[i].name);
-			return -1;
-		}
-		memcpy((char *)table + t[i].off, &p, sizeof p);
-	}
-	return 0;
-}
-
-static void *open_first(const char *const *names, char *err, size_t len)
-{
-	void *h = NULL;
-
-	for (int i = 0; names[i] && !h; i++)
-		h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-	if (!h)
-		snprintf(err, len, "%s", dlerror());
-	return h;
-}
+} loader = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static void load_driver(void)
 {
 	static const char *const names[] = { "libcuda.so.1", "libcuda.so", NULL };
 
-	dl.h_drv = open_first(names, dl.libs.drv_error, sizeof dl.libs.drv_error);
-	if (!dl.h_drv)
+	loader.h_drv = tly_dl_open_first(names, loader.libs.drv_error, sizeof loader.libs.drv_error);
+	if (!loader.h_drv)
 		return;
-	if (resolve(dl.h_drv, drv_syms, sizeof drv_syms / sizeof drv_syms[0], &dl.drv,
-		    dl.libs.drv_error, sizeof dl.libs.drv_error) == 0)
-		dl.libs.drv = &dl.drv;
+	if (tly_dl_resolve(loader.h_drv, "libcuda", drv_syms, sizeof drv_syms / sizeof drv_syms[0], &loader.drv,
+			   loader.libs.drv_error, sizeof loader.libs.drv_error) == 0)
+		loader.libs.drv = &loader.drv;
 }
 
 static void load_cupti(void)
@@ -128,16 +94,16 @@ static void load_cupti(void)
 		"/usr/local/cuda/lib64/libcupti.so.13", NULL
 	};
 
-	dl.h_pti = open_first(names, dl.libs.pti_error, sizeof dl.libs.pti_error);
-	if (!dl.h_pti)
+	loader.h_pti = tly_dl_open_first(names, loader.libs.pti_error, sizeof loader.libs.pti_error);
+	if (!loader.h_pti)
 		return;
-	if (resolve(dl.h_pti, pti_syms, sizeof pti_syms / sizeof pti_syms[0], &dl.pti,
-		    dl.libs.pti_error, sizeof dl.libs.pti_error) == 0)
-		dl.libs.pti = &dl.pti;
-	dl.pcs_ok = NULL;
-	if (resolve(dl.h_pti, pcs_syms, sizeof pcs_syms / sizeof pcs_syms[0], &dl.pcs, dl.pcs_error,
-		    sizeof dl.pcs_error) == 0)
-		dl.pcs_ok = &dl.pcs;
+	if (tly_dl_resolve(loader.h_pti, "libcupti", pti_syms, sizeof pti_syms / sizeof pti_syms[0], &loader.pti,
+			   loader.libs.pti_error, sizeof loader.libs.pti_error) == 0)
+		loader.libs.pti = &loader.pti;
+	loader.pcs_ok = NULL;
+	if (tly_dl_resolve(loader.h_pti, "libcupti", pcs_syms, sizeof pcs_syms / sizeof pcs_syms[0], &loader.pcs,
+			   loader.pcs_error, sizeof loader.pcs_error) == 0)
+		loader.pcs_ok = &loader.pcs;
 }
 
 /* C++ demangler: from the program when it links libstdc++ (CUDA programs
@@ -147,25 +113,25 @@ static void load_demangler(void)
 	void *p = dlsym(RTLD_DEFAULT, "__cxa_demangle");
 
 	if (!p) {
-		dl.h_cxx = dlopen("libstdc++.so.6", RTLD_NOW | RTLD_LOCAL);
-		if (dl.h_cxx)
-			p = dlsym(dl.h_cxx, "__cxa_demangle");
+		loader.h_cxx = dlopen("libstdc++.so.6", RTLD_NOW | RTLD_LOCAL);
+		if (loader.h_cxx)
+			p = dlsym(loader.h_cxx, "__cxa_demangle");
 	}
-	memcpy(&dl.demangle, &p, sizeof p);
+	memcpy(&loader.demangle, &p, sizeof p);
 }
 
 const struct tly_cu_libs *tly_cu_load(void)
 {
-	pthread_mutex_lock(&dl.lock);
-	if (!dl.loaded) {
-		memset(&dl.libs, 0, sizeof dl.libs);
+	pthread_mutex_lock(&loader.lock);
+	if (!loader.loaded) {
+		memset(&loader.libs, 0, sizeof loader.libs);
 		load_driver();
 		load_cupti();
 		load_demangler();
-		dl.loaded = 1;
+		loader.loaded = 1;
 	}
-	pthread_mutex_unlock(&dl.lock);
-	return &dl.libs;
+	pthread_mutex_unlock(&loader.lock);
+	return &loader.libs;
 }
 
 const struct tly_cu_pcs_fns *tly_cu_pcs_fns(const char **why)
@@ -173,17 +139,17 @@ const struct tly_cu_pcs_fns *tly_cu_pcs_fns(const char **why)
 	const struct tly_cu_libs *l = tly_cu_load();
 
 	if (why)
-		*why = !l->pti ? l->pti_error : dl.pcs_ok ? "" : dl.pcs_error;
-	return l->pti ? dl.pcs_ok : NULL;
+		*why = !l->pti ? l->pti_error : loader.pcs_ok ? "" : loader.pcs_error;
+	return l->pti ? loader.pcs_ok : NULL;
 }
 
 void tly_cu_unload(void)
 {
-	pthread_mutex_lock(&dl.lock);
+	pthread_mutex_lock(&loader.lock);
 	/* libcupti and libcuda keep threads and atexit handlers: unloading
 	 * them is unsafe, so the handles stay open and only the table state
 	 * is kept for the next load. */
-	pthread_mutex_unlock(&dl.lock);
+	pthread_mutex_unlock(&loader.lock);
 }
 
 static const struct {
@@ -219,8 +185,8 @@ const char *tly_cu_pti_str(CUptiResult r)
 	static _Thread_local char buf[256];
 	const char *s = NULL;
 
-	if (dl.libs.pti)
-		dl.pti.cuptiGetResultString(r, &s);
+	if (loader.libs.pti)
+		loader.pti.cuptiGetResultString(r, &s);
 	snprintf(buf, sizeof buf, "%s (%d)", s ? s : "CUPTI error", (int)r);
 	return buf;
 }
@@ -240,8 +206,8 @@ int tly_cu_drv_err(CUresult r, const char *what)
 
 	if (r == CUDA_SUCCESS)
 		return PAPI_OK;
-	if (dl.libs.drv)
-		dl.drv.cuGetErrorName(r, &s);
+	if (loader.libs.drv)
+		loader.drv.cuGetErrorName(r, &s);
 	if (r == CUDA_ERROR_NO_DEVICE || r == CUDA_ERROR_NOT_INITIALIZED)
 		return tly_err_set(PAPI_ENOSUPP, "%s: %s (%d)", what, s ? s : "CUDA error", (int)r);
 	return tly_err_set(PAPI_ECMP, "%s: %s (%d)", what, s ? s : "CUDA error", (int)r);
@@ -254,8 +220,8 @@ char *tly_cu_demangle_dup(const char *sym)
 
 	if (!sym)
 		return strdup("?");
-	if (dl.demangle)
-		out = dl.demangle(sym, NULL, NULL, &status);
+	if (loader.demangle)
+		out = loader.demangle(sym, NULL, NULL, &status);
 	if (out && status == 0)
 		return out;
 	free(out);

@@ -1,21 +1,20 @@
 /*
- * cuda_internal.h - interfaces between the files of the cuda component.
+ * cuda_internal.h - what common/ offers the three parts of the cuda
+ * component: component/ (the PAPI component, cuda::: events), groups/ (the
+ * event-group API) and pcsamp/ (PC sampling), each with its own internal
+ * header for what stays inside it.  common/ holds:
  *
  *   cuda_dl.c        loading libcuda/libcupti, status conversion
  *   cuda_discover.c  devices, chips, profiling support, component state
  *   cuda_metrics.c   per-chip metric catalog and its on-disk cache
  *   cuda_config.c    config images, pass counting, one-pass packing
  *   cuda_range.c     range profiler sessions (collectors)
+ *   cuda_image.c     counter data images on disk (application replay)
  *   cuda_ctxreg.c    per-context settings (replay, mode, owner, launches)
- *   cuda_callbacks.c CUPTI subscriber: attribution, replay updates
- *   cuda_component.c the PAPI component (cuda::: events)
- *   cuda_groups.c    tally_gpu_* domains, events, groups
- *   cuda_groupsets.c tally_gpu_* group sets and modes
- *   cuda_pcsamp.c    PC sampling sessions (tally_gpu_pcsampling_*)
- *   cuda_pcsamp_data.c  PC sampling buffers, draining, records
- *   cuda_pcsamp_src.c   cubins, CRCs, source lines, launch names
- *   cuda_pcsamp_env.c   TALLY_PCSAMP_* settings, automatic sampling
- *   cuda_pcsamp_share.c one sampling process per GPU
+ *   cuda_callbacks.c CUPTI subscriber: attribution, replay updates; it
+ *                    calls the PC sampling hooks declared below
+ *   cuda_cache.c     cache control for per-kernel metrics
+ *   cuda_timing.c    TALLY_CUDA_TIMING phase times
  */
 #ifndef TALLY_CUDA_INTERNAL_H
 #define TALLY_CUDA_INTERNAL_H
@@ -114,6 +113,9 @@ const uint8_t *tly_cu_device_avail(int index, CUcontext ctx);
 const uint8_t *tly_cu_device_avail_any(int index);
 void tly_cu_discover_shutdown(void);
 const struct tly_cu_libs *tly_cu_libs(void);
+/* PAPI_OK when the public GPU API can work (a driver and a GPU), else the
+ * error with its detail. */
+int tly_cu_api_ready(void);
 
 /* ---- contexts (cuda_ctxreg.c) ------------------------------------------------ */
 /* Resolve NULL to the current context, else device 0's primary one. */
@@ -208,26 +210,7 @@ const char *tly_cu_cb_status(void);
 /* Replay-update subscription target. */
 void tly_cu_cb_replay_notify(const char *kernel, int passes);
 
-/* ---- groups (cuda_groups.c) and shared collections (cuda_groupsets.c) ---- */
-struct tly_cu_shared;   /* one collection feeding several groups */
-
-int tly_cu_group_nevents(tally_gpu_group_t g);
-const char *tly_cu_group_event_name(tally_gpu_group_t g, int i);
-CUcontext tly_cu_group_ctx(tally_gpu_group_t g);
-int tly_cu_group_device(tally_gpu_group_t g);
-int tly_cu_group_enabled(tally_gpu_group_t g);
-struct tly_cu_shared *tly_cu_group_shared(tally_gpu_group_t g);
-/* Mark a group as fed by a shared collection (NULL: detach). */
-void tly_cu_group_set_shared(tally_gpu_group_t g, struct tly_cu_shared *sh, int kernel_mode);
-/* One range's values of the group's events. */
-void tly_cu_group_add_range(tally_gpu_group_t g, const char *name, const double *vals);
-/* Harvest a shared collection into all its groups (restarting it). */
-int tly_cu_shared_harvest(struct tly_cu_shared *sh);
-int tly_cu_group_new(CUcontext ctx, int dev, tally_gpu_group_t *out);
-
-/* ---- PC sampling (cuda_pcsamp*.c) ------------------------------------------- */
-struct tly_pcs_sess;
-
+/* ---- PC sampling (pcsamp/) ---------------------------------------------------- */
 /* Hooks from the CUPTI subscriber (cuda_callbacks.c). */
 int tly_cu_pcs_wants_cubins(void);
 void tly_cu_pcs_module_loaded(CUcontext ctx, const void *cubin, size_t size);
@@ -236,41 +219,6 @@ void tly_cu_pcs_ctx_destroying(CUcontext ctx);
 void tly_cu_pcs_ctx_created(CUcontext ctx);
 void tly_cu_pcs_note_launch(CUcontext ctx, uint32_t correlation_id, const char *name);
 
-/* Records (cuda_pcsamp_data.c): buffers sized for nstall reasons;
- * counted[i]: reason i adds to a record's samples (the "_not_issued"
- * variants are subsets of their base reason and do not). */
-struct tly_pcs_data;
-struct tly_pcs_data *tly_pcs_data_new(size_t max_pcs, size_t nstall, const uint32_t *cupti_index,
-				      const uint8_t *counted);
-void tly_pcs_data_free(struct tly_pcs_data *d);
-/* The buffer CUPTI fills at stop/disable (SAMPLING_DATA_BUFFER). */
-CUpti_PCSamplingData *tly_pcs_data_cfgbuf(struct tly_pcs_data *d);
-/* Consume the configured buffer, then GetData until nothing remains. */
-int tly_pcs_data_drain(struct tly_pcs_data *d, CUcontext ctx);
-/* Consume the configured buffer only (after disable). */
-void tly_pcs_data_take_cfgbuf(struct tly_pcs_data *d);
-void tly_pcs_data_stats(const struct tly_pcs_data *d, tally_gpu_pcsampling_stats_t *st);
-int tly_pcs_data_walk(struct tly_pcs_data *d, tally_gpu_pc_sample_fn fn, void *ud,
-		      const char *(*kernel_of)(void *, uint32_t), void *kud);
-
-/* Cubins and launches (cuda_pcsamp_src.c). */
-void tly_pcs_cubin_add(const void *cubin, size_t size);
-size_t tly_pcs_cubin_count(void);
-/* file ("dir/file", malloc'ed) and line of a PC; 0 when found. */
-int tly_pcs_source(uint64_t crc, const char *func, uint64_t pc, char **file, uint32_t *line);
-void tly_pcs_cubins_free(void);
-/* One sampling process per GPU (cuda_pcsamp_share.c).  Claim GPU `key`:
- * 0 when this process holds it (or cannot coordinate), -1 when process
- * *owner does, -2 when the lock file belongs to user id *owner. */
-int tly_pcs_gpu_claim(const char *key, long *owner);
-/* A node-unique name of ctx's GPU (PCI domain-bus-device). */
-int tly_pcs_gpu_key(CUcontext ctx, char *key, size_t len);
-/* Launches seen while a serialized session runs: correlation id -> name. */
-void tly_pcs_launch_add(uint32_t correlation_id, const char *name);
-const char *tly_pcs_launch_name(uint32_t correlation_id);
-
-/* Internal errors for the public API (component not usable). */
-int tly_cu_api_ready(void);
 
 /* ---- phase timing (cuda_timing.c) --------------------------------------------- */
 /* 0 unless TALLY_CUDA_TIMING=1, else the time now; end prints the phase's

@@ -27,7 +27,7 @@ static struct {
 	pthread_mutex_t lock;
 	int n;
 	struct tly_cu_catalog *cat[MAX_CHIPS];
-} cs = { .lock = PTHREAD_MUTEX_INITIALIZER };
+} catalogs = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static double now_s(void)
 {
@@ -369,26 +369,26 @@ const struct tly_cu_catalog *tly_cu_catalog_get(const char *chip)
 		tly_err_set(PAPI_ENOSUPP, "libcupti is not loaded");
 		return NULL;
 	}
-	pthread_mutex_lock(&cs.lock);
-	for (int i = 0; i < cs.n && !c; i++)
-		if (strcmp(cs.cat[i]->chip, chip) == 0)
-			c = cs.cat[i];
-	if (!c && cs.n < MAX_CHIPS) {
+	pthread_mutex_lock(&catalogs.lock);
+	for (int i = 0; i < catalogs.n && !c; i++)
+		if (strcmp(catalogs.cat[i]->chip, chip) == 0)
+			c = catalogs.cat[i];
+	if (!c && catalogs.n < MAX_CHIPS) {
 		c = load_catalog(chip);
 		if (c)
-			cs.cat[cs.n++] = c;
+			catalogs.cat[catalogs.n++] = c;
 	}
-	pthread_mutex_unlock(&cs.lock);
+	pthread_mutex_unlock(&catalogs.lock);
 	return c;
 }
 
 void tly_cu_catalog_free_all(void)
 {
-	pthread_mutex_lock(&cs.lock);
-	for (int i = 0; i < cs.n; i++)
-		free_catalog(cs.cat[i]);
-	cs.n = 0;
-	pthread_mutex_unlock(&cs.lock);
+	pthread_mutex_lock(&catalogs.lock);
+	for (int i = 0; i < catalogs.n; i++)
+		free_catalog(catalogs.cat[i]);
+	catalogs.n = 0;
+	pthread_mutex_unlock(&catalogs.lock);
 }
 
 static int find_base(const struct tly_cu_catalog *c, const char *name)

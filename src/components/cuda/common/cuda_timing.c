@@ -15,21 +15,21 @@
 static struct {
 	pthread_once_t once;
 	int on;
-} tm = { .once = PTHREAD_ONCE_INIT };
+} timing = { .once = PTHREAD_ONCE_INIT };
 
 static void read_env(void)
 {
 	const char *e = getenv("TALLY_CUDA_TIMING");
 
-	tm.on = e && *e == '1';
+	timing.on = e && *e == '1';
 }
 
 double tly_cu_time_start(void)
 {
 	struct timespec ts;
 
-	pthread_once(&tm.once, read_env);
-	if (!tm.on)
+	pthread_once(&timing.once, read_env);
+	if (!timing.on)
 		return 0;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;

@@ -44,18 +44,6 @@ struct cu_ctl {
 
 /* ---- init ------------------------------------------------------------------------ */
 
-int tly_cu_api_ready(void)
-{
-	const char *why = "";
-	int rc = tly_cu_discover(&why);
-
-	if (rc != PAPI_OK)
-		return tly_err_set(rc, "GPU support unavailable: %s", why);
-	if (!tly_cu_libs()->drv || tly_cu_ndevices() == 0)
-		return tly_err_set(PAPI_ENOSUPP, "GPU support unavailable: %s", why);
-	return PAPI_OK;
-}
-
 static int first_profilable(char *why, size_t len)
 {
 	for (int i = 0; i < tly_cu_ndevices(); i++) {

@@ -8,7 +8,7 @@
  * (cubin CRC, function index, PC offset, correlation id) in an
  * open-addressing table.
  */
-#include "components/cuda/common/cuda_internal.h"
+#include "cuda_pcsamp_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * them for tally-run) into a tally_gpu_pcsampling_config_t, and automatic
  * sampling of every context (TALLY_PCSAMP=1).  Usable without the runtime.
  */
-#include "components/cuda/common/cuda_internal.h"
+#include "cuda_pcsamp_internal.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -19,7 +19,7 @@ static struct {
 	pthread_mutex_t lock;
 	int on;
 	char status[512];
-} au = { .lock = PTHREAD_MUTEX_INITIALIZER };
+} autosamp = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* An unsigned number setting; unset/empty keeps *out. */
 static int env_num(const char *name, unsigned long long max, unsigned long long *out)
@@ -124,29 +124,29 @@ static void auto_enable(CUcontext ctx)
 
 	if (share_one() == 1 && tly_pcs_gpu_key(ctx, key, sizeof key) == 0 &&
 	    (rc = tly_pcs_gpu_claim(key, &owner)) != 0) {
-		pthread_mutex_lock(&au.lock);
-		snprintf(au.status, sizeof au.status, "GPU %s is sampled by %s %ld; this process does not "
+		pthread_mutex_lock(&autosamp.lock);
+		snprintf(autosamp.status, sizeof autosamp.status, "GPU %s is sampled by %s %ld; this process does not "
 			 "sample it (TALLY_PCSAMP_SHARE=all tries anyway)", key,
 			 rc == -2 ? "another user's lock file, user id" : "process", owner);
-		pthread_mutex_unlock(&au.lock);
+		pthread_mutex_unlock(&autosamp.lock);
 		return;
 	}
 	rc = tally_gpu_pcsampling_enable(ctx, NULL);
 	if (rc == PAPI_OK || rc == PAPI_EISRUN)
 		return;
-	pthread_mutex_lock(&au.lock);
-	snprintf(au.status, sizeof au.status, "PC sampling not enabled on context %p: %s", (void *)ctx,
+	pthread_mutex_lock(&autosamp.lock);
+	snprintf(autosamp.status, sizeof autosamp.status, "PC sampling not enabled on context %p: %s", (void *)ctx,
 		 tly_err_detail());
-	pthread_mutex_unlock(&au.lock);
+	pthread_mutex_unlock(&autosamp.lock);
 }
 
 void tly_cu_pcs_ctx_created(CUcontext ctx)
 {
 	int on;
 
-	pthread_mutex_lock(&au.lock);
-	on = au.on;
-	pthread_mutex_unlock(&au.lock);
+	pthread_mutex_lock(&autosamp.lock);
+	on = autosamp.on;
+	pthread_mutex_unlock(&autosamp.lock);
 	if (on)
 		auto_enable(ctx);
 }
@@ -168,9 +168,9 @@ int tally_gpu_pcsampling_auto(void)
 		rc = tly_cu_cb_init();
 	if (rc != PAPI_OK)
 		return rc;
-	pthread_mutex_lock(&au.lock);
-	au.on = 1;
-	pthread_mutex_unlock(&au.lock);
+	pthread_mutex_lock(&autosamp.lock);
+	autosamp.on = 1;
+	pthread_mutex_unlock(&autosamp.lock);
 	if (tly_cu_libs()->drv->cuCtxGetCurrent(&cur) == CUDA_SUCCESS && cur)
 		auto_enable(cur);
 	return PAPI_OK;
@@ -178,5 +178,5 @@ int tally_gpu_pcsampling_auto(void)
 
 const char *tally_gpu_pcsampling_auto_status(void)
 {
-	return au.status;
+	return autosamp.status;
 }

@@ -11,7 +11,7 @@
  * A lock file owned by another user (only root can put one there) is
  * reported as held by that user.
  */
-#include "components/cuda/common/cuda_internal.h"
+#include "cuda_pcsamp_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -30,12 +30,12 @@ static struct {
 	int n;
 	char key[MAX_CLAIMS][64];
 	int fd[MAX_CLAIMS];
-} sh = { .lock = PTHREAD_MUTEX_INITIALIZER };
+} claims = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static int ours_locked(const char *key)
 {
-	for (int i = 0; i < sh.n; i++)
-		if (!strcmp(sh.key[i], key))
+	for (int i = 0; i < claims.n; i++)
+		if (!strcmp(claims.key[i], key))
 			return 1;
 	return 0;
 }
@@ -98,8 +98,8 @@ int tly_pcs_gpu_claim(const char *key, long *owner)
 	int fd, rc = 0;
 
 	*owner = (long)getpid();
-	pthread_mutex_lock(&sh.lock);
-	if (ours_locked(key) || sh.n == MAX_CLAIMS)
+	pthread_mutex_lock(&claims.lock);
+	if (ours_locked(key) || claims.n == MAX_CLAIMS)
 		goto out;
 	fd = open_lock(key, owner);
 	if (fd == -2) {
@@ -120,10 +120,10 @@ int tly_pcs_gpu_claim(const char *key, long *owner)
 	snprintf(pid, sizeof pid, "%-20ld\n", (long)getpid());
 	if (pwrite(fd, pid, strlen(pid), 0) < 0)
 		*owner = (long)getpid();
-	snprintf(sh.key[sh.n], sizeof sh.key[sh.n], "%s", key);
-	sh.fd[sh.n++] = fd;
+	snprintf(claims.key[claims.n], sizeof claims.key[claims.n], "%s", key);
+	claims.fd[claims.n++] = fd;
 out:
-	pthread_mutex_unlock(&sh.lock);
+	pthread_mutex_unlock(&claims.lock);
 	return rc;
 }
 

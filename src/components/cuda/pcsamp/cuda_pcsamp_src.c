@@ -5,7 +5,7 @@
  * names of launches by correlation id for kernel-serialized sessions.
  * Process-wide: a cubin may be loaded in several contexts.
  */
-#include "components/cuda/common/cuda_internal.h"
+#include "cuda_pcsamp_internal.h"
 
 #include <pthread.h>
 #include <stdio.h>

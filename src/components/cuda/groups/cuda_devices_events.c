@@ -1,8 +1,9 @@
 /*
- * cuda_groups.c - tally_gpu_*: devices, domains, events and event groups
- * in the legacy CUPTI Event API's model (see tally_gpu.h for the mapping).
+ * cuda_devices_events.c - tally_gpu_*: the devices, domains and events that
+ * event groups are made of, in the legacy CUPTI Event API's model (see
+ * tally_gpu.h for the mapping).
  */
-#include "components/cuda/common/cuda_internal.h"
+#include "cuda_groups_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,13 +1,13 @@
 /*
- * cuda_groupsets.c - group sets (the passes of an event list and the
+ * cuda_group_sets.c - group sets (the passes of an event list and the
  * groups of each pass), enabling a set or all sets at once (kernel
- * replay), and the per-context replay and collection modes.
+ * replay).
  *
  * Several groups enabled together share one range profiler session
  * (struct tly_cu_shared): the union of their metrics in one config image,
  * whose ranges are split back into the groups at each harvest.
  */
-#include "components/cuda/common/cuda_internal.h"
+#include "cuda_groups_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -323,47 +323,4 @@ int tally_gpu_group_sets_disable_all(tally_gpu_group_sets_t *sets)
 	rc = shared_close(p->active);
 	p->active = NULL;
 	return rc;
-}
-
-/* ---- modes --------------------------------------------------------------------------- */
-
-int tally_gpu_kernel_replay_enable(void *cu_context)
-{
-	CUcontext ctx;
-	int dev, rc = tly_cu_ctx_resolve(cu_context, &ctx, &dev);
-
-	if (rc == PAPI_OK)
-		rc = tly_cu_cb_init();
-	return rc == PAPI_OK ? tly_cu_ctx_set_replay(ctx, 1) : rc;
-}
-
-int tally_gpu_kernel_replay_disable(void *cu_context)
-{
-	CUcontext ctx;
-	int dev, rc = tly_cu_ctx_resolve(cu_context, &ctx, &dev);
-
-	return rc == PAPI_OK ? tly_cu_ctx_set_replay(ctx, 0) : rc;
-}
-
-int tally_gpu_user_replay_pass(void *cu_context, int pass, const char *image_path)
-{
-	CUcontext ctx;
-	int dev, rc;
-
-	if (pass >= 0 && (!image_path || !*image_path))
-		return tly_err_set(PAPI_EINVAL, "tally_gpu_user_replay_pass: pass %d needs an image file", pass);
-	rc = tly_cu_ctx_resolve(cu_context, &ctx, &dev);
-	return rc == PAPI_OK ? tly_cu_ctx_set_user_pass(ctx, pass, image_path) : rc;
-}
-
-int tally_gpu_set_collection_mode(void *cu_context, int mode)
-{
-	CUcontext ctx;
-	int dev, rc;
-
-	if (mode != TALLY_GPU_COLLECTION_KERNEL && mode != TALLY_GPU_COLLECTION_CONTINUOUS &&
-	    mode != TALLY_GPU_COLLECTION_RANGES)
-		return tly_err_set(PAPI_EINVAL, "unknown GPU collection mode %d", mode);
-	rc = tly_cu_ctx_resolve(cu_context, &ctx, &dev);
-	return rc == PAPI_OK ? tly_cu_ctx_set_mode(ctx, mode) : rc;
 }

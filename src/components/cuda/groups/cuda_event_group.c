@@ -1,8 +1,8 @@
 /*
- * cuda_group.c - tally_gpu_group_*: the life of one event group (create,
+ * cuda_event_group.c - tally_gpu_group_*: the life of one event group (create,
  * add/remove, enable/disable, read with reset-after-read, attributes).
  */
-#include "components/cuda/common/cuda_internal.h"
+#include "cuda_groups_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,0 +1,70 @@
+"""A short summary of a Tally file: run facts, events, the top regions by
+inclusive time and the MPI functions (tally-report summary FILE.h5, also
+tally-run --summary FILE.h5).  Reads the file with h5py alone (fast, no
+pandas), table names from schema.def (h5table.rows)."""
+import sys
+
+from .errors import TallyError
+from .h5table import rows, text
+from .schema import write_seconds
+
+
+def _header(path, f, out):
+    a = f.attrs
+    part = ", PARTIAL (%s)" % text(a["partial_reason"]) if a["partial"] else ""
+    print("%s: schema %d, program %s, %d rank(s)%s" % (path, a["schema_version"], text(a["program"]),
+          a["nranks"], part), file=out)
+    ev = [text(e["name"]) for e in rows(f, "events")]
+    print("events:", ", ".join(ev) or "(none)", file=out)
+    print("threads: %d, regions: %d, write time %.3f s" % (len(rows(f, "threads")), len(rows(f, "regions")),
+          write_seconds(a["schema_version"], a["write_seconds"])), file=out)
+
+
+def _regions(f, out):
+    paths = {int(r["id"]): text(r["path"]) for r in rows(f, "regions")}
+    tot = {}
+    for r in rows(f, "region_stats"):
+        v = tot.setdefault(paths[int(r["region"])], [0, 0])
+        v[0] += int(r["visits"])
+        v[1] += int(r["incl_ns"])
+    print("\ntop regions by inclusive time (summed over ranks and threads):", file=out)
+    for k, (vis, ns) in sorted(tot.items(), key=lambda x: -x[1][1])[:10]:
+        print("  %10.4f s %8d visits  %s" % (ns / 1e9, vis, k), file=out)
+
+
+def _mpi(f, out):
+    mpi = rows(f, "mpi")
+    if mpi is None or not len(mpi):
+        return
+    print("\nMPI (summed over ranks):", file=out)
+    agg = {}
+    for r in mpi:
+        v = agg.setdefault(text(r["function"]), [0, 0, 0, 0])
+        for i, col in enumerate(("calls", "time_ns", "bytes_sent", "bytes_recv")):
+            v[i] += int(r[col])
+    for k, v in sorted(agg.items(), key=lambda x: -x[1][1]):
+        print("  %-22s %8d calls %10.4f s %12d B sent %12d B recv" % (k, v[0], v[1] / 1e9, v[2], v[3]),
+              file=out)
+
+
+def summary(path, out=sys.stdout):
+    """Print the summary of the Tally file at path.  Raises TallyError (one
+    sentence) for a file that is missing, not HDF5 or not a Tally file."""
+    import h5py
+    try:
+        with h5py.File(path, "r") as f:
+            _header(path, f, out)
+            _regions(f, out)
+            _mpi(f, out)
+    except BrokenPipeError:
+        raise
+    except FileNotFoundError:
+        raise TallyError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise TallyError(f"{path}: is a directory (give one .h5 file)") from None
+    except PermissionError:
+        raise TallyError(f"{path}: permission denied") from None
+    except OSError as e:
+        raise TallyError(f"{path}: not an HDF5 file or damaged ({e.__class__.__name__})") from None
+    except (KeyError, ValueError, TypeError, IndexError) as e:
+        raise TallyError(f"{path}: not a Tally file or damaged (missing or bad {e})") from None

@@ -1,0 +1,35 @@
+/*
+ * cuda_groups_internal.h - interfaces between the files of the event-group
+ * API (components/cuda/groups/, tally_gpu_* of tally_gpu.h).
+ *
+ *   cuda_devices_events.c  devices, domains, events
+ *   cuda_event_group.c     one event group: create, add/remove, enable,
+ *                          read, attributes
+ *   cuda_group_sets.c      group sets (the passes of an event list) and the
+ *                          range profiler session several groups share
+ *   cuda_context_modes.c   per-context kernel replay, application replay
+ *                          pass, collection mode
+ */
+#ifndef TALLY_CUDA_GROUPS_INTERNAL_H
+#define TALLY_CUDA_GROUPS_INTERNAL_H
+
+#include "components/cuda/common/cuda_internal.h"
+
+/* ---- groups (cuda_event_group.c), shared sessions (cuda_group_sets.c) ---- */
+struct tly_cu_shared;   /* one collection feeding several groups */
+
+int tly_cu_group_nevents(tally_gpu_group_t g);
+const char *tly_cu_group_event_name(tally_gpu_group_t g, int i);
+CUcontext tly_cu_group_ctx(tally_gpu_group_t g);
+int tly_cu_group_device(tally_gpu_group_t g);
+int tly_cu_group_enabled(tally_gpu_group_t g);
+struct tly_cu_shared *tly_cu_group_shared(tally_gpu_group_t g);
+/* Mark a group as fed by a shared collection (NULL: detach). */
+void tly_cu_group_set_shared(tally_gpu_group_t g, struct tly_cu_shared *sh, int kernel_mode);
+/* One range's values of the group's events. */
+void tly_cu_group_add_range(tally_gpu_group_t g, const char *name, const double *vals);
+/* Harvest a shared collection into all its groups (restarting it). */
+int tly_cu_shared_harvest(struct tly_cu_shared *sh);
+int tly_cu_group_new(CUcontext ctx, int dev, tally_gpu_group_t *out);
+
+#endif /* TALLY_CUDA_GROUPS_INTERNAL_H */
