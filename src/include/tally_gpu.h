@@ -220,10 +220,19 @@ PAPI_EXPORT int tally_gpu_kernel_replay_subscribe_update(tally_gpu_replay_update
 enum tally_gpu_collection_mode {
 	TALLY_GPU_COLLECTION_CONTINUOUS = 0,  /* default for groups, as in the legacy API */
 	TALLY_GPU_COLLECTION_KERNEL = 1,
+	/* named ranges (UserRange, kernels not serialised): a range per span
+	 * between tally_gpu_range_mark calls, one pass only; a group's rows
+	 * (tally_gpu_group_read_kernel_names) are the ranges, by mark name */
+	TALLY_GPU_COLLECTION_RANGES = 2,
 };
 /* Mode for groups enabled later on the context (kernel replay implies
  * kernel mode). */
 PAPI_EXPORT int tally_gpu_set_collection_mode(void *cu_context, int mode);
+/* Ranges mode: end the current range of every running ranges-mode session
+ * (all contexts) and start one named `name` (copied).  A session whose
+ * counter data image is full is harvested and re-armed first.  PAPI_OK
+ * when no session runs. */
+PAPI_EXPORT int tally_gpu_range_mark(const char *name);
 
 /* Application replay across processes (CUPTI user replay): sessions
  * enabled later on the context (tally_gpu_group_sets_enable_all of a

@@ -3,7 +3,8 @@
 (C, headers, CUDA, Fortran, Python, shell, CMake, templates): a longer one
 holds more than one idea and is split (docs/DESIGN.md).
 
-Build trees (a folder holding CMakeCache.txt), .git, data (test corpora)
+Build trees (a folder holding CMakeCache.txt), hidden folders (.git, a
+developer's scratch trees), data (test corpora)
 and prose (Markdown, text) are not sources.  A file without a suffix counts
 when it starts with '#!' (a script).
 
@@ -32,7 +33,7 @@ def is_source(path, name):
 
 def sources(root):
     for d, dirs, files in os.walk(root):
-        dirs[:] = sorted(x for x in dirs if x not in SKIP
+        dirs[:] = sorted(x for x in dirs if x not in SKIP and not x.startswith('.')
                          and not os.path.exists(os.path.join(d, x, 'CMakeCache.txt')))
         for name in sorted(files):
             path = os.path.join(d, name)

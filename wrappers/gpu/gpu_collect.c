@@ -125,6 +125,35 @@ static struct tly_gpu_kstat *launches_only(const struct tly_gpu_view *v, int64_t
 	return ks;
 }
 
+/* Region granularity: a row per range ("r<k>"), folded per thread and
+ * region as kernel TLY_GPU_REGION_ROW with the launches of the range;
+ * ranges that launched nothing and counted nothing are left out. */
+static struct tly_gpu_kstat *fold_ranges(const struct tly_gpu_view *v, const struct harvest *h, int64_t *nks)
+{
+	struct tly_gpu_kstat *ks = calloc((size_t)h->nk + 1, sizeof *ks);
+
+	*nks = 0;
+	for (int r = 0; ks && r < h->nk; r++) {
+		const double *m = &h->m[(size_t)r * (size_t)v->n];
+		const struct tly_rt_thread *t = NULL;
+		int32_t node = 0;
+		int64_t nl = 0;
+		int any = 0;
+		struct tly_gpu_kstat *k;
+
+		for (int i = 0; i < v->n; i++)
+			any |= m[i] != 0;
+		if (tly_gpu_rt_mark_info(h->names[r] ? h->names[r] : "", &t, &node, &nl) != 0)
+			t = NULL, node = 0, nl = 0;
+		if (!nl && !any)
+			continue;
+		k = find(ks, nks, t, node, v->device, TLY_GPU_REGION_ROW);
+		fold_row(k, m, v->n);
+		k->launches += nl - 1;
+	}
+	return ks;
+}
+
 static struct tly_gpu_kstat *fold(const struct tly_gpu_view *v, const struct harvest *h, int64_t *nks)
 {
 	struct tly_gpu_kstat *ks = calloc((size_t)h->nk + 1, sizeof *ks);
@@ -155,6 +184,7 @@ const struct tly_gpu_kstat *tly_gpu_rt_collect(int64_t *n, int *replay)
 	struct tly_gpu_view v;
 	struct harvest h = { 0 };
 
+	tly_gpu_start_join();   /* a background start has ended */
 	tly_gpu_rt_view(&v);
 	*replay = v.replay;
 	*n = *v.nks;
@@ -164,7 +194,7 @@ const struct tly_gpu_kstat *tly_gpu_rt_collect(int64_t *n, int *replay)
 		tally_gpu_group_sets_disable_all(v.sets);   /* saves this pass into the image */
 		*v.ks = launches_only(&v, v.nks);
 	} else if (harvest_all(&v, &h) == 0)
-		*v.ks = fold(&v, &h, v.nks);
+		*v.ks = v.ranges ? fold_ranges(&v, &h, v.nks) : fold(&v, &h, v.nks);
 	tally_gpu_group_sets_disable_all(v.sets);
 	for (int k = 0; k < v.sets->num_sets; k++)   /* application replay enabled one set */
 		tally_gpu_group_set_disable(&v.sets->sets[k]);

@@ -30,6 +30,7 @@ struct launch {
 static struct {
 	pthread_mutex_t lock;
 	int on, device, n, replay;
+	int ranges;           /* region granularity (gpu_marks.c) */
 	int pass;             /* application replay: this run's pass, else -1 */
 	int image;            /* ... through saved counter data images */
 	tally_gpu_event_t ids[TLY_GPU_MAX_METRICS];
@@ -96,6 +97,9 @@ static uint64_t on_launch(const tally_gpu_launch_t *l, void *ud)
 	struct launch *x;
 
 	(void)ud;
+	if (l->phase == 0 && tly_gpu_start_wait() != 0)
+		tly_rt_log(1, "the GPU profiler's start has not ended after a minute: kernel '%s' launched without it",
+			   l->name ? l->name : "?");
 	if (l->phase == 1 && !atomic_exchange(&exit_hook, 1))
 		atexit(harvest_at_exit);
 	if (l->phase != 1 || !(t = tly_rt_self()))
@@ -250,6 +254,22 @@ static int enable_image_pass(int k)
 	return 0;
 }
 
+/* TALLY_CUDA_GRANULARITY=region, where the list allows it (one pass). */
+static int by_region(void)
+{
+	const char *g = tly_rt_proc()->opt.raw.cuda_granularity;
+
+	if (!strcmp(g, "region")) {
+		if (!gs.replay)
+			return 1;
+		tly_rt_log(1, "TALLY_CUDA_GRANULARITY=region: the GPU metrics need %d passes (kernel replay); "
+			   "values per kernel instead", gs.sets->host_passes);
+	} else if (strcmp(g, "kernel")) {
+		tly_rt_log(1, "TALLY_CUDA_GRANULARITY=%s: expected 'kernel' or 'region'; 'kernel' is used", g);
+	}
+	return 0;
+}
+
 static int enable(void)
 {
 	const char *mode = tly_rt_proc()->opt.raw.pass_mode;
@@ -266,6 +286,9 @@ static int enable(void)
 		return -1;
 	}
 	if (gs.replay && (rc = tally_gpu_kernel_replay_enable(NULL)) != PAPI_OK)
+		goto fail;
+	gs.ranges = by_region();
+	if (gs.ranges && (rc = tally_gpu_set_collection_mode(NULL, TALLY_GPU_COLLECTION_RANGES)) != PAPI_OK)
 		goto fail;
 	if ((rc = tally_gpu_group_sets_enable_all(gs.sets)) != PAPI_OK)
 		goto fail;
@@ -306,6 +329,25 @@ static int cupti_left_to_app(void)
 	return 0;
 }
 
+/* Enable the metrics; on success values are collected (gs.on).  Runs in
+ * the background thread (gpu_start.c) or inline; t: the starting thread. */
+static void start_session(void *t)
+{
+	if (enable() < 0) {
+		tally_gpu_set_launch_hook(NULL, NULL);
+		return;
+	}
+	pthread_mutex_lock(&gs.lock);
+	gs.on = 1;
+	pthread_mutex_unlock(&gs.lock);
+	if (gs.ranges) {
+		tly_gpu_rt_marks_on();
+		tly_gpu_rt_mark(t);   /* the first range: the starting thread's region */
+	}
+	tly_rt_log(2, "%d GPU metric(s) in %d pass(es)%s%s", gs.n, tly_pass_state()->gpu.npasses,
+		   gs.replay ? ", kernel replay" : "", gs.ranges ? ", values per region" : "");
+}
+
 void tly_gpu_rt_start(void *comm_ptr)
 {
 	struct tly_pass_sched *s = &tly_pass_state()->gpu;
@@ -323,13 +365,15 @@ void tly_gpu_rt_start(void *comm_ptr)
 			   gs.device, owner);
 		return;
 	}
-	if (enable() < 0)
-		return;
+	/* the hook first: a launch during a background start waits for it */
 	rc = tally_gpu_set_launch_hook(on_launch, NULL);
 	if (rc != PAPI_OK)
 		tly_rt_log(1, "GPU kernels not attributed to threads and regions: %s", tally_gpu_subscriber_status());
-	gs.on = 1;
-	tly_rt_log(2, "%d GPU metric(s) in %d pass(es)%s", gs.n, s->npasses, gs.replay ? ", kernel replay" : "");
+	if (!strcmp(tly_rt_proc()->opt.raw.cuda_start, "background") &&
+	    tly_gpu_start_background(start_session, tly_rt_self()) == 0)
+		tly_rt_log(2, "GPU profiler session starting in the background");
+	else
+		start_session(tly_rt_self());
 	if (tally_gpu_subscribed())
 		tly_rt_log(1, "Tally holds CUPTI's subscription: an application's own CUPTI tool (torch.profiler, "
 			   "Nsight) cannot subscribe; TALLY_CUPTI=app leaves CUPTI to it");
@@ -339,6 +383,7 @@ void tly_gpu_rt_view(struct tly_gpu_view *v)
 {
 	pthread_mutex_lock(&gs.lock);
 	*v = (struct tly_gpu_view){ .on = gs.on, .device = gs.device, .n = gs.n, .replay = gs.replay,
+				    .ranges = gs.ranges,
 				    .image_pass = gs.image ? gs.pass : -1,
 				    .image_last = gs.image && gs.pass == gs.sets->host_passes - 1,
 				    .ids = gs.ids, .sets = gs.sets, .nl = gs.nl, .ks = &gs.ks, .nks = &gs.nks };
@@ -355,4 +400,5 @@ const char *tly_gpu_rt_launch(int64_t k, const struct tly_rt_thread **t, int32_t
 const struct tly_rt_part tly_rt_part_gpu = {
 	.name = "gpu",
 	.job_start = tly_gpu_rt_start,
+	.region_change = tly_gpu_rt_mark,
 };

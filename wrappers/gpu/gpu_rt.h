@@ -40,9 +40,29 @@ int tly_gpu_share_owner(void *comm_ptr, int device, int wants);
  * statistics (*n rows) or NULL; `replay` tells the replay mode. */
 const struct tly_gpu_kstat *tly_gpu_rt_collect(int64_t *n, int *replay);
 
+/* Region granularity (TALLY_CUDA_GRANULARITY=region): thread t entered or
+ * left a region; ends the GPU range and starts one for t's innermost
+ * region (gpu_marks.c).  Cheap when that granularity is off. */
+void tly_gpu_rt_mark(const struct tly_rt_thread *t);
+/* Turn marks on (after the ranges-mode session is enabled). */
+void tly_gpu_rt_marks_on(void);
+/* The thread, region and launches of range `name` ("r<k>"); -1 when the
+ * name is none of the marks. */
+int tly_gpu_rt_mark_info(const char *name, const struct tly_rt_thread **t, int32_t *node, int64_t *launches);
+/* gpu_start.c: run fn(arg) in a thread (0, or -1 when none could be
+ * made); wait (from any other thread) until it is done, -1 after the
+ * bounded wait; join it. */
+int tly_gpu_start_background(void (*fn)(void *), void *arg);
+int tly_gpu_start_wait(void);
+void tly_gpu_start_join(void);
+
+/* Row name of region-granularity values in gpu_kernels. */
+#define TLY_GPU_REGION_ROW "(region)"
+
 /* ---- shared by gpu_rt.c and gpu_collect.c ---------------------------- */
 struct tly_gpu_view {
 	int on, device, n, replay;
+	int ranges;                      /* region granularity: rows are marks' ranges */
 	int image_pass;                  /* application replay through images: this run's pass, else -1 */
 	int image_last;                  /* ... and whether it is the last (the evaluated one) */
 	const uint64_t *ids;             /* tally_gpu_event_t[n] */

@@ -12,6 +12,7 @@
 
 #include "papi.h"
 #include "passes/passes.h"
+#include "runtime/rt_parts.h"
 #include "regions/region_index.h"
 #include "regions/regions.h"
 #include "runtime/rt_parts.h"
@@ -112,6 +113,7 @@ int tly_rt_enter_at(struct tly_rt_thread *t, const char *name, int kind, int cou
 	if (f->counters && PAPI_read(t->evset, (long long *)f->v0) != PAPI_OK)
 		f->counters = 0;
 	tly_pass_enter(t, c);  /* passes/: region rotation */
+	tly_rt_parts_region_change(t);   /* gpu/: ranges per region */
 	return 0;
 }
 
@@ -150,6 +152,7 @@ int tly_rt_exit_at(struct tly_rt_thread *t, int64_t now)
 		now = tly_rt_now();
 	fold(t, f, now, ok ? v : NULL, 1);
 	t->depth--;
+	tly_rt_parts_region_change(t);
 	return 0;
 }
 

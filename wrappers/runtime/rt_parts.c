@@ -34,3 +34,10 @@ void tly_rt_parts_thread_stop(struct tly_rt_thread *t)
 		if (tly_rt_parts[k]->thread_stop)
 			tly_rt_parts[k]->thread_stop(t);
 }
+
+void tly_rt_parts_region_change(const struct tly_rt_thread *t)
+{
+	for (int k = 0; tly_rt_parts[k]; k++)
+		if (tly_rt_parts[k]->region_change)
+			tly_rt_parts[k]->region_change(t);
+}

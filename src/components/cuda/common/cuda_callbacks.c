@@ -133,9 +133,17 @@ static CUstream launch_stream(CUpti_CallbackId id, const CUpti_CallbackData *cd)
 	}
 }
 
+/* TALLY_CUDA_TIMING: the launch call between Tally's entry and exit
+ * callbacks (the driver's and CUPTI's work, the profiler's included). */
+static _Thread_local double launch_t0;
+
 static void on_launch(CUpti_CallbackId id, const CUpti_CallbackData *cd)
 {
+	double t = tly_cu_time_start();
 	char *owned;
+
+	if (t > 0 && cd->callbackSite == CUPTI_API_EXIT && launch_t0 > 0)
+		tly_cu_time_end("launch call between callbacks", launch_t0);
 	const char *name;
 	tally_gpu_launch_t l = { .size = sizeof l };
 	tally_gpu_launch_hook_fn hook;
@@ -175,6 +183,9 @@ static void on_launch(CUpti_CallbackId id, const CUpti_CallbackData *cd)
 			rfn(name, passes, rud);
 	}
 	free(owned);
+	tly_cu_time_end(l.phase ? "launch callback (exit)" : "launch callback (entry)", t);
+	if (!l.phase)
+		launch_t0 = tly_cu_time_start();
 }
 
 /* PC sampling: cubins for source lines, drains before unload/teardown. */

@@ -151,6 +151,9 @@ int tly_cu_image_load(const char *path, const struct tly_cu_config *cfg, int pas
 void tly_cu_ctxreg_shutdown(void);
 
 /* ---- range profiler sessions (cuda_range.c) ------------------------------- */
+/* Called for each range harvested: its index, name and n values. */
+typedef void (*tly_cu_range_fn)(void *ud, size_t idx, const char *name, const double *vals);
+
 struct tly_cu_coll {
 	CUcontext ctx;
 	int dev;
@@ -162,7 +165,13 @@ struct tly_cu_coll {
 	uint8_t *cdata;
 	size_t cdata_size;
 	size_t max_ranges;
-	int kernel_mode;      /* AutoRange (else one UserRange) */
+	int kernel_mode;      /* AutoRange (else UserRange) */
+	int named;            /* ranges mode: UserRanges named by tally_gpu_range_mark */
+	char **rnames;        /* ... the names of the ranges pushed since the last harvest */
+	size_t nr;
+	char *cur;            /* ... the name of the open range */
+	tly_cu_range_fn full_fn;   /* ... harvest of a full image */
+	void *full_ud;
 	int kernel_replay;    /* KernelReplay (else UserReplay) */
 	int user_pass;        /* application replay: the pass this process runs, else -1 */
 	char image[512];      /* ... and the counter data image file */
@@ -172,11 +181,12 @@ struct tly_cu_coll {
 	double *vals;         /* scratch: n values of one range */
 };
 
-/* Called for each range harvested: its index, name and n values. */
-typedef void (*tly_cu_range_fn)(void *ud, size_t idx, const char *name, const double *vals);
 
+/* kernel_mode: 0 one window, 1 a range per kernel, 2 named ranges
+ * (TALLY_GPU_COLLECTION_RANGES; fn/ud harvest a full image). */
 int tly_cu_coll_open(struct tly_cu_coll *c, CUcontext ctx, int dev, const char *const *names, int n,
 		     int kernel_mode, int kernel_replay);
+void tly_cu_coll_on_full(struct tly_cu_coll *c, tly_cu_range_fn fn, void *ud);
 /* Stop, decode, evaluate every range; restart when `restart`. */
 int tly_cu_coll_harvest(struct tly_cu_coll *c, int restart, tly_cu_range_fn fn, void *ud);
 /* Harvest (without restart) and release everything. */

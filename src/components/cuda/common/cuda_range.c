@@ -8,6 +8,10 @@
  *   kernel mode: AutoRange, one range per kernel, with KernelReplay when
  *     the config needs several passes or kernel replay was asked for
  *     (CUPTI rejects UserRange + KernelReplay);
+ *   ranges mode: UserRange + UserReplay, one pass, kernels not serialised:
+ *     a range per span between tally_gpu_range_mark calls (the runtime
+ *     marks region changes), named by the mark; a full image is harvested
+ *     at the mark and the session re-armed;
  *   application replay (a pass set on the context): AutoRange + UserReplay
  *     at that pass index; the counter data image comes from the previous
  *     run's file (cuda_image.c) and goes back to it at the harvest, and
@@ -18,14 +22,35 @@
  */
 #include "cuda_internal.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "papi.h"
 #include "core/errors.h"
+#include "tally_shared.h"
 
 #define KERNEL_MODE_RANGES 1024
+
+/* Ranges one counter data image holds in kernel and ranges mode
+ * (TALLY_CUDA_RANGES, 1..65536, default 1024).  Kernel mode keeps the
+ * first that many kernels of a window; ranges mode harvests a full image. */
+static size_t image_ranges(void)
+{
+	long long n = tly_setting_count(TLY_SET_cuda_ranges);
+
+	return n >= 1 ? (size_t)n : KERNEL_MODE_RANGES;
+}
+#define MAX_NAMED 16
+
+/* Running ranges-mode sessions; the lock also orders marks and harvests
+ * of those sessions (CUPTI's range calls on one object from several
+ * threads). */
+static struct {
+	pthread_mutex_t lock;
+	struct tly_cu_coll *c[MAX_NAMED];
+} named = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static const struct tly_cu_pti *P(void)
 {
@@ -109,9 +134,11 @@ static int arm(struct tly_cu_coll *c)
 		rc = tly_cu_pti_err(P()->cuptiRangeProfilerStart(&st), "cuptiRangeProfilerStart");
 	tly_cu_time_end("cuptiRangeProfilerStart", t);
 	pr.pRangeProfilerObject = c->obj;
-	pr.pRangeName = "tally";
+	pr.pRangeName = c->named && c->cur ? c->cur : "tally";
 	if (rc == PAPI_OK && !c->kernel_mode)
 		rc = tly_cu_pti_err(P()->cuptiRangeProfilerPushRange(&pr), "cuptiRangeProfilerPushRange");
+	if (rc == PAPI_OK && c->named)
+		c->rnames[c->nr++] = strdup(pr.pRangeName);
 	c->running = rc == PAPI_OK;
 	return rc;
 }
@@ -142,8 +169,18 @@ static void disable(struct tly_cu_coll *c)
 	c->obj = NULL;
 }
 
+static void clear_rnames(struct tly_cu_coll *c)
+{
+	for (size_t i = 0; c->rnames && i < c->nr; i++)
+		free(c->rnames[i]);
+	c->nr = 0;
+}
+
 static void free_coll(struct tly_cu_coll *c)
 {
+	clear_rnames(c);
+	free(c->rnames);
+	free(c->cur);
 	for (int i = 0; i < c->n && c->names; i++)
 		free((char *)c->names[i]);
 	free(c->names);
@@ -175,6 +212,37 @@ static int copy_names(struct tly_cu_coll *c, const char *const *names, int n)
 	return PAPI_OK;
 }
 
+static int named_add(struct tly_cu_coll *c)
+{
+	int rc = tly_err_set(PAPI_ECOUNT, "more than %d GPU sessions in ranges mode", MAX_NAMED);
+
+	pthread_mutex_lock(&named.lock);
+	for (int i = 0; i < MAX_NAMED && rc != PAPI_OK; i++)
+		if (!named.c[i]) {
+			named.c[i] = c;
+			rc = PAPI_OK;
+		}
+	pthread_mutex_unlock(&named.lock);
+	return rc;
+}
+
+static void named_remove(struct tly_cu_coll *c)
+{
+	pthread_mutex_lock(&named.lock);
+	for (int i = 0; i < MAX_NAMED; i++)
+		if (named.c[i] == c)
+			named.c[i] = NULL;
+	pthread_mutex_unlock(&named.lock);
+}
+
+void tly_cu_coll_on_full(struct tly_cu_coll *c, tly_cu_range_fn fn, void *ud)
+{
+	pthread_mutex_lock(&named.lock);
+	c->full_fn = fn;
+	c->full_ud = ud;
+	pthread_mutex_unlock(&named.lock);
+}
+
 int tly_cu_coll_open(struct tly_cu_coll *c, CUcontext ctx, int dev, const char *const *names, int n,
 		     int kernel_mode, int kernel_replay)
 {
@@ -200,9 +268,15 @@ int tly_cu_coll_open(struct tly_cu_coll *c, CUcontext ctx, int dev, const char *
 		rc = tly_err_set(PAPI_EMULPASS, "these GPU metrics need %zu passes; enable kernel replay "
 				 "(tally_gpu_kernel_replay_enable or TALLY_CUDA_REPLAY=kernel) or use group sets",
 				 c->cfg.passes);
-	c->kernel_mode = kernel_mode || kernel_replay || c->user_pass >= 0;
+	c->named = kernel_mode == TALLY_GPU_COLLECTION_RANGES && !kernel_replay && c->user_pass < 0;
+	c->kernel_mode = (kernel_mode && !c->named) || kernel_replay || c->user_pass >= 0;
 	c->kernel_replay = kernel_replay;
-	c->max_ranges = c->kernel_mode ? KERNEL_MODE_RANGES : 1;
+	c->max_ranges = c->kernel_mode || c->named ? image_ranges() : 1;
+	if (rc == PAPI_OK && c->named && !(c->rnames = calloc(c->max_ranges, sizeof *c->rnames)))
+		rc = PAPI_ENOMEM;
+	if (rc == PAPI_OK && c->named && c->cfg.passes > 1)
+		rc = tly_err_set(PAPI_EMULPASS, "GPU ranges mode collects one pass; these metrics need %zu",
+				 c->cfg.passes);
 	if (rc == PAPI_OK)
 		rc = push_ctx(ctx);
 	if (rc != PAPI_OK) {
@@ -229,6 +303,8 @@ int tly_cu_coll_open(struct tly_cu_coll *c, CUcontext ctx, int dev, const char *
 	if (rc == PAPI_OK)
 		tly_cu_ctx_set_passes(ctx, c->kernel_replay ? (int)c->cfg.passes : 0);
 	pop_ctx();
+	if (rc == PAPI_OK && c->named)
+		rc = named_add(c);
 	if (rc != PAPI_OK) {
 		disable(c);
 		free_coll(c);
@@ -282,7 +358,8 @@ static int eval_range(struct tly_cu_coll *c, size_t idx, tly_cu_range_fn fn, voi
 	rc = tly_cu_pti_err(P()->cuptiProfilerHostEvaluateToGpuValues(&ev), "cuptiProfilerHostEvaluateToGpuValues");
 	if (rc != PAPI_OK)
 		return rc;
-	name = c->kernel_mode ? tly_cu_ctx_launch_name(c->ctx, idx) : NULL;
+	name = c->kernel_mode ? tly_cu_ctx_launch_name(c->ctx, idx)
+	       : c->named && idx < c->nr && c->rnames[idx] ? strdup(c->rnames[idx]) : NULL;
 	if (fn)
 		fn(ud, idx, name ? name : c->kernel_mode ? "kernel" : "tally", c->vals);
 	free(name);
@@ -303,7 +380,7 @@ static int evaluate(struct tly_cu_coll *c, tly_cu_range_fn fn, void *ud)
 	return rc;
 }
 
-int tly_cu_coll_harvest(struct tly_cu_coll *c, int restart, tly_cu_range_fn fn, void *ud)
+static int harvest_locked(struct tly_cu_coll *c, int restart, tly_cu_range_fn fn, void *ud)
 {
 	int rc;
 
@@ -325,6 +402,7 @@ int tly_cu_coll_harvest(struct tly_cu_coll *c, int restart, tly_cu_range_fn fn, 
 		rc = evaluate(c, fn, ud);
 	tly_cu_time_end("evaluate ranges", t);
 	tly_cu_ctx_clear_launches(c->ctx);
+	clear_rnames(c);
 	if (restart && c->user_pass < 0) {
 		int r2 = arm(c);
 
@@ -334,12 +412,74 @@ int tly_cu_coll_harvest(struct tly_cu_coll *c, int restart, tly_cu_range_fn fn, 
 	return rc;
 }
 
+int tly_cu_coll_harvest(struct tly_cu_coll *c, int restart, tly_cu_range_fn fn, void *ud)
+{
+	int rc;
+
+	pthread_mutex_lock(&named.lock);
+	rc = harvest_locked(c, restart, fn, ud);
+	pthread_mutex_unlock(&named.lock);
+	return rc;
+}
+
+/* End the open range and push one named `name`; a full image is
+ * harvested and re-armed (arm pushes the new range).  named.lock held. */
+static int mark_one(struct tly_cu_coll *c, const char *name)
+{
+	CUpti_RangeProfiler_PopRange_Params pp = { .structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE };
+	CUpti_RangeProfiler_PushRange_Params pr = { .structSize = CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE };
+	char *dup = strdup(name);
+	int rc;
+
+	if (!dup)
+		return PAPI_ENOMEM;
+	free(c->cur);
+	c->cur = dup;
+	if (!c->running)
+		return PAPI_OK;
+	if (c->nr >= c->max_ranges)
+		return harvest_locked(c, 1, c->full_fn, c->full_ud);
+	rc = push_ctx(c->ctx);
+	if (rc != PAPI_OK)
+		return rc;
+	pp.pRangeProfilerObject = pr.pRangeProfilerObject = c->obj;
+	pr.pRangeName = name;
+	rc = tly_cu_pti_err(P()->cuptiRangeProfilerPopRange(&pp), "cuptiRangeProfilerPopRange");
+	if (rc == PAPI_OK)
+		rc = tly_cu_pti_err(P()->cuptiRangeProfilerPushRange(&pr), "cuptiRangeProfilerPushRange");
+	if (rc == PAPI_OK)
+		c->rnames[c->nr++] = strdup(name);
+	else
+		c->running = 0;   /* the session's ranges are no longer balanced */
+	pop_ctx();
+	return rc;
+}
+
+int tally_gpu_range_mark(const char *name)
+{
+	int rc = PAPI_OK;
+
+	if (!name)
+		return tly_err_set(PAPI_EINVAL, "tally_gpu_range_mark: NULL name");
+	pthread_mutex_lock(&named.lock);
+	for (int i = 0; i < MAX_NAMED; i++)
+		if (named.c[i]) {
+			int r = mark_one(named.c[i], name);
+
+			rc = rc == PAPI_OK ? r : rc;
+		}
+	pthread_mutex_unlock(&named.lock);
+	return rc;
+}
+
 int tly_cu_coll_close(struct tly_cu_coll *c, tly_cu_range_fn fn, void *ud)
 {
 	int rc = PAPI_OK;
 
 	if (!c->obj)
 		return PAPI_OK;
+	if (c->named)
+		named_remove(c);
 	if (c->running)
 		rc = tly_cu_coll_harvest(c, 0, fn, ud);
 	if (push_ctx(c->ctx) == PAPI_OK) {

@@ -43,7 +43,8 @@ int tally_gpu_set_collection_mode(void *cu_context, int mode)
 	CUcontext ctx;
 	int dev, rc;
 
-	if (mode != TALLY_GPU_COLLECTION_KERNEL && mode != TALLY_GPU_COLLECTION_CONTINUOUS)
+	if (mode != TALLY_GPU_COLLECTION_KERNEL && mode != TALLY_GPU_COLLECTION_CONTINUOUS &&
+	    mode != TALLY_GPU_COLLECTION_RANGES)
 		return tly_err_set(PAPI_EINVAL, "unknown GPU collection mode %d", mode);
 	rc = tly_cu_ctx_resolve(cu_context, &ctx, &dev);
 	return rc == PAPI_OK ? tly_cu_ctx_set_mode(ctx, mode) : rc;

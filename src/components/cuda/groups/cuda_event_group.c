@@ -213,7 +213,7 @@ static void group_range(void *ud, size_t idx, const char *name, const double *va
 
 int tally_gpu_group_enable(tally_gpu_group_t g)
 {
-	int rc, replay;
+	int rc, replay, mode;
 
 	if (!g)
 		return tly_err_set(PAPI_EINVAL, "tally_gpu_group_enable: NULL group");
@@ -225,8 +225,11 @@ int tally_gpu_group_enable(tally_gpu_group_t g)
 	if (!g->own)
 		return PAPI_ENOMEM;
 	replay = tly_cu_ctx_replay(g->ctx);
-	g->kernel_mode = replay || tly_cu_ctx_mode(g->ctx) == TALLY_GPU_COLLECTION_KERNEL;
-	rc = tly_cu_coll_open(g->own, g->ctx, g->dev, (const char *const *)g->names, g->n, g->kernel_mode, replay);
+	mode = replay ? TALLY_GPU_COLLECTION_KERNEL : tly_cu_ctx_mode(g->ctx);
+	g->kernel_mode = mode != TALLY_GPU_COLLECTION_CONTINUOUS;   /* rows per kernel or per range */
+	rc = tly_cu_coll_open(g->own, g->ctx, g->dev, (const char *const *)g->names, g->n, mode, replay);
+	if (rc == PAPI_OK)
+		tly_cu_coll_on_full(g->own, group_range, g);
 	if (rc != PAPI_OK) {
 		free(g->own);
 		g->own = NULL;

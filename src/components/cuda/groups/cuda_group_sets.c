@@ -84,8 +84,9 @@ static int shared_open(tally_gpu_group_t *groups, int ng, int kernel_mode, int r
 		shared_free(sh);
 		return rc;
 	}
+	tly_cu_coll_on_full(&sh->coll, dispatch, sh);
 	for (int i = 0; i < ng; i++)
-		tly_cu_group_set_shared(groups[i], sh, sh->coll.kernel_mode);
+		tly_cu_group_set_shared(groups[i], sh, sh->coll.kernel_mode || sh->coll.named);
 	*out = sh;
 	return PAPI_OK;
 }
@@ -266,7 +267,7 @@ int tally_gpu_group_set_enable(tally_gpu_group_set_t *set)
 		return tly_err_set(PAPI_EINVAL, "tally_gpu_group_set_enable: empty set");
 	ctx = tly_cu_group_ctx(set->groups[0]);
 	return shared_open(set->groups, set->num_groups,
-			   tly_cu_ctx_mode(ctx) == TALLY_GPU_COLLECTION_KERNEL || tly_cu_ctx_replay(ctx),
+			   tly_cu_ctx_replay(ctx) ? TALLY_GPU_COLLECTION_KERNEL : tly_cu_ctx_mode(ctx),
 			   tly_cu_ctx_replay(ctx), &sh);
 }
 
@@ -303,7 +304,11 @@ int tally_gpu_group_sets_enable_all(tally_gpu_group_sets_t *sets)
 	if (sets->host_passes > 1 && !replay && !user_pass_on(p->ctx))
 		return tly_err_set(PAPI_EMULPASS, "%d passes need kernel replay (tally_gpu_kernel_replay_enable) "
 				   "or one tally_gpu_group_set_enable per pass", sets->host_passes);
-	return shared_open(p->all, p->ngroups, 1, replay, &p->active);
+	/* per kernel, or per named range when that mode is set on the context */
+	return shared_open(p->all, p->ngroups,
+			   !replay && tly_cu_ctx_mode(p->ctx) == TALLY_GPU_COLLECTION_RANGES ? TALLY_GPU_COLLECTION_RANGES
+											       : TALLY_GPU_COLLECTION_KERNEL,
+			   replay, &p->active);
 }
 
 int tally_gpu_group_sets_disable_all(tally_gpu_group_sets_t *sets)

@@ -1,0 +1,113 @@
+/*
+ * gpu_marks.c - GPU metrics per region (TALLY_CUDA_GRANULARITY=region).
+ * The cuda component runs one range profiler session in ranges mode
+ * (UserRange: kernels are not serialised); each region change of any
+ * thread ends the open range and starts one named "r<k>", mark k being
+ * (thread, its innermost region, launches seen so far).  A change with no
+ * launch since the last mark rewrites that mark instead (no CUPTI call),
+ * so ranges are the spans that launched kernels.  TALLY_CUDA_REGION_DEPTH
+ * = L > 0: regions deeper than level L are folded into their level-L
+ * ancestor (a change below it starts no range).  Ranges belong to the
+ * context, not to a thread: a kernel launched by another thread during a
+ * range counts for the region of the thread that opened the range.
+ */
+#include "gpu/gpu_rt.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tally_gpu.h"
+
+struct mark {
+	const struct tly_rt_thread *t;
+	int32_t node;
+	int64_t nl0;          /* launches recorded before the range */
+};
+
+static atomic_int marks_on, max_depth;
+static struct {
+	pthread_mutex_t lock;
+	struct mark *m;
+	int64_t n, cap;
+} mk = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+void tly_gpu_rt_marks_on(void)
+{
+	atomic_store(&max_depth, atoi(tly_rt_proc()->opt.raw.cuda_region_depth));
+	atomic_store(&marks_on, 1);
+}
+
+/* The depth of the frame that names t's range (1: the root). */
+static int level(const struct tly_rt_thread *t)
+{
+	int max = atomic_load_explicit(&max_depth, memory_order_relaxed);
+
+	return max > 0 && t->depth > max + 1 ? max + 1 : t->depth;
+}
+
+void tly_gpu_rt_mark(const struct tly_rt_thread *t)
+{
+	struct tly_gpu_view v;
+	int32_t node;
+	char name[32];
+	int64_t k = -1;
+
+	if (!atomic_load_explicit(&marks_on, memory_order_relaxed) || !t)
+		return;
+	tly_gpu_rt_view(&v);
+	node = t->depth ? t->stack[level(t) - 1].node : 0;
+	pthread_mutex_lock(&mk.lock);
+	if (mk.n && mk.m[mk.n - 1].t == t && mk.m[mk.n - 1].node == node) {   /* the same region */
+		pthread_mutex_unlock(&mk.lock);
+		return;
+	}
+	if (mk.n && mk.m[mk.n - 1].nl0 == v.nl) {   /* nothing launched in the open range */
+		mk.m[mk.n - 1].t = t;
+		mk.m[mk.n - 1].node = node;
+	} else {
+		if (mk.n == mk.cap) {
+			int64_t cap = mk.cap ? 2 * mk.cap : 256;
+			struct mark *m = realloc(mk.m, (size_t)cap * sizeof *m);
+
+			if (m) {
+				mk.m = m;
+				mk.cap = cap;
+			}
+		}
+		if (mk.n < mk.cap) {
+			k = mk.n++;
+			mk.m[k] = (struct mark){ .t = t, .node = node, .nl0 = v.nl };
+		}
+	}
+	pthread_mutex_unlock(&mk.lock);
+	if (k >= 0) {
+		snprintf(name, sizeof name, "r%lld", (long long)k);
+		tally_gpu_range_mark(name);
+	}
+}
+
+int tly_gpu_rt_mark_info(const char *name, const struct tly_rt_thread **t, int32_t *node, int64_t *launches)
+{
+	struct tly_gpu_view v;
+	char *end;
+	long long k;
+	int rc = -1;
+
+	if (name[0] != 'r')
+		return -1;
+	k = strtoll(name + 1, &end, 10);
+	if (*end || end == name + 1)
+		return -1;
+	tly_gpu_rt_view(&v);
+	pthread_mutex_lock(&mk.lock);
+	if (k >= 0 && k < mk.n) {
+		*t = mk.m[k].t;
+		*node = mk.m[k].node;
+		*launches = (k + 1 < mk.n ? mk.m[k + 1].nl0 : v.nl) - mk.m[k].nl0;
+		rc = 0;
+	}
+	pthread_mutex_unlock(&mk.lock);
+	return rc;
+}
