@@ -20,6 +20,7 @@
 
 #include "tally.h"
 #include "../gpu/gpu_kernels.h"
+#include "../gpu/gpu_present.h"
 
 #include "th_clock.h"
 
@@ -120,8 +121,12 @@ int main(int argc, char **argv)
 	if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT)
 		return 1;
 	if (tg_init((size_t)1024 * 256, 1024) != 0) {
-		printf("SKIP: no GPU\n");
-		return 77;
+		char why[256];
+		int present = gpu_present(why, sizeof why);
+
+		printf("%s: %s\n", present == 0 ? "SKIP" : "FAILED",
+		       present == 1 ? "the GPU kernels could not be set up" : why);
+		return present == 0 ? 77 : 1;
 	}
 	loop(n, 0, 0, &in, &base);   /* warm-up */
 	loop(n, 0, 0, &in, &base);
