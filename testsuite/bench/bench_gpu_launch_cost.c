@@ -120,14 +120,8 @@ int main(int argc, char **argv)
 		n = 500;
 	if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT)
 		return 1;
-	if (tg_init((size_t)1024 * 256, 1024) != 0) {
-		char why[256];
-		int present = gpu_present(why, sizeof why);
-
-		printf("%s: %s\n", present == 0 ? "SKIP" : "FAILED",
-		       present == 1 ? "the GPU kernels could not be set up" : why);
-		return present == 0 ? 77 : 1;
-	}
+	if (tg_init((size_t)1024 * 256, 1024) != 0)
+		return gpu_setup_failed("the GPU kernels could not be set up");
 	loop(n, 0, 0, &in, &base);   /* warm-up */
 	loop(n, 0, 0, &in, &base);
 	for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)

@@ -78,14 +78,8 @@ int main(int argc, char **argv)
 
 	if (strcmp(mode, "none") != 0 && PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT)
 		return 1;
-	if (tg_init((size_t)1024 * 256, 1024) != 0) {
-		char why[256];
-		int present = gpu_present(why, sizeof why);
-
-		printf("%s: %s\n", present == 0 ? "SKIP" : "FAILED",
-		       present == 1 ? "the GPU kernels could not be set up" : why);
-		return present == 0 ? 77 : 1;
-	}
+	if (tg_init((size_t)1024 * 256, 1024) != 0)
+		return gpu_setup_failed("the GPU kernels could not be set up");
 	t0 = th_now_s();
 	rc = strcmp(mode, "kernel") == 0 ? run_kernel_mode() : strcmp(mode, "papi") == 0 ? run_papi() : launches();
 	printf("BENCH mode=%s launches=%d seconds=%.4f rc=%d\n", mode, LAUNCHES, th_now_s() - t0, rc);

@@ -37,4 +37,15 @@ static inline int gpu_present(char *why, size_t len)
 	return 1;
 }
 
+/* A program whose GPU set-up failed: skip (77) when the driver sees no
+ * GPU, else fail (1), saying which on stdout. */
+static inline int gpu_setup_failed(const char *what)
+{
+	char why[256];
+	int present = gpu_present(why, sizeof why);
+
+	printf("%s: %s\n", present == 0 ? "SKIP" : "FAILED", present == 1 ? what : why);
+	return present == 0 ? 77 : 1;
+}
+
 #endif

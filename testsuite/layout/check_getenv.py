@@ -10,6 +10,8 @@ import os
 import re
 import sys
 
+from layout_result import finish
+
 PARSER = {'src/settings/settings.c'}
 READ = re.compile(r'\b(?:secure_getenv|getenv)\s*\(|\benviron\b')
 COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:[^"\\\n]|\\.)*"', re.S)
@@ -39,14 +41,8 @@ def main():
                     line = text.count('\n', 0, m.start()) + 1
                     bad.append(f'{rel}:{line}: reads the environment '
                                '(use tly_setting_* or tly_env_raw of tally_shared.h)')
-    for line in bad:
-        print(line)
-    print(f'{seen} C files of src/ and wrappers/ checked: '
-          + ('ok' if not bad else f'{len(bad)} read(s) of the environment outside the parser'))
-    if seen < 100:
-        print('too few files found: wrong source root?')
-        return 1
-    return 1 if bad else 0
+    return finish(bad, seen, 100, f'{seen} C files of src/ and wrappers/ checked: '
+                  + ('ok' if not bad else f'{len(bad)} read(s) of the environment outside the parser'))
 
 
 if __name__ == '__main__':

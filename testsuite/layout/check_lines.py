@@ -13,6 +13,8 @@ within the limit, 1 with one line per longer file."""
 import os
 import sys
 
+from layout_result import finish
+
 SUFFIXES = ('.c', '.h', '.cu', '.def', '.inc', '.f', '.F', '.f90', '.F90', '.py', '.sh',
             '.cmake', '.in', '.map')
 NAMES = ('CMakeLists.txt', 'Makefile')
@@ -52,14 +54,8 @@ def main():
         longest = max(longest, (lines, os.path.relpath(path, root)))
         if lines > limit:
             bad.append(f'{os.path.relpath(path, root)}: {lines} lines (limit {limit})')
-    for line in bad:
-        print(line)
-    print(f'{n} source files checked, the longest {longest[1]} ({longest[0]} lines): '
-          + ('ok' if not bad else f'{len(bad)} over {limit} lines'))
-    if n < 200:
-        print('too few source files found: wrong source root?')
-        return 1
-    return 1 if bad else 0
+    return finish(bad, n, 200, f'{n} source files checked, the longest {longest[1]} ({longest[0]} lines): '
+                  + ('ok' if not bad else f'{len(bad)} over {limit} lines'))
 
 
 if __name__ == '__main__':
