@@ -161,9 +161,12 @@ PAPI_EXPORT int tally_gpu_group_reset(tally_gpu_group_t group);
 PAPI_EXPORT int tally_gpu_group_get_attr(tally_gpu_group_t group, int attr, void *value, size_t *size);
 
 /* Kernel collection mode only: values of each kernel since the last
- * read/reset, in launch order.  *n in: capacity of values rows; out:
- * kernels seen.  names: n * name_len bytes (demangled names) or NULL;
- * values: n * num_events doubles. */
+ * read/reset, in launch order, with no ceiling on the kernels (a full
+ * counter data image is harvested at the next launch).  *n in: capacity
+ * of values rows; out: kernels seen; when more than the capacity, the
+ * first capacity rows are returned and the others stay for the next
+ * read.  names: n * name_len bytes (demangled names) or NULL; values:
+ * n * num_events doubles. */
 PAPI_EXPORT int tally_gpu_group_read_kernels(tally_gpu_group_t group, char *names, size_t name_len,
 					     double *values, int *n);
 /* As tally_gpu_group_read_kernels, with whole names: names[r] (r < the

@@ -6,7 +6,10 @@
  *   sync     unprofiled, the context synchronised after every launch
  *   hook     Tally's CUPTI subscription and launch hook, no profiler
  *   window   one Range Profiler range over all launches (UserRange)
- *   kernel   one range per kernel (AutoRange, like ncu), one harvest
+ *   kernel   one range per kernel (AutoRange, like ncu), a harvest at
+ *            the end and one each time the image is full (every
+ *            TALLY_CUDA_RANGES launches, at the next launch): with N above
+ *            it, rows= says every kernel got its value
  *   ranges   named ranges, a tally_gpu_range_mark every 8 launches
  *            (the runtime's TALLY_CUDA_GRANULARITY=region)
  * For each: the mean time inside the launch call, the whole loop per
@@ -116,7 +119,7 @@ int main(int argc, char **argv)
 	double in, base;
 	const char *modes[] = { "none", "sync", "hook", "window", "kernel", "ranges" };
 
-	if (n < 1 || n > 4000)
+	if (n < 1 || n > 100000)
 		n = 500;
 	if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT)
 		return 1;

@@ -19,58 +19,99 @@
 #include "passes/passes.h"
 #include "tally_gpu.h"
 
-#define ROWS 4096
+#define CHUNK 4096   /* rows per read; a group's rows have no ceiling */
 
 struct harvest {
-	char **names;    /* ROWS whole names (malloc'ed) */
-	double *m;       /* ROWS x n */
-	int nk;
+	char **names;    /* whole names (malloc'ed), cap rows */
+	double *m;       /* cap x n */
+	int nk, cap;
 };
 
+/* Room for `rows` rows (0; -1 when out of memory). */
+static int reserve(struct harvest *h, int rows, int n)
+{
+	int cap = h->cap ? h->cap : CHUNK;
+	char **nm;
+	double *m;
+
+	if (rows <= h->cap)
+		return 0;
+	while (cap < rows)
+		cap *= 2;
+	nm = realloc(h->names, (size_t)cap * sizeof *nm);
+	if (nm)
+		h->names = nm;
+	m = nm ? realloc(h->m, (size_t)cap * (size_t)n * sizeof *m) : NULL;
+	if (!m)
+		return -1;
+	h->m = m;
+	memset(&h->names[h->cap], 0, (size_t)(cap - h->cap) * sizeof *nm);
+	memset(&h->m[(size_t)h->cap * (size_t)n], 0, (size_t)(cap - h->cap) * (size_t)n * sizeof *m);
+	h->cap = cap;
+	return 0;
+}
+
+/* Rows [off, off + nk) of one group read into h. */
+static void put_rows(const struct tly_gpu_view *v, const tally_gpu_event_t *ev, int ne, struct harvest *h,
+		     int off, int nk, char **names, const double *vals)
+{
+	for (int r = 0; r < nk; r++) {   /* the first group read names the rows */
+		if (!h->names[off + r])
+			h->names[off + r] = names[r];
+		else
+			free(names[r]);
+		names[r] = NULL;
+	}
+	for (int r = 0; r < nk; r++)
+		for (int e = 0; e < ne; e++)
+			for (int i = 0; i < v->n; i++)
+				if (v->ids[i] == ev[e])
+					h->m[(size_t)(off + r) * (size_t)v->n + (size_t)i] =
+						vals[(size_t)r * (size_t)ne + (size_t)e];
+}
+
+/* Every row of one group, CHUNK at a time (a read returns the rows that
+ * fit and keeps the others). */
 static void read_group(const struct tly_gpu_view *v, tally_gpu_group_t g, struct harvest *h,
 		       char **names, double *vals)
 {
 	tally_gpu_event_t ev[TALLY_GPU_GROUP_MAX_EVENTS];
 	size_t sz = sizeof ev, nsz = sizeof(int);
-	int ne = 0, nk = ROWS;
+	int ne = 0, off = 0, nk;
 
 	tally_gpu_group_get_attr(g, TALLY_GPU_GROUP_ATTR_NUM_EVENTS, &ne, &nsz);
 	tally_gpu_group_get_attr(g, TALLY_GPU_GROUP_ATTR_EVENTS, ev, &sz);
-	if (tally_gpu_group_read_kernel_names(g, names, vals, &nk) != PAPI_OK)
-		return;
-	if (nk > ROWS)
-		tly_rt_log(1, "more than %d kernels: the GPU values of the later ones are lost", ROWS);
-	nk = nk < ROWS ? nk : ROWS;
-	for (int r = 0; r < nk; r++) {   /* the first group read names the rows */
-		if (r >= h->nk) {
-			h->names[r] = names[r];
-		} else {
-			free(names[r]);
+	do {
+		nk = CHUNK;
+		if (tally_gpu_group_read_kernel_names(g, names, vals, &nk) != PAPI_OK)
+			break;
+		int got = nk < CHUNK ? nk : CHUNK;
+
+		if (reserve(h, off + got, v->n) != 0) {
+			tly_rt_log(1, "out of memory after %d kernels: the GPU values of the later ones are lost", off);
+			for (int r = 0; r < got; r++)
+				free(names[r]);
+			break;
 		}
-		names[r] = NULL;
-	}
-	h->nk = nk > h->nk ? nk : h->nk;
-	for (int r = 0; r < nk; r++)
-		for (int e = 0; e < ne; e++)
-			for (int i = 0; i < v->n; i++)
-				if (v->ids[i] == ev[e])
-					h->m[(size_t)r * (size_t)v->n + (size_t)i] = vals[(size_t)r * (size_t)ne + (size_t)e];
+		put_rows(v, ev, ne, h, off, got, names, vals);
+		off += got;
+	} while (nk > CHUNK);
+	h->nk = off > h->nk ? off : h->nk;
 }
 
 static int harvest_all(const struct tly_gpu_view *v, struct harvest *h)
 {
-	char **names = calloc(ROWS, sizeof *names);
-	double *vals = calloc((size_t)ROWS * TALLY_GPU_GROUP_MAX_EVENTS, sizeof *vals);
+	char **names = calloc(CHUNK, sizeof *names);
+	double *vals = calloc((size_t)CHUNK * TALLY_GPU_GROUP_MAX_EVENTS, sizeof *vals);
+	int rc = names && vals && reserve(h, CHUNK, v->n) == 0 ? 0 : -1;
 
-	h->names = calloc(ROWS, sizeof *h->names);
-	h->m = calloc((size_t)ROWS * (size_t)v->n, sizeof *h->m);
-	if (names && vals && h->names && h->m)
+	if (rc == 0)
 		for (int k = 0; k < v->sets->num_sets; k++)
 			for (int g = 0; g < v->sets->sets[k].num_groups; g++)
 				read_group(v, v->sets->sets[k].groups[g], h, names, vals);
 	free(names);
 	free(vals);
-	return h->names && h->m ? 0 : -1;
+	return rc;
 }
 
 static struct tly_gpu_kstat *find(struct tly_gpu_kstat *ks, int64_t *nks, const struct tly_rt_thread *t,

@@ -19,7 +19,6 @@
 #include "runtime/rt_parts.h"
 #include "tally_gpu.h"
 
-#define TLY_GPU_ROWS 4096   /* kernels per harvest (the component's limit) */
 
 struct launch {
 	const struct tly_rt_thread *t;

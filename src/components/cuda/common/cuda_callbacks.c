@@ -172,8 +172,10 @@ static void on_launch(CUpti_CallbackId id, const CUpti_CallbackData *cd)
 		if (!l.phase && cd->correlationData)
 			*cd->correlationData = tag;
 	}
-	if (!l.phase)
+	if (!l.phase) {
+		tly_cu_coll_before_launch(cd->context);
 		tly_cu_cache_before_launch(cd->context, launch_stream(id, cd));
+	}
 	if (l.phase) {
 		tly_cu_pcs_note_launch(cd->context, cd->correlationId, name);
 		tly_cu_ctx_note_launch(cd->context, name, &passes);

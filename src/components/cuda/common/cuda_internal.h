@@ -9,6 +9,7 @@
  *   cuda_metrics.c   per-chip metric catalog and its on-disk cache
  *   cuda_config.c    config images, pass counting, one-pass packing
  *   cuda_range.c     range profiler sessions (collectors)
+ *   cuda_range_full.c kernel mode: a full image harvested at the next launch
  *   cuda_image.c     counter data images on disk (application replay)
  *   cuda_ctxreg.c    per-context settings (replay, mode, owner, launches)
  *   cuda_callbacks.c CUPTI subscriber: attribution, replay updates; it
@@ -178,6 +179,10 @@ struct tly_cu_coll {
 	int running;
 	int flush;            /* TALLY_CUDA_CACHE=flush armed for this collection */
 	size_t dropped;
+	size_t launched;      /* kernel mode: launches since the image was armed */
+	int refill;           /* ... harvested when full, from the launch callback */
+	size_t refills;       /* ... how many times */
+	int full_rc;          /* ... the error of one, reported by the next harvest */
 	double *vals;         /* scratch: n values of one range */
 };
 
@@ -191,6 +196,20 @@ void tly_cu_coll_on_full(struct tly_cu_coll *c, tly_cu_range_fn fn, void *ud);
 int tly_cu_coll_harvest(struct tly_cu_coll *c, int restart, tly_cu_range_fn fn, void *ud);
 /* Harvest (without restart) and release everything. */
 int tly_cu_coll_close(struct tly_cu_coll *c, tly_cu_range_fn fn, void *ud);
+/* The lock of every session's range calls; a harvest with it held. */
+void tly_cu_range_lock(int on);
+int tly_cu_coll_harvest_locked(struct tly_cu_coll *c, int restart, tly_cu_range_fn fn, void *ud);
+
+/* ---- kernel mode without a ceiling (cuda_range_full.c) --------------------- */
+/* From the launch callback (entry), on the launching thread: a kernel-mode
+ * session of ctx whose image is full is harvested (on_full) and re-armed. */
+void tly_cu_coll_before_launch(CUcontext ctx);
+/* Sessions it watches (kernel mode, not application replay; add
+ * subscribes to CUPTI); remove before a session closes. */
+void tly_cu_coll_kernel_add(struct tly_cu_coll *c);
+void tly_cu_coll_kernel_remove(struct tly_cu_coll *c);
+/* n kernels of c got no values: said once per process. */
+void tly_cu_coll_say_dropped(const struct tly_cu_coll *c, size_t n);
 
 /* ---- callbacks (cuda_callbacks.c) ---------------------------------------- */
 /* Subscribe (once); PAPI_ECNFLCT with the other subscriber's name. */

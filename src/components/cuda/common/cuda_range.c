@@ -18,7 +18,9 @@
  *     only the run of the last pass evaluates ranges.
  * A harvest stops the profiler, decodes, evaluates each range and, when
  * asked, re-initialises the counter data image and starts again, so the
- * next window starts from zero.
+ * next window starts from zero.  In kernel mode a full image (max_ranges
+ * kernels) is harvested from the launch callback of the next kernel and
+ * its ranges handed to the on_full function: no kernel loses its values.
  */
 #include "cuda_internal.h"
 
@@ -45,8 +47,8 @@ static size_t image_ranges(void)
 #define MAX_NAMED 16
 
 /* Running ranges-mode sessions; the lock also orders marks and harvests
- * of those sessions (CUPTI's range calls on one object from several
- * threads). */
+ * of every session (CUPTI's range calls on one object from several
+ * threads; kernel-mode harvests from launch callbacks, cuda_range_full.c). */
 static struct {
 	pthread_mutex_t lock;
 	struct tly_cu_coll *c[MAX_NAMED];
@@ -140,6 +142,7 @@ static int arm(struct tly_cu_coll *c)
 	if (rc == PAPI_OK && c->named)
 		c->rnames[c->nr++] = strdup(pr.pRangeName);
 	c->running = rc == PAPI_OK;
+	c->launched = 0;
 	return rc;
 }
 
@@ -305,6 +308,8 @@ int tly_cu_coll_open(struct tly_cu_coll *c, CUcontext ctx, int dev, const char *
 	pop_ctx();
 	if (rc == PAPI_OK && c->named)
 		rc = named_add(c);
+	if (rc == PAPI_OK)
+		tly_cu_coll_kernel_add(c);
 	if (rc != PAPI_OK) {
 		disable(c);
 		free_coll(c);
@@ -336,6 +341,8 @@ static int stop_decode(struct tly_cu_coll *c)
 	if (rc == PAPI_OK)
 		rc = tly_cu_pti_err(P()->cuptiRangeProfilerDecodeData(&dp), "cuptiRangeProfilerDecodeData");
 	c->dropped += dp.numOfRangeDropped;
+	if (dp.numOfRangeDropped)
+		tly_cu_coll_say_dropped(c, dp.numOfRangeDropped);
 	if (rc == PAPI_OK && c->user_pass >= 0)
 		rc = tly_cu_image_save(c->image, &c->cfg, c->user_pass, c->cdata, c->cdata_size);
 	return rc;
@@ -380,7 +387,15 @@ static int evaluate(struct tly_cu_coll *c, tly_cu_range_fn fn, void *ud)
 	return rc;
 }
 
-static int harvest_locked(struct tly_cu_coll *c, int restart, tly_cu_range_fn fn, void *ud)
+void tly_cu_range_lock(int on)
+{
+	if (on)
+		pthread_mutex_lock(&named.lock);
+	else
+		pthread_mutex_unlock(&named.lock);
+}
+
+int tly_cu_coll_harvest_locked(struct tly_cu_coll *c, int restart, tly_cu_range_fn fn, void *ud)
 {
 	int rc;
 
@@ -417,10 +432,15 @@ int tly_cu_coll_harvest(struct tly_cu_coll *c, int restart, tly_cu_range_fn fn, 
 	int rc;
 
 	pthread_mutex_lock(&named.lock);
-	rc = harvest_locked(c, restart, fn, ud);
+	rc = tly_cu_coll_harvest_locked(c, restart, fn, ud);
+	if (rc == PAPI_OK && c->full_rc != PAPI_OK)   /* a harvest at a launch failed */
+		rc = tly_err_set(c->full_rc, "a GPU counter data image harvested when full failed: %s",
+				 PAPI_strerror(c->full_rc));
+	c->full_rc = PAPI_OK;
 	pthread_mutex_unlock(&named.lock);
 	return rc;
 }
+
 
 /* End the open range and push one named `name`; a full image is
  * harvested and re-armed (arm pushes the new range).  named.lock held. */
@@ -438,7 +458,7 @@ static int mark_one(struct tly_cu_coll *c, const char *name)
 	if (!c->running)
 		return PAPI_OK;
 	if (c->nr >= c->max_ranges)
-		return harvest_locked(c, 1, c->full_fn, c->full_ud);
+		return tly_cu_coll_harvest_locked(c, 1, c->full_fn, c->full_ud);
 	rc = push_ctx(c->ctx);
 	if (rc != PAPI_OK)
 		return rc;
@@ -480,6 +500,7 @@ int tly_cu_coll_close(struct tly_cu_coll *c, tly_cu_range_fn fn, void *ud)
 		return PAPI_OK;
 	if (c->named)
 		named_remove(c);
+	tly_cu_coll_kernel_remove(c);
 	if (c->running)
 		rc = tly_cu_coll_harvest(c, 0, fn, ud);
 	if (push_ctx(c->ctx) == PAPI_OK) {

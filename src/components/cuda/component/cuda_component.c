@@ -32,11 +32,17 @@ struct cu_ev {
 	double acc;
 };
 
+struct acc_ctx {
+	struct cu_set *s;
+	int dev;
+};
+
 struct cu_set {
 	int n;
 	struct cu_ev ev[TLY_CU_MAX_EV];
 	int running;
 	struct tly_cu_coll *coll[TLY_CU_MAX_DEV];
+	struct acc_ctx full[TLY_CU_MAX_DEV];   /* ud of images harvested when full (kernel replay) */
 };
 
 struct cu_ctl {
@@ -298,11 +304,6 @@ static int cu_ctl_update(void *ctl, const char *const *names, int n)
 	return rc;
 }
 
-struct acc_ctx {
-	struct cu_set *s;
-	int dev;
-};
-
 /* One range of one device: counters add up, ratios keep the latest. */
 static void accumulate(void *ud, size_t idx, const char *name, const double *vals)
 {
@@ -363,6 +364,9 @@ static int cu_ctl_start(void *ctl)
 		rc = s->coll[d] ? tly_cu_ctx_for_device(d, &ctx) : PAPI_ENOMEM;
 		if (rc == PAPI_OK)
 			rc = tly_cu_coll_open(s->coll[d], ctx, d, names, k, replay, replay);
+		s->full[d] = (struct acc_ctx){ s, d };
+		if (rc == PAPI_OK)   /* kernel replay: a range per kernel, a full image summed at a launch */
+			tly_cu_coll_on_full(s->coll[d], accumulate, &s->full[d]);
 		if (rc != PAPI_OK) {
 			free(s->coll[d]);
 			s->coll[d] = NULL;

@@ -4,14 +4,13 @@
  */
 #include "cuda_groups_internal.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "papi.h"
 #include "core/errors.h"
-
-#define KERNEL_ROWS 4096
 
 struct tally_gpu_group {
 	CUcontext ctx;
@@ -25,9 +24,8 @@ struct tally_gpu_group {
 	int kernel_mode;
 	struct tly_cu_coll *own;
 	struct tly_cu_shared *shared;
-	int nk;                    /* kernels since the last read */
-	char **kname;              /* KERNEL_ROWS whole names (malloc'ed) */
-	double *kvals;             /* KERNEL_ROWS x TALLY_GPU_GROUP_MAX_EVENTS */
+	struct tly_cu_krows rows;  /* kernels since the last read */
+	size_t lost;               /* ... rows not kept (out of memory; in acc all the same) */
 };
 
 int tly_cu_group_nevents(tally_gpu_group_t g) { return g->n; }
@@ -72,10 +70,7 @@ int tally_gpu_group_destroy(tally_gpu_group_t g)
 		return tly_err_set(PAPI_EISRUN, "cannot destroy an enabled GPU group: disable it first");
 	for (int i = 0; i < g->n; i++)
 		free(g->names[i]);
-	for (int r = 0; g->kname && r < KERNEL_ROWS; r++)
-		free(g->kname[r]);
-	free(g->kname);
-	free(g->kvals);
+	tly_cu_krows_free(&g->rows);
 	free(g);
 	return PAPI_OK;
 }
@@ -175,7 +170,8 @@ int tally_gpu_group_remove_all(tally_gpu_group_t g)
 static void clear_values(tally_gpu_group_t g)
 {
 	memset(g->acc, 0, sizeof g->acc);
-	g->nk = 0;
+	tly_cu_krows_clear(&g->rows);
+	g->lost = 0;
 }
 
 void tly_cu_group_set_shared(tally_gpu_group_t g, struct tly_cu_shared *sh, int kernel_mode)
@@ -191,18 +187,8 @@ void tly_cu_group_add_range(tally_gpu_group_t g, const char *name, const double 
 {
 	for (int i = 0; i < g->n; i++)
 		g->acc[i] = g->is_counter[i] ? g->acc[i] + vals[i] : vals[i];
-	if (!g->kernel_mode)
-		return;
-	if (!g->kname) {
-		g->kname = calloc(KERNEL_ROWS, sizeof *g->kname);
-		g->kvals = calloc((size_t)KERNEL_ROWS * TALLY_GPU_GROUP_MAX_EVENTS, sizeof *g->kvals);
-	}
-	if (g->kname && g->kvals && g->nk < KERNEL_ROWS) {
-		free(g->kname[g->nk]);
-		g->kname[g->nk] = strdup(name);
-		memcpy(&g->kvals[(size_t)g->nk * TALLY_GPU_GROUP_MAX_EVENTS], vals, (size_t)g->n * sizeof *vals);
-	}
-	g->nk++;
+	if (g->kernel_mode && tly_cu_krows_add(&g->rows, name, vals, g->n) != 0)
+		g->lost++;
 }
 
 static void group_range(void *ud, size_t idx, const char *name, const double *vals)
@@ -306,31 +292,28 @@ int tally_gpu_group_read_all(tally_gpu_group_t g, double *values, tally_gpu_even
 }
 
 /* The rows since the last read: names cut to name_len (names), or whole
- * copies (dups), and values. */
+ * copies (dups), and values; *n in: room, out: rows pending (more than the
+ * room: the rest stay for the next read). */
 static int read_kernels(tally_gpu_group_t g, char *names, size_t name_len, char **dups, double *values,
 			int *n)
 {
-	int rc, k;
+	size_t pending;
+	int rc;
 
 	if (!g->kernel_mode)
 		return tly_err_set(PAPI_EINVAL, "per-kernel values need kernel collection mode or kernel replay");
+	if (*n < 0)
+		return tly_err_set(PAPI_EINVAL, "tally_gpu_group_read_kernels: negative capacity %d", *n);
 	rc = harvest(g);
 	if (rc != PAPI_OK)
 		return rc;
-	k = g->nk < KERNEL_ROWS ? g->nk : KERNEL_ROWS;
-	for (int r = 0; r < k && r < *n; r++) {
-		const char *nm = g->kname[r] ? g->kname[r] : "?";
-
-		if (names && name_len)
-			snprintf(names + (size_t)r * name_len, name_len, "%s", nm);
-		if (dups)
-			dups[r] = strdup(nm);
-		if (values)
-			memcpy(values + (size_t)r * (size_t)g->n, &g->kvals[(size_t)r * TALLY_GPU_GROUP_MAX_EVENTS],
-			       (size_t)g->n * sizeof *values);
-	}
-	*n = k;
-	clear_values(g);
+	if (g->lost)   /* said, never silent: the totals (read_all) include them */
+		fprintf(stderr, "tally: cuda: %zu kernel rows could not be kept (out of memory)\n", g->lost);
+	pending = tly_cu_krows_pending(&g->rows);
+	tly_cu_krows_take(&g->rows, (size_t)*n, g->n, names, name_len, dups, values);
+	*n = pending > INT_MAX ? INT_MAX : (int)pending;
+	g->lost = 0;
+	memset(g->acc, 0, sizeof g->acc);
 	return PAPI_OK;
 }
 

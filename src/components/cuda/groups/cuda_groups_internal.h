@@ -9,6 +9,7 @@
  *                          range profiler session several groups share
  *   cuda_context_modes.c   per-context kernel replay, application replay
  *                          pass, collection mode
+ *   cuda_kernel_rows.c     a group's per-kernel rows between two reads
  */
 #ifndef TALLY_CUDA_GROUPS_INTERNAL_H
 #define TALLY_CUDA_GROUPS_INTERNAL_H
@@ -31,5 +32,25 @@ void tly_cu_group_add_range(tally_gpu_group_t g, const char *name, const double 
 /* Harvest a shared collection into all its groups (restarting it). */
 int tly_cu_shared_harvest(struct tly_cu_shared *sh);
 int tly_cu_group_new(CUcontext ctx, int dev, tally_gpu_group_t *out);
+
+/* ---- per-kernel rows (cuda_kernel_rows.c) ---------------------------------- */
+struct tly_cu_krows {
+	size_t n, head, cap;  /* rows added, rows already read, room */
+	int nv;               /* values per row */
+	const char **row;     /* row -> interned name */
+	double *v;            /* cap x nv */
+	char **names;         /* interned names (open addressing) */
+	size_t nnames, ncap;
+};
+
+/* Append a row (0; -1 when out of memory: the row is not kept). */
+int tly_cu_krows_add(struct tly_cu_krows *k, const char *name, const double *vals, int nv);
+size_t tly_cu_krows_pending(const struct tly_cu_krows *k);
+/* Move up to max rows from the front: names cut to name_len, or whole
+ * malloc'ed copies (dups), and values (each may be NULL); the number. */
+size_t tly_cu_krows_take(struct tly_cu_krows *k, size_t max, int nv, char *names, size_t name_len, char **dups,
+			 double *values);
+void tly_cu_krows_clear(struct tly_cu_krows *k);
+void tly_cu_krows_free(struct tly_cu_krows *k);
 
 #endif /* TALLY_CUDA_GROUPS_INTERNAL_H */
