@@ -8,7 +8,7 @@
  *   - the project's one hash (FNV-1a, 64 bits): region names, pass
  *     schedules, GPU configuration images;
  *   - the calling thread's last-error detail, the sentence behind a
- *     PAPI_E* code (src/core/errors.c);
+ *     PAPI_E* code (src/services/err_detail.c);
  *   - the cycle-counter rate the library converts time with
  *     (src/core/sysinfo.c), so the runtime's clock agrees with it;
  *   - the settings: the one table (settings/settings.def) and its one

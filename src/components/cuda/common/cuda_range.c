@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "papi.h"
-#include "core/errors.h"
+#include "services/err_detail.h"
 #include "tally_shared.h"
 
 #define KERNEL_MODE_RANGES 1024

@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/component.h"
-#include "core/errors.h"
+#include "components/component.h"
+#include "services/err_detail.h"
 #include "tally_shared.h"
 
 #define TOK_DEV_SHIFT 40

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "papi.h"
-#include "core/errors.h"
+#include "services/err_detail.h"
 
 #define KERNEL_ROWS 4096
 

@@ -13,7 +13,7 @@
 #include <strings.h>
 
 #include "papi.h"
-#include "core/errors.h"
+#include "services/err_detail.h"
 #include "tally_shared.h"
 
 static struct {
