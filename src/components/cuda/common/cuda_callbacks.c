@@ -253,7 +253,10 @@ static int subscribe_locked(void)
 
 int tly_cu_cupti_yields(void)
 {
-	return !strcmp(tly_setting_str(TLY_SET_cupti), "app");
+	char who[8];
+
+	tly_setting_pick(TLY_SET_cupti, who, sizeof who);
+	return !strcmp(who, "app");
 }
 
 int tly_cu_cb_init(void)
