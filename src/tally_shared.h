@@ -8,7 +8,7 @@
  *   - the project's one hash (FNV-1a, 64 bits): region names, pass
  *     schedules, GPU configuration images;
  *   - the calling thread's last-error detail, the sentence behind a
- *     PAPI_E* code (src/core/errors.c);
+ *     PAPI_E* code (src/services/err_detail.c);
  *   - the cycle-counter rate the library converts time with
  *     (src/core/sysinfo.c), so the runtime's clock agrees with it;
  *   - the settings: the one table (settings/settings.def) and its one
@@ -50,7 +50,7 @@ enum tly_setting_id {
 #undef TLY_SETTING
 	TLY_NSETTINGS
 };
-enum tly_setting_kind { TLY_KIND_BOOL, TLY_KIND_INT, TLY_KIND_SIZE, TLY_KIND_STR, TLY_KIND_LIST };
+enum tly_setting_kind { TLY_KIND_BOOL, TLY_KIND_INT, TLY_KIND_SIZE, TLY_KIND_STR, TLY_KIND_LIST, TLY_KIND_CHOICE };
 struct tly_setting_row {
 	const char *env, *def, *help;
 	int kind;             /* enum tly_setting_kind */
@@ -64,6 +64,13 @@ int tly_setting_find(const char *name, size_t n);
 const char *tly_setting_raw(int id);
 /* The value, or the default when unset (STR and LIST; no check). */
 const char *tly_setting_str(int id);
+/* A CHOICE row's words, comma-separated ("exclude,measure"); NULL for
+ * the other kinds. */
+const char *tly_setting_choices(int id);
+/* A CHOICE value v in the table's spelling (any case matches; NULL or ""
+ * gives the default) into out[len]: 0, or -1 when v is none of the words
+ * (out then holds the default). */
+int tly_setting_word(int id, const char *v, char *out, size_t len);
 /* 0 when v is well-formed for the setting's kind (NULL and "" are), else
  * -1 with a sentence naming the variable and what it accepts in why. */
 int tly_setting_check(int id, const char *v, char *why, size_t len);
@@ -75,6 +82,9 @@ int tly_setting_num(int id, long long *out, char *why, size_t len);
  * once per process on stderr and the default returned (settings_say.c). */
 int tly_setting_flag(int id);
 long long tly_setting_count(int id);
+/* A CHOICE setting from the environment into out[len] (tly_setting_word),
+ * a word it does not take said once and the default used. */
+void tly_setting_pick(int id, char *out, size_t len);
 /* The grammar itself: 1, 0, or -1 for what is no yes/no word; 0 with
  * *out, or -1 for what is no whole number (size: a size) in 0..max. */
 int tly_parse_bool(const char *s);

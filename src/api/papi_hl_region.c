@@ -54,7 +54,7 @@
 #include "api/hl_common.h"
 #include "api/hl_region.h"
 #include "core/errors.h"
-#include "core/hash.h"
+#include "tally_shared.h"
 #include "tally_shared.h"
 
 #define HL_DEFAULT_PRESETS "PAPI_TOT_CYC,PAPI_TOT_INS,PAPI_FP_OPS"

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <time.h>
 #include "papi.h"
-#include "core/component.h"
+#include "components/component.h"
 #include "core/presets.h"
 
 #define TLY_MAX_EVENTS 64   /* PAPI events per set */

@@ -5,7 +5,7 @@
 #define TALLY_CORE_LIB_H
 
 #include "papi.h"
-#include "core/component.h"
+#include "components/component.h"
 
 /* PAPI_is_initialized() value; PAPI_NOT_INITED before PAPI_library_init. */
 int tly_lib_state(void);

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "core/errors.h"
-#include "core/hash.h"
+#include "tally_shared.h"
 #include "core/lib.h"
 
 #define CHUNK_BITS 10

@@ -21,7 +21,7 @@
 #include "core/errors.h"
 #include "core/part.h"
 #include "core/profil.h"
-#include "core/thread_timer.h"
+#include "services/thread_signal.h"
 
 #define SW_SIG (SIGRTMIN + 4)
 

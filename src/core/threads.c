@@ -12,8 +12,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "core/errors.h"
 #include "core/thread_rec.h"
@@ -27,31 +25,6 @@ static struct {
 
 static _Thread_local struct tly_thread *self;
 static _Thread_local unsigned self_generation;
-
-/* The kernel thread id, cached per thread (a system call costs more than
- * creating an event set); a forked child's one thread forgets the
- * parent's value. */
-static _Thread_local long tid_cache;
-static pthread_once_t tid_once = PTHREAD_ONCE_INIT;
-
-static void tid_forget(void)
-{
-	tid_cache = 0;
-}
-
-static void tid_at_fork(void)
-{
-	pthread_atfork(NULL, NULL, tid_forget);
-}
-
-long tly_gettid(void)
-{
-	if (!tid_cache) {
-		pthread_once(&tid_once, tid_at_fork);
-		tid_cache = (long)syscall(SYS_gettid);
-	}
-	return tid_cache;
-}
 
 unsigned long tly_thread_id(void)
 {

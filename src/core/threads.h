@@ -5,6 +5,7 @@
 #define TALLY_CORE_THREADS_H
 
 #include "papi.h"
+#include "services/thread_signal.h"   /* tly_gettid */
 
 struct tly_thread;
 
@@ -20,8 +21,6 @@ int tly_threads_unregister_self(void);
 int tly_threads_list(PAPI_thread_id_t *tids, int *number);
 int tly_thread_get_specific(int tag, void **ptr);
 int tly_thread_set_specific(int tag, void *ptr);
-/* Kernel thread id (gettid) of the calling thread. */
-long tly_gettid(void);
 void tly_threads_shutdown(void);
 
 #endif /* TALLY_CORE_THREADS_H */

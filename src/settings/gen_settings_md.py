@@ -17,7 +17,9 @@ KIND = {
     'SIZE': 'bytes (k, M, G)',
     'STR': 'text',
     'LIST': 'comma-separated names',
+    'CHOICE': 'one of {words}',
 }
+CHOICES = re.compile(r'^TLY_CHOICES\((\w+), "([^"]*)"\)', re.M)
 
 
 def c_string(lit):
@@ -28,8 +30,11 @@ def c_string(lit):
 
 def rows(text):
     text = re.sub(r'/\*.*?\*/', '', text, flags=re.S)
+    words = dict(CHOICES.findall(text))
     for field, env, kind, default, mx, help_ in ROW.findall(text):
-        yield env, kind, c_string(default), int(mx), c_string(help_)
+        if kind == 'CHOICE' and field not in words:
+            raise SystemExit(f'{env}: a CHOICE row without its TLY_CHOICES line')
+        yield env, kind, c_string(default), int(mx), c_string(help_), words.get(field, '')
 
 
 def cell(s):
@@ -55,6 +60,7 @@ def page(text):
         '- **bytes**: a whole number (decimal, or hexadecimal after `0x`) with an',
         '  optional `k`, `M` or `G` suffix',
         '  (binary multiples; `kB`, `KiB`, `MiB`... too), at most 1 TiB;',
+        '- **one of** a row\'s words: one of them, in any case;',
         '- an empty value is the same as an unset one: the default.',
         '',
         'Anything else is refused with one sentence naming the variable and what',
@@ -66,9 +72,10 @@ def page(text):
         '| setting | kind | default | meaning |',
         '|---|---|---|---|',
     ]
-    for env, kind, default, mx, help_ in rows(text):
+    for env, kind, default, mx, help_, words in rows(text):
         shown = f'`{default}`' if default else '(none)'
-        lines.append(f'| `{env}` | {KIND[kind].format(max=mx)} | {shown} | {cell(help_)} |')
+        what = KIND[kind].format(max=mx, words=', '.join(f'`{w}`' for w in words.split(',')))
+        lines.append(f'| `{env}` | {what} | {shown} | {cell(help_)} |')
     return '\n'.join(lines) + '\n'
 
 

@@ -9,7 +9,8 @@
  * One grammar: yes/no is 1/0, yes/no, on/off, true/false in any case;
  * a whole number is decimal digits; a size is a whole number of bytes
  * (decimal, or hexadecimal after 0x) with an optional k, M or G suffix
- * (binary multiples; kB, KiB, MB... too).  An
+ * (binary multiples; kB, KiB, MB... too); a choice is one word of its
+ * row's list, in any case, handed on in the table's spelling.  An
  * empty value is an unset one.  Anything else is malformed: the caller
  * gets a sentence naming the variable and what it accepts, and the
  * default.  Nothing here allocates or keeps state.
@@ -28,6 +29,15 @@ static const struct tly_setting_row rows[TLY_NSETTINGS] = {
 #define TLY_SETTING(field, env, kind, def, max, help) \
 	{ #env, def, help, TLY_KIND_##kind, max },
 #include "settings/settings.def"
+#undef TLY_SETTING
+};
+
+/* The words of each CHOICE row (TLY_CHOICES lines of the table). */
+static const char *const choices[TLY_NSETTINGS] = {
+#define TLY_SETTING(field, env, kind, def, max, help)
+#define TLY_CHOICES(field, words) [TLY_SET_##field] = words,
+#include "settings/settings.def"
+#undef TLY_CHOICES
 #undef TLY_SETTING
 };
 
@@ -124,6 +134,46 @@ int tly_parse_num(const char *s, int size, long long max, long long *out)
 	return 0;
 }
 
+const char *tly_setting_choices(int id)
+{
+	const struct tly_setting_row *r = tly_setting_row(id);
+
+	return r && r->kind == TLY_KIND_CHOICE ? choices[id] : NULL;
+}
+
+/* The word of the comma-separated list `words` that s spells (any case):
+ * its start, with its length in *n; NULL when none. */
+static const char *find_word(const char *words, const char *s, size_t *n)
+{
+	size_t want = strlen(s);
+
+	for (const char *p = words; p && *p;) {
+		size_t len = strcspn(p, ",");
+
+		if (len == want && !strncasecmp(p, s, len)) {
+			*n = len;
+			return p;
+		}
+		p += len + (p[len] == ',');
+	}
+	return NULL;
+}
+
+int tly_setting_word(int id, const char *v, char *out, size_t len)
+{
+	const struct tly_setting_row *r = tly_setting_row(id);
+	const char *w = tly_setting_choices(id);
+	size_t n = 0;
+	const char *hit = v && *v && w ? find_word(w, v, &n) : NULL;
+
+	if (!len)
+		return -1;
+	snprintf(out, len, "%s", r ? r->def : "");
+	if (hit)
+		snprintf(out, len, "%.*s", (int)n, hit);
+	return !v || !*v || hit ? 0 : -1;
+}
+
 int tly_setting_check(int id, const char *v, char *why, size_t len)
 {
 	const struct tly_setting_row *r = tly_setting_row(id);
@@ -149,6 +199,14 @@ int tly_setting_check(int id, const char *v, char *why, size_t len)
 		snprintf(why, len, "%s='%s' is not a valid size (bytes, with an optional k, M or G suffix; "
 			 "at most %lld)", r->env, v, r->max);
 		return -1;
+	case TLY_KIND_CHOICE: {
+		size_t n;
+
+		if (find_word(choices[id], v, &n))
+			return 0;
+		snprintf(why, len, "%s='%s' is not one of %s", r->env, v, choices[id] ? choices[id] : "(none)");
+		return -1;
+	}
 	default:
 		return 0;
 	}

@@ -36,3 +36,12 @@ long long tly_setting_count(int id)
 		say(id, why);
 	return v;
 }
+
+void tly_setting_pick(int id, char *out, size_t len)
+{
+	char why[512];
+	const char *v = tly_setting_raw(id);
+
+	if (tly_setting_word(id, v, out, len) != 0 && tly_setting_check(id, v, why, sizeof why) != 0)
+		say(id, why);
+}

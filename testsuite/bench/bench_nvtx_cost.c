@@ -20,6 +20,7 @@
 #include <nvtx3/nvToolsExtPayload.h>
 
 #include "th_clock.h"
+#include "th_file.h"
 
 #define N 200000
 #define BATCHES 5
@@ -125,6 +126,5 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	return system(cmd) == 0 ? 0 : 1;
+	return th_rm_tree(dir) == 0 ? 0 : 1;
 }

@@ -1,7 +1,7 @@
 /*
  * test_cuda_files.c - the CUDA component's own files are made safely (no
  * GPU needed: plain files).  Counter data images (cuda_image.c) and the
- * metric catalog cache (cuda_metrics.c) go through core/safe_file.c: a
+ * metric catalog cache (cuda_metrics.c) go through services/safe_file.c: a
  * unique temporary name made with O_EXCL|O_NOFOLLOW, mode 0600, renamed
  * into place, so a link planted at the name is replaced and its target
  * left alone; only this user's regular files are read back; the cache
@@ -20,7 +20,7 @@
 #include "tharness.h"
 #include "th_file.h"
 #include "components/cuda/common/cuda_internal.h"
-#include "core/safe_file.h"
+#include "services/safe_file.h"
 #include "papi.h"
 
 #define VICTIM "someone else's file\n"

@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include "tharness.h"
+#include "th_file.h"
 #include "tally.h"
 #include "components/cuda/common/cuda_internal.h"
 
@@ -86,11 +87,6 @@ int main(void)
 
 		TH_CHECK(tly_cu_config_build(CHIP, NULL, bad, 1, &cfg) == PAPI_ENOEVNT);
 	}
-	{
-		char cmd[1100];
-
-		snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-		TH_CHECK(system(cmd) == 0);
-	}
+	TH_CHECK(th_rm_tree(dir) == 0);
 	return th_done();
 }

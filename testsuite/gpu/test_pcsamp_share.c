@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "tharness.h"
+#include "th_file.h"
 #include "components/cuda/pcsamp/cuda_pcsamp_internal.h"
 
 static const char *self;
@@ -61,11 +62,6 @@ int main(int argc, char **argv)
 	TH_EQ(child_claims("0000-2c-00", 0, 0), 0);
 	TH_EQ(tly_pcs_gpu_claim("0000-2c-00", &owner), 0);
 	TH_EQ(owner, (long)getpid());
-	{
-		char cmd[128];
-
-		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-		TH_EQ(system(cmd), 0);
-	}
+	TH_EQ(th_rm_tree(dir), 0);
 	return th_done();
 }

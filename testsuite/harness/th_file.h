@@ -18,10 +18,11 @@ static int th_rm_one(const char *path, const struct stat *st, int flag, struct F
 	return remove(path);
 }
 
-/* Removes the tree at dir, depth first; links are removed, not followed. */
-static inline void th_rm_tree(const char *dir)
+/* Removes the tree at dir, depth first; links are removed, not followed
+ * (no shell, whatever the name holds).  0, or -1 when a part stays. */
+static inline int th_rm_tree(const char *dir)
 {
-	nftw(dir, th_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	return nftw(dir, th_rm_one, 16, FTW_DEPTH | FTW_PHYS) == 0 ? 0 : -1;
 }
 
 /* The whole of a small file (up to 255 bytes), "" when unreadable; a

@@ -11,8 +11,11 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE 1 /* mmap/madvise flags, mkdtemp, setenv, gethostname */
 #endif
+#include <glob.h>
+
 #include "papi.h"
 #include "tharness.h"
+#include "th_file.h"
 #include "hl_test_util.h"
 
 #define NPAGES 1500
@@ -207,14 +210,15 @@ static void scenario_basic(void)
 	}
 	free(log);
 	/* the exit summary of the child (pid unknown here: find it by scan) */
-	snprintf(path, sizeof path, "%s/exit.json", dir);
 	doc = NULL;
 	{
-		char cmd[1024];
+		glob_t g;
 
-		snprintf(cmd, sizeof cmd, "cat %s/tally_hl_*.json > %s", dir, path);
-		TH_EQ(system(cmd), 0);
-		doc = hlt_slurp(path);
+		snprintf(path, sizeof path, "%s/tally_hl_*.json", dir);
+		TH_EQ(glob(path, 0, NULL, &g), 0);
+		TH_EQ(g.gl_pathc, 1);
+		doc = g.gl_pathc == 1 ? hlt_slurp(g.gl_pathv[0]) : NULL;
+		globfree(&g);
 	}
 	TH_CHECK(doc && (r = hlt_region(doc, NULL, "after")) != NULL);
 	if (doc && (r = hlt_region(doc, NULL, "after"))) {
@@ -322,19 +326,15 @@ static void scenario_quiet_defaults(void)
 
 int main(void)
 {
-	char cmd[128];
-
 	snprintf(dir, sizeof dir, "/tmp/tally_hl_test_XXXXXX");
 	if (!mkdtemp(dir))
 		TH_FATAL("cannot create a temporary directory");
 	scenario_basic();
 	scenario_unwritable();
 	scenario_quiet_defaults();
-	if (th_failures == 0) {
-		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-		(void)system(cmd);
-	} else {
+	if (th_failures == 0)
+		th_rm_tree(dir);
+	else
 		printf("files kept in %s\n", dir);
-	}
 	return th_done();
 }

@@ -15,6 +15,7 @@
 
 #include "papi.h"
 #include "tharness.h"
+#include "th_file.h"
 #include "hl_test_util.h"
 
 #define NTHREADS 8
@@ -117,11 +118,8 @@ static char dir[] = "/tmp/tally_hl_thr_XXXXXX";
  * summary rewritten at exit is removed too. */
 static void remove_dir(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	if (th_failures == 0)
-		(void)system(cmd);
+		th_rm_tree(dir);
 	else
 		printf("files kept in %s\n", dir);
 }

@@ -16,6 +16,12 @@ they stay true:
   6. src/components/cuda/: component/, groups/ and pcsamp/ include
      common/ and their own folder, never each other; common/ includes none
      of them.
+  7. src/components/ includes nothing of src/core or src/api: the public
+     headers (src/include), tally_shared.h, the interface
+     components/component.h, what the library lends its components
+     (src/services/) and the component's own folder.
+  8. src/services/ includes only itself, papi.h and tally_shared.h: it
+     stands below both the core and the components.
 
 Usage: check_includes.py <source root>.  Exit 0 when every rule holds,
 1 with one line per breach."""
@@ -111,6 +117,28 @@ def cuda_breaches(root):
     return bad, n
 
 
+PUBLIC_DIR = 'src/include'
+
+
+def lib_breaches(root):
+    """Rules 7 and 8: what the components and the services include."""
+    bad, n = [], 0
+    public = set(os.listdir(os.path.join(root, PUBLIC_DIR)))
+    for top, allowed in (('src/components', ('components/', 'services/')), ('src/services', ('services/',))):
+        for src, name in includes(root, top):
+            n += 1
+            local = os.path.normpath(os.path.join(os.path.dirname(src), name))
+            own = local.startswith(top + '/') and os.path.exists(os.path.join(root, local))
+            if top == 'src/components' and name in public:
+                continue
+            if own or name == 'tally_shared.h' or name == 'papi.h' or name.startswith(allowed):
+                continue
+            bad.append(f'{src}: includes {name} ({top}/ may include ' + ', '.join(allowed)
+                       + ', tally_shared.h and ' + ('the public headers' if top == 'src/components' else 'papi.h')
+                       + ' only)')
+    return bad, n
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else '.'
     wr = os.path.join(root, 'wrappers')
@@ -134,11 +162,14 @@ def main():
         bad.append(f'{hdr} declares {name}(), which its folder does not define')
     cuda_bad, ncuda = cuda_breaches(root)
     bad += cuda_bad
+    lib_bad, nlib = lib_breaches(root)
+    bad += lib_bad
     for line in bad:
         print(line)
-    print(f'{len(edges)} includes of {len(folders)} wrappers/ folders and {ncuda} of the cuda component checked: '
+    print(f'{len(edges)} includes of {len(folders)} wrappers/ folders, {ncuda} of the cuda component '
+          f'and {nlib} of the components and services checked: '
           + ('ok' if not bad else f'{len(bad)} breach(es)'))
-    if len(edges) < 50 or 'output' not in folders:
+    if len(edges) < 50 or 'output' not in folders or nlib < 50:
         print('too few includes found: wrong source root?')
         return 1
     return 1 if bad else 0

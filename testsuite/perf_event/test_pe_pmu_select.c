@@ -35,7 +35,7 @@
 #include "papi.h"
 #include "tharness.h"
 
-#include "core/component.h"
+#include "components/component.h"
 #include "components/perf_event/pe_internal.h"
 
 /* Rows that must be in the table, with the case each stands for. */

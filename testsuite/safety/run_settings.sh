@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # run_settings.sh APP TALLY_RUN - every setting validated with one clear
-# message: a library setting is not "unknown", values that
+# message: a library setting is not "unknown", a word a choice does not
+# take is said with the words it does (any case is fine), values that
 # cannot mean what they say are reported once each, the 17th event is left
 # out naming the runtime's limit of 16, and TALLY_DISABLE=1 writes nothing
 # at all (the PAPI_hl summary included).
@@ -13,7 +14,8 @@ fail=0
 bad() { echo "FAILED: $*"; fail=1; }
 once() { [ "$(grep -c -- "$1" err.txt)" = 1 ] || bad "want one message matching '$1', got $(grep -c -- "$1" err.txt)"; }
 
-TALLY_PERF_MAX_COUNTERS=4 TALLY_MAX_DEPTH=0 TALLY_PASS_INDEX=abc TALLY_PCSAMP_PERIOD=99 \
+TALLY_PERF_MAX_COUNTERS=4 TALLY_MAX_DEPTH=0 TALLY_PASS_INDEX=abc TALLY_PCSAMP_PERIOD=99 TALLY_CHILDREN=mesure \
+  TALLY_CUDA_GRANULARITY=Region TALLY_PASS_MODE=none \
   "$run" --libomp=/nonexistent --output-name=a.h5 -- "$app" 0 >/dev/null 2>err.txt || bad "run failed"
 cat err.txt
 grep -q "TALLY_PERF_MAX_COUNTERS" err.txt && bad "TALLY_PERF_MAX_COUNTERS reported (it is a known setting)"
@@ -21,6 +23,9 @@ once "TALLY_MAX_DEPTH=0 cannot be honoured"
 once "TALLY_PASS_INDEX='abc' is not a pass number"
 once "TALLY_PCSAMP_PERIOD=99 is outside 5..31"
 once "TALLY_LIBOMP='/nonexistent': No such file or directory"
+once "TALLY_CHILDREN='mesure' is not one of exclude,measure; using the default 'exclude'"
+once "TALLY_PASS_MODE='none' is not one of auto,off; using the default 'auto'"
+grep -q "TALLY_CUDA_GRANULARITY" err.txt && bad "TALLY_CUDA_GRANULARITY=Region reported (a choice takes any case)"
 [ -f a.h5 ] || bad "the measurement was not written"
 
 # the 17th event and later: left out, saying the runtime's limit (not

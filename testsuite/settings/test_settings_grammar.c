@@ -3,7 +3,8 @@
  * yes/no words, whole numbers and sizes accepted and refused, a refusal's
  * sentence naming the variable and what it accepts, the default kept for
  * a bad value, every default of the table well-formed by its own grammar,
- * and the high-level API's TALLY_QUIET read with that grammar (no: warn).
+ * a choice's words (any case in, the table's spelling out), and the
+ * high-level API's TALLY_QUIET read with that grammar (no: warn).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +96,8 @@ static void check_table(void)
 		if (!r)
 			continue;
 		TH_EQ(tly_setting_check(id, r->def, why, sizeof why), 0);
+		/* a CHOICE row has its words; no other row has any */
+		TH_CHECK((r->kind == TLY_KIND_CHOICE) == (tly_setting_choices(id) != NULL));
 		TH_EQ(tly_setting_find(r->env, strlen(r->env)), id);
 		n += !strncmp(r->env, "TALLY_", 6);
 	}
@@ -160,6 +163,52 @@ static void check_environment(void)
 	TH_CHECK(tly_env_raw(NULL) == NULL);
 }
 
+/* A choice: one of the row's words in any case, handed on in the table's
+ * spelling; anything else refused with the words, the default kept. */
+static void check_choices(void)
+{
+	static const struct {
+		int line, id;
+		const char *value;
+		int rc;
+		const char *want, *said;
+	} rows[] = {
+		{ __LINE__, TLY_SET_children, "measure", 0, "measure", NULL },
+		{ __LINE__, TLY_SET_children, "MEASURE", 0, "measure", NULL },
+		{ __LINE__, TLY_SET_children, NULL, 0, "exclude", NULL },
+		{ __LINE__, TLY_SET_children, "", 0, "exclude", NULL },
+		{ __LINE__, TLY_SET_children, "measur", -1, "exclude", "TALLY_CHILDREN='measur' is not one of exclude,measure" },
+		{ __LINE__, TLY_SET_children, "measure,", -1, "exclude", "is not one of" },
+		{ __LINE__, TLY_SET_children, "exclude,measure", -1, "exclude", "is not one of" },
+		{ __LINE__, TLY_SET_pcsamp_mode, "Kernel-Serialized", 0, "kernel-serialized", NULL },
+		{ __LINE__, TLY_SET_cuda_cache, "flush", 0, "flush", NULL },
+		{ __LINE__, TLY_SET_cuda_cache, "flsh", -1, "none", "TALLY_CUDA_CACHE='flsh' is not one of none,flush" },
+		{ __LINE__, TLY_SET_cuda_replay, NULL, 0, "", NULL },
+		{ __LINE__, TLY_SET_cuda_replay, "kernel", 0, "kernel", NULL },
+		{ __LINE__, TLY_SET_cuda_replay, "yes", -1, "", "TALLY_CUDA_REPLAY='yes' is not one of kernel" },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		char out[32] = "?", why[512] = "";
+		int rc = tly_setting_word(rows[i].id, rows[i].value, out, sizeof out);
+
+		th_at(rows[i].line);
+		TH_EQ(rc, rows[i].rc);
+		TH_CHECK(!strcmp(out, rows[i].want));
+		TH_EQ(tly_setting_check(rows[i].id, rows[i].value, why, sizeof why), rows[i].rc);
+		TH_CHECK(!rows[i].said || strstr(why, rows[i].said) != NULL);
+		/* the library's reading of the same value from the environment */
+		if (rows[i].value)
+			setenv(tly_setting_row(rows[i].id)->env, rows[i].value, 1);
+		strcpy(out, "?");
+		tly_setting_pick(rows[i].id, out, sizeof out);
+		TH_CHECK(!strcmp(out, rows[i].want));
+		unsetenv(tly_setting_row(rows[i].id)->env);
+	}
+	th_at(0);
+	TH_CHECK(tly_setting_choices(TLY_SET_output_dir) == NULL);
+	TH_EQ(tly_setting_word(TLY_SET_output_dir, "x", (char[8]){ 0 }, 8), -1);   /* not a choice */
+}
+
 /* The high-level API's warnings: TALLY_QUIET=no keeps them on. */
 static void check_quiet(void)
 {
@@ -185,6 +234,7 @@ int main(void)
 	check_numbers();
 	check_table();
 	check_environment();
+	check_choices();
 	check_quiet();
 	return th_done();
 }

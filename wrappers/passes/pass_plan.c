@@ -133,8 +133,6 @@ int tly_pass_take(const char **list)
 
 	if (st->gpu_list[0])
 		*list = st->cpu_list;
-	if (strcmp(cfg->pass_mode, "off") && strcmp(cfg->pass_mode, "auto"))
-		tly_rt_log(1, "TALLY_PASS_MODE='%s' is neither 'auto' nor 'off'; using 'auto'", cfg->pass_mode);
 	if (!strcmp(cfg->pass_mode, "off") || n == 0)
 		return 0;
 	if (tly_pass_plan_cpu(&st->cpu, names, n) < 0)

@@ -42,7 +42,10 @@ static void load_one(int id, struct tly_rt_cfg *cfg, int say)
 			tly_rt_log_job(1, "%s; using the default '%s'", why, r->def);
 		v = NULL;
 	}
-	snprintf(dst, sizeof cfg->events, "%s", v ? v : r->def);
+	if (r->kind == TLY_KIND_CHOICE)   /* the table's spelling, whatever the case */
+		tly_setting_word(id, v, dst, sizeof cfg->events);
+	else
+		snprintf(dst, sizeof cfg->events, "%s", v ? v : r->def);
 }
 
 /* A TALLY_* variable that is no row of the table. */

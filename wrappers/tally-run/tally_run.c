@@ -36,9 +36,15 @@ static void flag_name(const char *env, char *buf, size_t len)
 	buf[i] = '\0';
 }
 
-/* The value a flag takes, in words, by kind. */
-static const char *value_words(const char *kind)
+/* The value flag i takes, in words, by kind (a choice's words in buf). */
+static const char *value_words(size_t i, char *buf, size_t len)
 {
+	const char *kind = settings[i].kind;
+
+	if (!strcmp(kind, "CHOICE")) {
+		snprintf(buf, len, "one of %s", tly_setting_choices((int)i));
+		return buf;
+	}
 	if (!strcmp(kind, "BOOL"))
 		return "yes|no (also 1/0, on/off, true/false)";
 	if (!strcmp(kind, "INT"))
@@ -52,7 +58,7 @@ static const char *value_words(const char *kind)
 
 static void usage(FILE *f)
 {
-	char name[64];
+	char name[64], words[256];
 
 	fprintf(f, "usage: tally-run [options] [--] program [args...]\n"
 		   "       mpirun -np N tally-run [options] -- ./app     (per rank; any launcher)\n"
@@ -75,7 +81,7 @@ static void usage(FILE *f)
 			fprintf(f, "  --%s, --%s=yes|no, --no-%s\n", name, name, name);
 		else
 			fprintf(f, "  --%s=VALUE, --%s VALUE\n", name, name);
-		fprintf(f, "      %s: %s; default '%s'\n      %s\n", settings[i].env, value_words(settings[i].kind),
+		fprintf(f, "      %s: %s; default '%s'\n      %s\n", settings[i].env, value_words(i, words, sizeof words),
 			settings[i].def, settings[i].help);
 	}
 	fprintf(f, "  --summary FILE.h5\n      print a short summary of a Tally file and exit\n"

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/component.h"
-#include "core/errors.h"
+#include "components/component.h"
+#include "services/err_detail.h"
 
 #define NV_MAX_DEV 64
 #define NV_MAX_EV 32

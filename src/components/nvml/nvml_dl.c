@@ -1,5 +1,5 @@
 /*
- * nvml_dl.c - loading libnvidia-ml (through core/dl_table.c).  The only
+ * nvml_dl.c - loading libnvidia-ml (through services/dl_table.c).  The only
  * file of the nvml component that loads it: everything else goes through
  * the function table.
  */
@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "core/dl_table.h"
+#include "services/dl_table.h"
 #include "tally_shared.h"
 
 #define NVML_SYM(n) TLY_DL_SYM(struct tly_nvml_fns, n)

@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "core/errors.h"
+#include "services/err_detail.h"
 #include "tally_shared.h"
 
 static int parse_budget(void)

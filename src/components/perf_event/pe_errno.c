@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "core/errors.h"
+#include "services/err_detail.h"
 
 #define ANY_OP -1
 

@@ -15,7 +15,7 @@
 #include <strings.h>
 #include <perfmon/pfmlib_perf_event.h>
 
-#include "core/errors.h"
+#include "services/err_detail.h"
 
 #define TOK_EVENT(t) ((int)((t) & 0xffffffffu))
 #define TOK_UMASK(t) ((int)(((t) >> 32) & 0xffffu))

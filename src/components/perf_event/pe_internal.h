@@ -40,7 +40,7 @@
 #include <time.h>
 #include <linux/perf_event.h>
 #include "papi.h"
-#include "core/component.h"
+#include "components/component.h"
 
 #define TLY_PE_MAX_EVENTS 64  /* natives in one event set */
 #define TLY_PE_MAX_PMUS PAPI_PMU_MAX

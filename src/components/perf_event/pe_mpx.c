@@ -32,8 +32,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "core/errors.h"
-#include "core/thread_timer.h"
+#include "services/err_detail.h"
+#include "services/thread_signal.h"
 
 #define ROT_SIG (SIGRTMIN + 3)
 

@@ -40,8 +40,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "core/errors.h"
-#include "core/threads.h"
+#include "services/err_detail.h"
+#include "services/thread_signal.h"
 
 #define OVF_SIG (SIGRTMIN + 2)
 #define RING_PAGES 8 /* data pages, a power of two */

@@ -26,7 +26,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/errors.h"
+#include "services/err_detail.h"
 
 #define SYSFS_PMUS "/sys/bus/event_source/devices"
 

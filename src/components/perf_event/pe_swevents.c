@@ -21,7 +21,7 @@
 #include <strings.h>
 #include <perfmon/pfmlib_perf_event.h>
 
-#include "core/errors.h"
+#include "services/err_detail.h"
 #include "tally_shared.h"
 
 #ifndef PERF_COUNT_SW_CGROUP_SWITCHES

@@ -12,7 +12,7 @@
 #include <sys/utsname.h>
 #include <perfmon/pfmlib_perf_event.h>
 
-#include "core/errors.h"
+#include "services/err_detail.h"
 
 /* The component's one piece of mutable state: what init found, and the
  * names handed to the core (freed at shutdown). */

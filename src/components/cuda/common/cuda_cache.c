@@ -19,14 +19,14 @@
 #include <string.h>
 
 #include "papi.h"
-#include "core/errors.h"
+#include "services/err_detail.h"
 #include "tally_shared.h"
 
 #define MAX_CTX 64
 
 static struct {
 	pthread_mutex_t lock;
-	int mode;                /* -2 unread, -1 invalid, 0 none, 1 flush */
+	int mode;                /* -2 unread, 0 none, 1 flush */
 	struct { CUcontext ctx; CUdeviceptr buf; size_t size; int armed; } c[MAX_CTX];
 	int n;
 	unsigned char fill;
@@ -36,13 +36,12 @@ int tly_cu_cache_mode(void)
 {
 	pthread_mutex_lock(&cache_ctl.lock);
 	if (cache_ctl.mode == -2) {
-		const char *v = tly_setting_raw(TLY_SET_cuda_cache);
+		char mode[8];
 
-		cache_ctl.mode = !v || !*v || !strcmp(v, "none") ? 0 : !strcmp(v, "flush") ? 1 : -1;
+		tly_setting_pick(TLY_SET_cuda_cache, mode, sizeof mode);   /* a bad word: said, "none" */
+		cache_ctl.mode = !strcmp(mode, "flush");
 	}
 	pthread_mutex_unlock(&cache_ctl.lock);
-	if (cache_ctl.mode < 0)
-		return tly_err_set(PAPI_EINVAL, "TALLY_CUDA_CACHE=%s: expected flush or none", tly_setting_raw(TLY_SET_cuda_cache));
 	return cache_ctl.mode;
 }
 

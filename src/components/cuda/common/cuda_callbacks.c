@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "papi.h"
-#include "core/errors.h"
+#include "services/err_detail.h"
 #include "tally_shared.h"
 
 static struct {
@@ -255,7 +255,10 @@ static int subscribe_locked(void)
 
 int tly_cu_cupti_yields(void)
 {
-	return !strcmp(tly_setting_str(TLY_SET_cupti), "app");
+	char who[8];
+
+	tly_setting_pick(TLY_SET_cupti, who, sizeof who);
+	return !strcmp(who, "app");
 }
 
 int tly_cu_cb_init(void)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "papi.h"
-#include "core/errors.h"
+#include "services/err_detail.h"
 
 void tly_cu_config_free(struct tly_cu_config *cfg)
 {

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "papi.h"
-#include "core/errors.h"
+#include "services/err_detail.h"
 
 #define MAX_CTX 64
 #define MAX_LAUNCH_NAMES 4096

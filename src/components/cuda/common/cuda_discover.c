@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "papi.h"
-#include "core/errors.h"
+#include "services/err_detail.h"
 
 static struct {
 	pthread_mutex_t lock;

@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "papi.h"
-#include "core/dl_table.h"
-#include "core/errors.h"
+#include "services/dl_table.h"
+#include "services/err_detail.h"
 #include "tally_shared.h"
 
 #define DRV(n) TLY_DL_SYM(struct tly_cu_drv, n)

@@ -15,13 +15,13 @@
 #include <string.h>
 
 #include "papi.h"
-#include "core/errors.h"
-#include "core/hash.h"
-#include "core/safe_file.h"
+#include "services/err_detail.h"
+#include "tally_shared.h"
+#include "services/safe_file.h"
 
 struct image_header {
 	char magic[8];          /* "TLYCDAT1" */
-	uint64_t config_hash;   /* FNV-1a of the config image (core/hash.h) */
+	uint64_t config_hash;   /* FNV-1a of the config image (tally_shared.h) */
 	uint64_t config_size;
 	uint64_t image_size;
 	int32_t pass;           /* the pass that wrote the image */

@@ -214,8 +214,8 @@ void tly_cu_coll_say_dropped(const struct tly_cu_coll *c, size_t n);
 /* ---- callbacks (cuda_callbacks.c) ---------------------------------------- */
 /* Subscribe (once); PAPI_ECNFLCT with the other subscriber's name. */
 int tly_cu_cb_init(void);
-/* cuda_cache.c: TALLY_CUDA_CACHE (0 none, 1 flush; PAPI_EINVAL when
- * malformed); arm/disarm the L2 flush of a context (ctx current) while a
+/* cuda_cache.c: TALLY_CUDA_CACHE (0 none, 1 flush; a malformed value is
+ * said once and "none" used); arm/disarm the L2 flush of a context (ctx current) while a
  * per-kernel collection is open; the flush queued before a launch. */
 int tly_cu_cache_mode(void);
 int tly_cu_cache_arm(CUcontext ctx, int dev, int on);

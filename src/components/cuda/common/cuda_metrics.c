@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "papi.h"
-#include "core/errors.h"
-#include "core/safe_file.h"
+#include "services/err_detail.h"
+#include "services/safe_file.h"
 #include "tally_shared.h"
 
 #define MAX_CHIPS 8

@@ -30,7 +30,7 @@
 #include <string.h>
 
 #include "papi.h"
-#include "core/errors.h"
+#include "services/err_detail.h"
 #include "tally_shared.h"
 
 #define KERNEL_MODE_RANGES 1024
@@ -294,8 +294,6 @@ int tly_cu_coll_open(struct tly_cu_coll *c, CUcontext ctx, int dev, const char *
 		if (rc == PAPI_OK)
 			rc = tly_cu_cache_arm(ctx, dev, 1);
 		c->flush = rc == PAPI_OK;
-	} else if (rc == PAPI_OK && tly_cu_cache_mode() < 0) {
-		rc = tly_err_last_code();
 	}
 	t = tly_cu_time_start();
 	if (rc == PAPI_OK)

@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/component.h"
-#include "core/errors.h"
+#include "components/component.h"
+#include "services/err_detail.h"
 #include "tally_shared.h"
 
 #define TOK_DEV_SHIFT 40
@@ -249,9 +249,10 @@ static void cu_ctl_cleanup(void *ctl)
 
 static int replay_wanted(void)
 {
-	const char *e = tly_setting_raw(TLY_SET_cuda_replay);
+	char mode[8];
 
-	return (e && strcmp(e, "kernel") == 0) || tly_cu_any_replay();
+	tly_setting_pick(TLY_SET_cuda_replay, mode, sizeof mode);
+	return !strcmp(mode, "kernel") || tly_cu_any_replay();
 }
 
 /* The metrics of one device, and how many passes they need. */

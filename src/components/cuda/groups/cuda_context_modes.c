@@ -7,7 +7,7 @@
 #include "cuda_groups_internal.h"
 
 #include "papi.h"
-#include "core/errors.h"
+#include "services/err_detail.h"
 
 int tally_gpu_kernel_replay_enable(void *cu_context)
 {

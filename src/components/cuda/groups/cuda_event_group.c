@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "papi.h"
-#include "core/errors.h"
+#include "services/err_detail.h"
 
 struct tally_gpu_group {
 	CUcontext ctx;

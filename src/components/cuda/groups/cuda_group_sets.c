@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "papi.h"
-#include "core/errors.h"
+#include "services/err_detail.h"
 
 struct tly_cu_shared {
 	struct tly_cu_coll coll;

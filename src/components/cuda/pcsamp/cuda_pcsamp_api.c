@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "papi.h"
-#include "core/errors.h"
+#include "services/err_detail.h"
 
 int tally_gpu_pcsampling_enable(void *ctx_in, const tally_gpu_pcsampling_config_t *cfg)
 {

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "papi.h"
-#include "core/errors.h"
+#include "services/err_detail.h"
 
 struct rec {
 	uint64_t crc, pc;

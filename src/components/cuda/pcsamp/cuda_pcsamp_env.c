@@ -10,10 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "papi.h"
-#include "core/errors.h"
+#include "services/err_detail.h"
 #include "tally_shared.h"
 
 static struct {
@@ -53,17 +52,22 @@ static int env_bool(int id, int *out)
 	return PAPI_OK;
 }
 
+/* PAPI_EINVAL with the parser's sentence for a CHOICE setting's bad word. */
+static int env_word_error(int id)
+{
+	char why[512];
+
+	tly_setting_check(id, tly_setting_raw(id), why, sizeof why);
+	return tly_err_set(PAPI_EINVAL, "%s", why);
+}
+
 static int env_mode(int *mode)
 {
-	const char *v = tly_setting_raw(TLY_SET_pcsamp_mode);
+	char w[32];
 
-	if (!v || !*v || !strcasecmp(v, "continuous"))
-		*mode = TALLY_GPU_PCSAMP_CONTINUOUS;
-	else if (!strcasecmp(v, "serialized") || !strcasecmp(v, "kernel") ||
-		 !strcasecmp(v, "kernel-serialized"))
-		*mode = TALLY_GPU_PCSAMP_SERIALIZED;
-	else
-		return tly_err_set(PAPI_EINVAL, "TALLY_PCSAMP_MODE=%s: expected continuous or serialized", v);
+	if (tly_setting_word(TLY_SET_pcsamp_mode, tly_setting_raw(TLY_SET_pcsamp_mode), w, sizeof w) != 0)
+		return env_word_error(TLY_SET_pcsamp_mode);
+	*mode = strcmp(w, "continuous") ? TALLY_GPU_PCSAMP_SERIALIZED : TALLY_GPU_PCSAMP_CONTINUOUS;
 	return PAPI_OK;
 }
 
@@ -107,11 +111,11 @@ int tally_gpu_pcsampling_config_from_env(tally_gpu_pcsampling_config_t *cfg)
 /* TALLY_PCSAMP_SHARE: 1 "one" (default), 0 "all", -1 invalid. */
 static int share_one(void)
 {
-	const char *v = tly_setting_raw(TLY_SET_pcsamp_share);
+	char w[8];
 
-	if (!v || !*v || !strcasecmp(v, "one"))
-		return 1;
-	return !strcasecmp(v, "all") ? 0 : -1;
+	if (tly_setting_word(TLY_SET_pcsamp_share, tly_setting_raw(TLY_SET_pcsamp_share), w, sizeof w) != 0)
+		return -1;
+	return !strcmp(w, "one");
 }
 
 /* Enable on one context unless another process samples its GPU; a
@@ -160,7 +164,7 @@ int tally_gpu_pcsampling_auto(void)
 	if (rc == PAPI_OK && on)
 		rc = tally_gpu_pcsampling_config_from_env(&cfg);   /* reject bad settings now */
 	if (rc == PAPI_OK && on && share_one() < 0)
-		rc = tly_err_set(PAPI_EINVAL, "TALLY_PCSAMP_SHARE=%s: expected one or all", tly_setting_raw(TLY_SET_pcsamp_share));
+		rc = env_word_error(TLY_SET_pcsamp_share);
 	if (rc != PAPI_OK || !on)
 		return rc;
 	rc = tly_cu_api_ready();

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #include "papi.h"
-#include "core/errors.h"
+#include "services/err_detail.h"
 
 struct tly_pcs_registry tly_pcs_reg = { .lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER };
 

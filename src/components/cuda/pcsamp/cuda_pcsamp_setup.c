@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "papi.h"
-#include "core/errors.h"
+#include "services/err_detail.h"
 
 /* The stall reasons of the context's device, as CUPTI names them. */
 static int get_reasons(struct tly_pcs_sess *s)

@@ -1,19 +1,46 @@
 /*
- * thread_timer.c - per-thread CPU-time timers (see thread_timer.h).
+ * thread_signal.c - signals aimed at one thread (see thread_signal.h).
  */
-#include "core/thread_timer.h"
+#include "services/thread_signal.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "papi.h"
-#include "core/errors.h"
-#include "core/threads.h"
+#include "services/err_detail.h"
 
 /* glibc before 2.35 does not name the thread-id member. */
 #ifndef sigev_notify_thread_id
 #define sigev_notify_thread_id _sigev_un._tid
 #endif
+
+/* The kernel thread id, cached per thread (a system call costs more than
+ * creating an event set); a forked child's one thread forgets the
+ * parent's value. */
+static _Thread_local long tid_cache;
+static pthread_once_t tid_once = PTHREAD_ONCE_INIT;
+
+static void tid_forget(void)
+{
+	tid_cache = 0;
+}
+
+static void tid_at_fork(void)
+{
+	pthread_atfork(NULL, NULL, tid_forget);
+}
+
+long tly_gettid(void)
+{
+	if (!tid_cache) {
+		pthread_once(&tid_once, tid_at_fork);
+		tid_cache = (long)syscall(SYS_gettid);
+	}
+	return tid_cache;
+}
 
 int tly_thread_timer_start(timer_t *t, int sig, long ns, void (*handler)(int, siginfo_t *, void *))
 {

@@ -3,7 +3,7 @@
  * safe_file.h): no planted link is followed, no file of another user is
  * read, no file is ever created world-writable.
  */
-#include "core/safe_file.h"
+#include "services/safe_file.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -2,7 +2,7 @@
  * dl_table.c - loading a library at run time into a table of entry points
  * (dl_table.h).
  */
-#include "core/dl_table.h"
+#include "services/dl_table.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
