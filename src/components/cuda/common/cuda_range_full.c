@@ -15,7 +15,6 @@
 #include <stdio.h>
 
 #include "papi.h"
-#include "core/errors.h"
 
 #define MAX_LIVE 64
 
