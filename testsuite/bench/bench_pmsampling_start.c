@@ -4,12 +4,15 @@
  * GPU?  One fresh process per run (the first Start on a context is what
  * costs): the CUDA context is made by the test kernels' runtime, then
  *   pm     cuptiPmSamplingGetCounterAvailability, host config (profiler
- *          type PM sampling), Enable, counter data image, SetConfig
- *          (GPU time trigger, 100 us), Start, N launches, Stop, Decode,
- *          samples summed for the first metric PM sampling accepts;
+ *          type PM sampling), Enable, counter data image (PMS_SAMPLES
+ *          samples, default 1000), SetConfig (GPU time trigger, 100 us,
+ *          a PMS_BUFFER_MB hardware buffer, default 32), Start, N
+ *          launches, Stop, Decode, samples summed for the first metric PM
+ *          sampling accepts;
  *   range  the same config steps for the Range Profiler (UserRange +
- *          UserReplay, one range), Start, push, N launches, pop, Stop,
- *          Decode, the range's value.
+ *          UserReplay, one range; with PMS_RANGES=R: AutoRange, an image
+ *          of R ranges, as Tally's kernel mode), Start, N launches, Stop,
+ *          Decode, the ranges' values summed.
  * Prints each phase in ms (PMS_PHASE lines) and the value (PMS_VALUE).
  * No verdict (label bench); figures in docs/gpu.md.  Calls CUPTI directly
  * (not through Tally): it probes CUPTI itself.
@@ -100,6 +103,13 @@ static double eval(CUpti_Profiler_Host_Object *host, const char *metric, uint8_t
 	return v;
 }
 
+static size_t env_num(const char *name, long def)
+{
+	const char *v = getenv(name);
+
+	return (size_t)(v && atol(v) > 0 ? atol(v) : def);
+}
+
 static void launches(int n)
 {
 	for (int i = 0; i < n; i++)
@@ -136,7 +146,7 @@ static void pm(const char *chip, int n)
 	st.pPmSamplingObject = sp.pPmSamplingObject = dd.pPmSamplingObject = en.pPmSamplingObject;
 	ds.pMetricNames = &metric;
 	ds.numMetrics = 1;
-	ds.maxSamples = 100000;
+	ds.maxSamples = (uint32_t)env_num("PMS_SAMPLES", 1000);
 	CK(cuptiPmSamplingGetCounterDataSize(&ds));
 	cd = calloc(1, ds.counterDataSize);
 	in.counterDataSize = dd.counterDataImageSize = info.counterDataImageSize = ds.counterDataSize;
@@ -146,7 +156,7 @@ static void pm(const char *chip, int n)
 	phase("counter data image");
 	sc.configSize = cfg_size;
 	sc.pConfig = cfg;
-	sc.hardwareBufferSize = (size_t)512 << 20;
+	sc.hardwareBufferSize = env_num("PMS_BUFFER_MB", 32) << 20;
 	sc.samplingInterval = 100000;   /* ns */
 	sc.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL;
 	sc.hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST;
@@ -178,7 +188,9 @@ static void range(const char *chip, CUcontext ctx, int n)
 	P(CUpti_RangeProfiler_PopRange_Params, po);
 	P(CUpti_RangeProfiler_Stop_Params, sp);
 	P(CUpti_RangeProfiler_DecodeData_Params, dd);
+	P(CUpti_RangeProfiler_GetCounterDataInfo_Params, gi);
 	CUpti_Profiler_Host_Object *host;
+	double v = 0;
 	uint8_t *cfg, *cd;
 	size_t cfg_size;
 	const char *metric;
@@ -198,8 +210,10 @@ static void range(const char *chip, CUcontext ctx, int n)
 	sp.pRangeProfilerObject = dd.pRangeProfilerObject = en.pRangeProfilerObject;
 	ds.pMetricNames = &metric;
 	ds.numMetrics = 1;
-	ds.maxNumOfRanges = 1;
-	ds.maxNumRangeTreeNodes = 1;
+	size_t nr = env_num("PMS_RANGES", 0);
+
+	ds.maxNumOfRanges = nr ? nr : 1;
+	ds.maxNumRangeTreeNodes = (uint32_t)ds.maxNumOfRanges;
 	CK(cuptiRangeProfilerGetCounterDataSize(&ds));
 	cd = calloc(1, ds.counterDataSize);
 	in.counterDataSize = sc.counterDataImageSize = ds.counterDataSize;
@@ -208,25 +222,31 @@ static void range(const char *chip, CUcontext ctx, int n)
 	phase("counter data image");
 	sc.configSize = cfg_size;
 	sc.pConfig = cfg;
-	sc.range = CUPTI_UserRange;
+	sc.range = nr ? CUPTI_AutoRange : CUPTI_UserRange;
 	sc.replayMode = CUPTI_UserReplay;
-	sc.maxRangesPerPass = 1;
+	sc.maxRangesPerPass = ds.maxNumOfRanges;
 	sc.numNestingLevels = sc.minNestingLevel = sc.targetNestingLevel = 1;
 	CK(cuptiRangeProfilerSetConfig(&sc));
 	phase("cuptiRangeProfilerSetConfig");
 	CK(cuptiRangeProfilerStart(&st));
 	phase("first cuptiRangeProfilerStart");
 	pu.pRangeName = "probe";
-	CK(cuptiRangeProfilerPushRange(&pu));
+	if (!nr)
+		CK(cuptiRangeProfilerPushRange(&pu));
 	launches(n);
-	CK(cuptiRangeProfilerPopRange(&po));
+	if (!nr)
+		CK(cuptiRangeProfilerPopRange(&po));
 	phase("launches");
 	CK(cuptiRangeProfilerStop(&sp));
 	CK(cuptiRangeProfilerDecodeData(&dd));
-	double v = eval(host, metric, cd, ds.counterDataSize, 0);
-
+	gi.pCounterDataImage = cd;
+	gi.counterDataImageSize = ds.counterDataSize;
+	CK(cuptiRangeProfilerGetCounterDataInfo(&gi));
+	for (size_t i = 0; i < gi.numTotalRanges; i++)
+		v += eval(host, metric, cd, ds.counterDataSize, i);
 	phase("stop + decode + evaluate");
-	printf("PMS_VALUE range %s = %.0f for %d launches\n", metric, v, n);
+	printf("PMS_VALUE range %s = %.0f over %zu ranges (image of %zu) for %d launches\n", metric, v,
+	       gi.numTotalRanges, ds.maxNumOfRanges, n);
 }
 
 int main(int argc, char **argv)

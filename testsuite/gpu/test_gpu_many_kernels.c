@@ -1,6 +1,6 @@
 /*
  * test_gpu_many_kernels.c - per-kernel values with no ceiling: a counter
- * data image holds TALLY_CUDA_RANGES ranges (default 1,024); a full one is
+ * data image holds TALLY_CUDA_RANGES ranges (default 64); a full one is
  * harvested at the next launch, so every one of 3,000 launches of the same
  * small kernel gets a value, and each value equals the one of the first
  * kernel (smsp__inst_executed is exact: the kernels are identical).  The
@@ -137,7 +137,7 @@ int main(void)
 
 	if (rc)
 		return rc;
-	printf("TALLY_CUDA_RANGES=%s\n", getenv("TALLY_CUDA_RANGES") ? getenv("TALLY_CUDA_RANGES") : "(default 1024)");
+	printf("TALLY_CUDA_RANGES=%s\n", getenv("TALLY_CUDA_RANGES") ? getenv("TALLY_CUDA_RANGES") : "(default: 64)");
 	launches(10);   /* warm-up */
 	per = per_kernel();
 	window(per);

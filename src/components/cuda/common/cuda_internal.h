@@ -204,8 +204,11 @@ int tly_cu_coll_harvest_locked(struct tly_cu_coll *c, int restart, tly_cu_range_
 /* From the launch callback (entry), on the launching thread: a kernel-mode
  * session of ctx whose image is full is harvested (on_full) and re-armed. */
 void tly_cu_coll_before_launch(CUcontext ctx);
-/* Sessions it watches (kernel mode, not application replay; add
- * subscribes to CUPTI); remove before a session closes. */
+/* Whether a full image of c can be harvested at a launch (kernel mode,
+ * not application replay, CUPTI's subscription: taken here). */
+int tly_cu_coll_can_refill(const struct tly_cu_coll *c);
+/* Sessions it watches (those that can refill); remove before a session
+ * closes. */
 void tly_cu_coll_kernel_add(struct tly_cu_coll *c);
 void tly_cu_coll_kernel_remove(struct tly_cu_coll *c);
 /* n kernels of c got no values: said once per process. */

@@ -28,9 +28,14 @@ static struct {
 /* Kernel mode with the launch callback: a full image is harvested before
  * the next launch.  Without CUPTI's subscription (another tool holds it)
  * kernels past the image get no values, said once at the harvest. */
+int tly_cu_coll_can_refill(const struct tly_cu_coll *c)
+{
+	return c->kernel_mode && c->user_pass < 0 && tly_cu_cb_init() == PAPI_OK;
+}
+
 void tly_cu_coll_kernel_add(struct tly_cu_coll *c)
 {
-	if (!c->kernel_mode || c->user_pass >= 0 || tly_cu_cb_init() != PAPI_OK)
+	if (!tly_cu_coll_can_refill(c))
 		return;
 	tly_cu_range_lock(1);
 	for (int i = 0; i < MAX_LIVE && !c->refill; i++)
