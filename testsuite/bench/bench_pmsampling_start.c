@@ -14,7 +14,7 @@
  *          of R ranges, as Tally's kernel mode), Start, N launches, Stop,
  *          Decode, the ranges' values summed.
  * Prints each phase in ms (PMS_PHASE lines) and the value (PMS_VALUE).
- * No verdict (label bench); figures in docs/gpu.md.  Calls CUPTI directly
+ * No verdict (label bench); figures in docs/gpu-startup.md.  Calls CUPTI directly
  * (not through Tally): it probes CUPTI itself.
  */
 #define _POSIX_C_SOURCE 200809L

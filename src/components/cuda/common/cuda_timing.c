@@ -2,7 +2,7 @@
  * cuda_timing.c - TALLY_CUDA_TIMING=1: the wall time of each start-up
  * and collection phase of the cuda component on stderr, one line per
  * call ("tally-cuda-time <phase> <ms> ms"), to see where a GPU run's
- * fixed cost goes (docs/gpu.md, start-up).
+ * fixed cost goes (docs/gpu-startup.md).
  */
 #include "cuda_internal.h"
 
