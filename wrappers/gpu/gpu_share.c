@@ -12,6 +12,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include "tally_shared.h"
 
@@ -19,13 +20,10 @@ static uint64_t key_hash(int device)
 {
 	const char *cvd = tly_env_raw("CUDA_VISIBLE_DEVICES");
 	char key[512], host[256] = "";
-	uint64_t h = 14695981039346656037ULL;
 
 	gethostname(host, sizeof host - 1);
 	snprintf(key, sizeof key, "%s|%s|%d", host, cvd ? cvd : "*", device);
-	for (const char *c = key; *c; c++)
-		h = (h ^ (unsigned char)*c) * 1099511628211ULL;
-	return h | 1;   /* 0 means "no GPU metrics" */
+	return tly_fnv1a(TLY_FNV_BASIS, key, strlen(key)) | 1;   /* 0 means "no GPU metrics" */
 }
 
 int tly_gpu_share_owner(void *comm_ptr, int device, int wants)

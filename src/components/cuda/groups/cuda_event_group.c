@@ -5,6 +5,7 @@
 #include "cuda_groups_internal.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,10 @@ struct tally_gpu_group {
 	int kernel_mode;
 	struct tly_cu_coll *own;
 	struct tly_cu_shared *shared;
+	/* The values: a launch on any thread may harvest a full image into
+	 * them (cuda_range_full.c) while the owner reads, so acc, rows and
+	 * lost are taken under vals_lock. */
+	pthread_mutex_t vals_lock;
 	struct tly_cu_krows rows;  /* kernels since the last read */
 	size_t lost;               /* ... rows not kept (out of memory; in acc all the same) */
 };
@@ -41,6 +46,7 @@ int tly_cu_group_new(CUcontext ctx, int dev, tally_gpu_group_t *out)
 
 	if (!g)
 		return tly_err_set(PAPI_ENOMEM, "GPU group");
+	pthread_mutex_init(&g->vals_lock, NULL);
 	g->ctx = ctx;
 	g->dev = dev;
 	*out = g;
@@ -71,6 +77,7 @@ int tally_gpu_group_destroy(tally_gpu_group_t g)
 	for (int i = 0; i < g->n; i++)
 		free(g->names[i]);
 	tly_cu_krows_free(&g->rows);
+	pthread_mutex_destroy(&g->vals_lock);
 	free(g);
 	return PAPI_OK;
 }
@@ -169,9 +176,11 @@ int tally_gpu_group_remove_all(tally_gpu_group_t g)
 
 static void clear_values(tally_gpu_group_t g)
 {
+	pthread_mutex_lock(&g->vals_lock);
 	memset(g->acc, 0, sizeof g->acc);
 	tly_cu_krows_clear(&g->rows);
 	g->lost = 0;
+	pthread_mutex_unlock(&g->vals_lock);
 }
 
 void tly_cu_group_set_shared(tally_gpu_group_t g, struct tly_cu_shared *sh, int kernel_mode)
@@ -185,10 +194,12 @@ void tly_cu_group_set_shared(tally_gpu_group_t g, struct tly_cu_shared *sh, int 
 
 void tly_cu_group_add_range(tally_gpu_group_t g, const char *name, const double *vals)
 {
+	pthread_mutex_lock(&g->vals_lock);
 	for (int i = 0; i < g->n; i++)
 		g->acc[i] = g->is_counter[i] ? g->acc[i] + vals[i] : vals[i];
 	if (g->kernel_mode && tly_cu_krows_add(&g->rows, name, vals, g->n) != 0)
 		g->lost++;
+	pthread_mutex_unlock(&g->vals_lock);
 }
 
 static void group_range(void *ud, size_t idx, const char *name, const double *vals)
@@ -263,8 +274,10 @@ int tally_gpu_group_read_event(tally_gpu_group_t g, tally_gpu_event_t id, double
 		return rc;
 	for (int i = 0; i < g->n; i++)
 		if (g->ids[i] == id) {
+			pthread_mutex_lock(&g->vals_lock);
 			*value = g->acc[i];
 			g->acc[i] = 0;
+			pthread_mutex_unlock(&g->vals_lock);
 			return PAPI_OK;
 		}
 	return tly_err_set(PAPI_ENOEVNT, "event %llu is not in the group", (unsigned long long)id);
@@ -281,6 +294,7 @@ int tally_gpu_group_read_all(tally_gpu_group_t g, double *values, tally_gpu_even
 	rc = harvest(g);
 	if (rc != PAPI_OK)
 		return rc;
+	pthread_mutex_lock(&g->vals_lock);
 	for (int i = 0; i < g->n; i++) {
 		values[i] = g->acc[i];
 		if (ids)
@@ -288,6 +302,7 @@ int tally_gpu_group_read_all(tally_gpu_group_t g, double *values, tally_gpu_even
 	}
 	*n = g->n;
 	memset(g->acc, 0, sizeof g->acc);
+	pthread_mutex_unlock(&g->vals_lock);
 	return PAPI_OK;
 }
 
@@ -307,6 +322,7 @@ static int read_kernels(tally_gpu_group_t g, char *names, size_t name_len, char 
 	rc = harvest(g);
 	if (rc != PAPI_OK)
 		return rc;
+	pthread_mutex_lock(&g->vals_lock);
 	if (g->lost)   /* said, never silent: the totals (read_all) include them */
 		fprintf(stderr, "tally: cuda: %zu kernel rows could not be kept (out of memory)\n", g->lost);
 	pending = tly_cu_krows_pending(&g->rows);
@@ -314,6 +330,7 @@ static int read_kernels(tally_gpu_group_t g, char *names, size_t name_len, char 
 	*n = pending > INT_MAX ? INT_MAX : (int)pending;
 	g->lost = 0;
 	memset(g->acc, 0, sizeof g->acc);
+	pthread_mutex_unlock(&g->vals_lock);
 	return PAPI_OK;
 }
 

@@ -12,13 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tally_shared.h"
+
+/* The project's one hash (tally_shared.h). */
 static size_t hash(const char *s)
 {
-	size_t h = 1469598103934665603u;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211u;
-	return h;
+	return (size_t)tly_fnv1a(TLY_FNV_BASIS, s, strlen(s));
 }
 
 static int grow_names(struct tly_cu_krows *k)
