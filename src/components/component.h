@@ -46,6 +46,14 @@ struct tly_component {
 	const char *description;
 	const char *version;
 	size_t ctl_size;         /* bytes of per-event-set control state */
+	/*
+	 * deferred_init: 1 when `init` is costly (a GPU driver, NVML) and
+	 * runs at the component's first use instead of in PAPI_library_init:
+	 * its info, one of its events, an enumeration over it.  A program
+	 * that never names the component never pays for it.  Presets never
+	 * wake it (they map to the CPU's counters).
+	 */
+	int deferred_init;
 
 	/*
 	 * init: probe the source and fill `info` (counters, domains,

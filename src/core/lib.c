@@ -26,6 +26,9 @@ static struct {
 	atomic_int debug_level;
 	PAPI_debug_handler_t _Atomic debug_handler;
 	int user_disabled[TLY_MAX_COMPONENTS];
+	/* deferred init (component.h): PENDING until first use; the init
+	 * runs under `lock`, RUNNING guards against re-entry from it */
+	atomic_int phase[TLY_MAX_COMPONENTS];
 	PAPI_component_info_t info[TLY_MAX_COMPONENTS];
 } lib = {
 	.lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP,
@@ -53,10 +56,36 @@ int tly_lib_check(void)
 	return PAPI_OK;
 }
 
+enum { PHASE_READY, PHASE_PENDING, PHASE_RUNNING };
+
+static void init_component_now(int cidx);
+
+/* Run a deferred component's init at its first use. */
+static void wake(int cidx)
+{
+	if (atomic_load_explicit(&lib.phase[cidx], memory_order_acquire) != PHASE_PENDING)
+		return;
+	tly_lib_lock();
+	if (atomic_load_explicit(&lib.phase[cidx], memory_order_relaxed) == PHASE_PENDING) {
+		atomic_store_explicit(&lib.phase[cidx], PHASE_RUNNING, memory_order_relaxed);
+		init_component_now(cidx);
+		atomic_store_explicit(&lib.phase[cidx], PHASE_READY, memory_order_release);
+	}
+	tly_lib_unlock();
+}
+
+int tly_cmp_pending(int cidx)
+{
+	if (cidx < 0 || cidx >= tly_num_components)
+		return 0;
+	return atomic_load_explicit(&lib.phase[cidx], memory_order_acquire) == PHASE_PENDING;
+}
+
 const struct tly_component *tly_cmp(int cidx)
 {
 	if (cidx < 0 || cidx >= tly_num_components)
 		return NULL;
+	wake(cidx);
 	return tly_components[cidx];
 }
 
@@ -64,6 +93,7 @@ PAPI_component_info_t *tly_cmp_info(int cidx)
 {
 	if (cidx < 0 || cidx >= tly_num_components)
 		return NULL;
+	wake(cidx);
 	return &lib.info[cidx];
 }
 
@@ -72,6 +102,7 @@ int tly_cmp_check(int cidx)
 	if (cidx < 0 || cidx >= tly_num_components)
 		return tly_err_set(PAPI_ENOCMP, "component index %d is out of range (0..%d)", cidx,
 				   tly_num_components - 1);
+	wake(cidx);
 	if (lib.info[cidx].disabled)
 		return tly_err_set(PAPI_ECMP_DISABLED, "component %s is disabled: %s",
 				   tly_components[cidx]->name, lib.info[cidx].disabled_reason);
@@ -137,11 +168,11 @@ static void count_presets(void)
 		lib.info[0].num_preset_events = n;
 }
 
+/* The component's identity, then its init unless deferred (or disabled). */
 static void init_component(int cidx)
 {
 	const struct tly_component *c = tly_components[cidx];
 	PAPI_component_info_t *info = &lib.info[cidx];
-	int rc;
 
 	memset(info, 0, sizeof *info);
 	snprintf(info->name, sizeof info->name, "%s", c->name);
@@ -155,7 +186,19 @@ static void init_component(int cidx)
 			 "disabled by PAPI_disable_component before PAPI_library_init");
 		return;
 	}
-	rc = c->init(info);
+	if (c->deferred_init) {
+		atomic_store_explicit(&lib.phase[cidx], PHASE_PENDING, memory_order_release);
+		return;
+	}
+	init_component_now(cidx);
+}
+
+static void init_component_now(int cidx)
+{
+	const struct tly_component *c = tly_components[cidx];
+	PAPI_component_info_t *info = &lib.info[cidx];
+	int rc = c->init(info);
+
 	if (rc == PAPI_OK && !info->disabled)
 		info->num_native_events = count_natives(c);
 	if (rc != PAPI_OK && info->disabled == PAPI_OK) {
@@ -230,7 +273,9 @@ void PAPI_shutdown(void)
 	tly_presets_shutdown();
 	tly_native_shutdown();
 	for (int i = 0; i < tly_num_components && i < TLY_MAX_COMPONENTS; i++) {
-		if (!lib.info[i].disabled && tly_components[i]->shutdown)
+		int used = atomic_exchange(&lib.phase[i], PHASE_READY) == PHASE_READY;
+
+		if (used && !lib.info[i].disabled && tly_components[i]->shutdown)
 			tly_components[i]->shutdown();
 		memset(&lib.info[i], 0, sizeof lib.info[i]);
 	}

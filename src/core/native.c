@@ -176,11 +176,38 @@ static int lookup_in(int cidx, const char *name, int *code)
 	return intern_locked(cidx, tok, canon, code);
 }
 
-int tly_native_lookup(const char *name, int *code)
+/* An unprefixed name: the components in use first, then (wake_all) the
+ * deferred ones not used yet, so a CPU event never wakes a GPU driver. */
+static int lookup_unprefixed(const char *name, int *code, int wake_all)
+{
+	int rc, first_err = PAPI_OK, pending[64] = { 0 }, n = tly_num_components < 64 ? tly_num_components : 64;
+	char why[TLY_ERR_DETAIL_LEN] = "";
+
+	for (int i = 0; i < n; i++)
+		pending[i] = tly_cmp_pending(i);
+	for (int pass = 0; pass < 1 + wake_all; pass++) {
+		for (int i = 0; i < n; i++) {
+			if (pending[i] != pass || tly_cmp_info(i)->disabled)
+				continue;
+			rc = lookup_in(i, name, code);
+			if (rc == PAPI_OK)
+				return PAPI_OK;
+			if (first_err == PAPI_OK) {
+				first_err = rc;
+				snprintf(why, sizeof why, "%s", tly_err_detail());
+			}
+		}
+	}
+	if (first_err == PAPI_OK)
+		return tly_err_set(PAPI_ENOEVNT, "event '%s' not found: no component is enabled", name);
+	return tly_err_set(first_err == PAPI_EINVAL ? PAPI_EINVAL : PAPI_ENOEVNT, "event '%s' not found: %s",
+			   name, why);
+}
+
+static int lookup(const char *name, int *code, int wake_all)
 {
 	const char *rest;
-	int cidx, rc = PAPI_ENOEVNT, first_err = PAPI_OK;
-	char why[TLY_ERR_DETAIL_LEN] = "";
+	int cidx;
 
 	if (!name || !code)
 		return tly_err_set(PAPI_EINVAL, "event name and code pointer must not be NULL");
@@ -193,21 +220,17 @@ int tly_native_lookup(const char *name, int *code)
 		return lookup_in(cidx, rest, code);
 	if (cidx == -2)
 		return tly_err_set(PAPI_ENOEVNT, "event '%s': no component has that name prefix", name);
-	for (int i = 0; i < tly_num_components; i++) {
-		if (tly_cmp_info(i)->disabled)
-			continue;
-		rc = lookup_in(i, name, code);
-		if (rc == PAPI_OK)
-			return PAPI_OK;
-		if (first_err == PAPI_OK) {
-			first_err = rc;
-			snprintf(why, sizeof why, "%s", tly_err_detail());
-		}
-	}
-	if (first_err == PAPI_OK)
-		return tly_err_set(PAPI_ENOEVNT, "event '%s' not found: no component is enabled", name);
-	return tly_err_set(first_err == PAPI_EINVAL ? PAPI_EINVAL : PAPI_ENOEVNT, "event '%s' not found: %s",
-			   name, why);
+	return lookup_unprefixed(name, code, wake_all);
+}
+
+int tly_native_lookup(const char *name, int *code)
+{
+	return lookup(name, code, 1);
+}
+
+int tly_native_lookup_awake(const char *name, int *code)
+{
+	return lookup(name, code, 0);
 }
 
 int tly_native_get(int code, int *cidx, uint64_t *tok, char *name, size_t len)

@@ -16,6 +16,10 @@
  * PAPI_ENOEVNT for unknown names, PAPI_ECMP_DISABLED when the only
  * component that knows it is disabled. */
 int tly_native_lookup(const char *name, int *code);
+/* The same for the presets: a name without prefix is looked up only in
+ * the components already initialised (presets never wake a deferred one,
+ * component.h). */
+int tly_native_lookup_awake(const char *name, int *code);
 /* Code -> entry.  PAPI_ENOEVNT when the code is not a known native. */
 int tly_native_get(int code, int *cidx, uint64_t *tok, char *name, size_t len);
 /* PAPI_enum_event / PAPI_enum_cmp_event over natives (cidx < 0: all). */

@@ -60,9 +60,12 @@ static void collect_pmus(void)
 	st.core_pmu = NULL;
 	st.hw_ok = 0;
 	for (int c = 0; c < tly_num_components; c++) {
-		PAPI_component_info_t *info = tly_cmp_info(c);
+		PAPI_component_info_t *info;
 		int hw_ok = 0;
 
+		if (tly_cmp_pending(c))   /* not in use: no CPU PMU there (component.h) */
+			continue;
+		info = tly_cmp_info(c);
 		if (tly_cmp_check(c) != PAPI_OK || !info)
 			continue;
 		for (int i = 0; i < PAPI_PMU_MAX; i++)
@@ -113,7 +116,7 @@ static void qualify(char *buf, size_t len, const char *pmu, const char *native)
 static int perm_note(char *buf, size_t len)
 {
 	for (int c = 0; c < tly_num_components; c++)
-		if (tly_components[c]->perm_note && tly_cmp_check(c) == PAPI_OK &&
+		if (tly_components[c]->perm_note && !tly_cmp_pending(c) && tly_cmp_check(c) == PAPI_OK &&
 		    tly_components[c]->perm_note(buf, len))
 			return 1;
 	return 0;
@@ -171,7 +174,7 @@ static void resolve_row(const struct resolve *rs, const char *pmu,
 		qualify(np->names[i], sizeof np->names[i], pmu, row->natives[i]);
 	for (int i = 0; i < row->nterms; i++) {
 		tly_err_clear();
-		rc = tly_native_lookup(np->names[i], &np->codes[i]);
+		rc = tly_native_lookup_awake(np->names[i], &np->codes[i]);
 		if (rc != PAPI_OK) {
 			char what[PAPI_2MAX_STR_LEN + 16];
 

@@ -346,6 +346,7 @@ const struct tly_component tly_cmp_nvml = {
 	.description = "NVIDIA GPU power, energy, temperature, clocks, memory, utilisation (NVML)",
 	.version = "1.0",
 	.ctl_size = sizeof(struct nv_ctl),
+	.deferred_init = 1,   /* nvmlInit: at first use */
 	.init = nv_init,
 	.shutdown = nv_shutdown,
 	.ntv_enum = nv_ntv_enum,

@@ -425,6 +425,7 @@ const struct tly_component tly_cmp_cuda = {
 	.description = "NVIDIA GPU metrics through CUPTI (Profiler Host + Range Profiler)",
 	.version = "1.0",
 	.ctl_size = sizeof(struct cu_ctl),
+	.deferred_init = 1,   /* cuInit, cuptiProfilerInitialize, the metric catalog: at first use */
 	.init = cu_init,
 	.shutdown = cu_shutdown,
 	.ntv_enum = cu_ntv_enum,
