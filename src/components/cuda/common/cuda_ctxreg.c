@@ -64,9 +64,13 @@ int tly_cu_ctx_for_device(int dev, CUcontext *ctx)
 		return PAPI_OK;
 	}
 	pthread_mutex_lock(&ctx_registry.lock);
-	if (!ctx_registry.primary[dev])
+	if (!ctx_registry.primary[dev]) {
+		double t = tly_cu_time_start();
+
 		rc = tly_cu_drv_err(drv->cuDevicePrimaryCtxRetain(&ctx_registry.primary[dev], tly_cu_device(dev)->dev),
 				    "cuDevicePrimaryCtxRetain");
+		tly_cu_time_end("cuDevicePrimaryCtxRetain (Tally creates the context)", t);
+	}
 	*ctx = ctx_registry.primary[dev];
 	pthread_mutex_unlock(&ctx_registry.lock);
 	return rc;
@@ -278,7 +282,7 @@ const uint8_t *tly_cu_device_avail_any(int index)
 
 	if (!d || d->host_only || !d->profiling_ok)
 		return NULL;
-	if (!d->avail && tly_cu_ctx_for_device(index, &ctx) == PAPI_OK)
-		tly_cu_device_avail(index, ctx);
+	if (!d->avail && !tly_cu_device_avail(index, NULL) && tly_cu_ctx_for_device(index, &ctx) == PAPI_OK)
+		tly_cu_device_avail(index, ctx);   /* not in the disk cache: from the GPU */
 	return d->avail;
 }

@@ -237,15 +237,21 @@ const uint8_t *tly_cu_device_avail(int index, CUcontext ctx)
 	if (!d || d->host_only)
 		return NULL;
 	pthread_mutex_lock(&discovery.lock);
+	if (!d->avail)
+		d->avail = tly_cu_avail_load(d);
 	p.ctx = ctx;
-	if (!d->avail && discovery.libs->pti->cuptiProfilerGetCounterAvailability(&p) == CUPTI_SUCCESS) {
+	if (!d->avail && ctx && discovery.libs->pti->cuptiProfilerGetCounterAvailability(&p) == CUPTI_SUCCESS) {
 		uint8_t *img = calloc(1, p.counterAvailabilityImageSize);
+		double t = tly_cu_time_start();
 
 		p.pCounterAvailabilityImage = img;
-		if (img && discovery.libs->pti->cuptiProfilerGetCounterAvailability(&p) == CUPTI_SUCCESS)
+		if (img && discovery.libs->pti->cuptiProfilerGetCounterAvailability(&p) == CUPTI_SUCCESS) {
 			d->avail = img;
-		else
+			tly_cu_avail_store(d, img, p.counterAvailabilityImageSize);
+		} else {
 			free(img);
+		}
+		tly_cu_time_end("counter availability (from the GPU)", t);
 	}
 	pthread_mutex_unlock(&discovery.lock);
 	return d->avail;

@@ -22,7 +22,7 @@
 
 static const struct tly_dl_sym drv_syms[] = {
 	DRV(cuInit), DRV(cuDriverGetVersion), DRV(cuDeviceGetCount), DRV(cuDeviceGet),
-	DRV(cuDeviceGetName), DRV(cuDeviceGetAttribute), DRV(cuDevicePrimaryCtxRetain),
+	DRV(cuDeviceGetName), DRV(cuDeviceGetAttribute), DRV(cuDeviceGetUuid), DRV(cuDevicePrimaryCtxRetain),
 	DRV(cuDevicePrimaryCtxRelease), DRV(cuCtxGetCurrent), DRV(cuCtxPushCurrent),
 	DRV(cuCtxPopCurrent), DRV(cuCtxGetDevice), DRV(cuCtxSynchronize), DRV(cuGetErrorName),
 	DRV(cuMemAlloc), DRV(cuMemsetD8Async), DRV(cuStreamIsCapturing),

@@ -24,6 +24,7 @@ struct tly_cu_drv {
 	TLY_CU_FN(cuDeviceGet);
 	TLY_CU_FN(cuDeviceGetName);
 	TLY_CU_FN(cuDeviceGetAttribute);
+	TLY_CU_FN(cuDeviceGetUuid);
 	TLY_CU_FN(cuDevicePrimaryCtxRetain);
 	TLY_CU_FN(cuDevicePrimaryCtxRelease);
 	TLY_CU_FN(cuCtxGetCurrent);

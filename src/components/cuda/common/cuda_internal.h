@@ -107,8 +107,13 @@ struct tly_cu_device *tly_cu_device(int index);
 int tly_cu_add_chip(const char *chip, int *index);
 /* The catalog of a device, loaded on first use. */
 const struct tly_cu_catalog *tly_cu_device_catalog(int index);
-/* Counter availability for a device, fetched once with ctx. */
+/* Counter availability for a device, fetched once with ctx (or read from
+ * the disk cache, cuda_avail_cache.c). */
 const uint8_t *tly_cu_device_avail(int index, CUcontext ctx);
+/* cuda_avail_cache.c: the image kept on disk per GPU UUID, driver and
+ * CUPTI version (NULL when there is none or TALLY_CUDA_NO_CACHE=1). */
+uint8_t *tly_cu_avail_load(const struct tly_cu_device *d);
+void tly_cu_avail_store(const struct tly_cu_device *d, const uint8_t *img, size_t n);
 /* Same, through the device's context (current or primary); NULL for
  * host-only devices.  Pass counts depend on it. */
 const uint8_t *tly_cu_device_avail_any(int index);

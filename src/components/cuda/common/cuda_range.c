@@ -34,15 +34,16 @@
 #include "tally_shared.h"
 
 #define KERNEL_MODE_RANGES 1024
-#define REFILL_RANGES 64
+#define REFILL_RANGES 16
 
 /* Ranges one counter data image holds in kernel and ranges mode
  * (TALLY_CUDA_RANGES, 1..65536; 0, the default: automatic).  The first
- * Start of a session costs about 1 ms per range of the image (H100: 0.2 s
- * at 64, 1.2 s at 1,024), a launch the same whatever the size: a kernel
- * mode session harvested when full (`refill`) holds 64, costing 4.5 ms
- * per harvest; ranges mode and application replay, which keep the image
- * to a mark or to the run's end, hold 1,024. */
+ * Start of a session costs about 1 ms per range of the image on top of
+ * about 0.14 s (H100: 0.15 s at 8, 0.21 s at 64, 1.2 s at 1,024), a
+ * launch the same whatever the size: a kernel mode session harvested when
+ * full (`refill`) holds 16, costing about 3 ms per harvest (0.2 ms per
+ * kernel); ranges mode and application replay, which keep the image to a
+ * mark or to the run's end, hold 1,024. */
 static size_t image_ranges(int refill)
 {
 	long long n = tly_setting_count(TLY_SET_cuda_ranges);

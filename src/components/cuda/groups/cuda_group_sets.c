@@ -179,9 +179,12 @@ int tally_gpu_group_sets_create(void *cu_context, const tally_gpu_event_t *ids, 
 		names[i] = rc == PAPI_OK ? strdup(info.name) : NULL;
 	}
 	if (rc == PAPI_OK) {
+		double t = tly_cu_time_start();
+
 		p->ctx = ctx;
 		rc = tly_cu_config_pack(tly_cu_device(dev)->chip, tly_cu_device_avail_any(dev), names, n, group_of,
 					&p->ngroups, &passes);
+		tly_cu_time_end("group sets: metrics packed into passes", t);
 	}
 	if (rc == PAPI_OK)
 		rc = build_groups(p, dev, names, ids, group_of, n);

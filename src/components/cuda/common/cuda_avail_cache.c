@@ -1,0 +1,83 @@
+/*
+ * cuda_avail_cache.c - the counter availability image of a GPU, kept on
+ * disk beside the metric catalog.  CUPTI answers
+ * cuptiProfilerGetCounterAvailability only on a context and takes about
+ * 140 ms for it on an H100 (docs/gpu-startup.md); the pass count of every
+ * metric list and every configuration image depend on it.  The image
+ * belongs to one GPU under one driver and one CUPTI: the file is named by
+ * the GPU's UUID (a MIG instance has its own), the driver version and the
+ * CUPTI version, so a new driver, another GPU or a repartitioned one never
+ * reads an old image.  TALLY_CUDA_NO_CACHE=1 asks the GPU again (and
+ * replaces the file).
+ * Files are created and read as the catalog's are (safe_file.h): the
+ * user's own 0700 directory, no link followed, written under a unique
+ * name and renamed.
+ */
+#include "cuda_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "services/safe_file.h"
+#include "tally_shared.h"
+
+#define AVAIL_MAGIC "tally-cuda-avail 1"
+#define AVAIL_MAX (1u << 20)   /* an image is a few KiB; anything larger is not one */
+
+/* The file of this GPU, driver and CUPTI; 0, or -1 when the GPU has no UUID. */
+static int avail_path(const struct tly_cu_device *d, char *buf, size_t len, char *key, size_t klen)
+{
+	const struct tly_cu_drv *drv = tly_cu_libs()->drv;
+	char dir[768], uuid[2 * sizeof(CUuuid) + 1];
+	CUuuid u;
+	int dv = 0;
+	uint32_t pv = 0;
+
+	if (!drv || !drv->cuDeviceGetUuid || drv->cuDeviceGetUuid(&u, d->dev) != CUDA_SUCCESS)
+		return -1;
+	for (size_t i = 0; i < sizeof u.bytes; i++)
+		snprintf(uuid + 2 * i, 3, "%02x", (unsigned char)u.bytes[i]);
+	drv->cuDriverGetVersion(&dv);
+	tly_cu_libs()->pti->cuptiGetVersion(&pv);
+	snprintf(key, klen, "%s %s %s drv%d cupti%u", AVAIL_MAGIC, d->chip, uuid, dv, (unsigned)pv);
+	tly_cu_cache_dir(dir, sizeof dir);
+	snprintf(buf, len, "%s/cuda-avail-%s-drv%d-cupti%u.bin", dir, uuid, dv, (unsigned)pv);
+	return 0;
+}
+
+uint8_t *tly_cu_avail_load(const struct tly_cu_device *d)
+{
+	char path[1024], dir[768], key[256], head[320];
+	uint8_t *img = NULL;
+	unsigned long n = 0;
+	FILE *f;
+
+	if (tly_setting_flag(TLY_SET_cuda_no_cache) || avail_path(d, path, sizeof path, key, sizeof key) != 0)
+		return NULL;
+	tly_cu_cache_dir(dir, sizeof dir);
+	if (tly_safe_private_dir(dir) != 0 || !(f = tly_safe_open_own(path)))
+		return NULL;
+	if (fgets(head, sizeof head, f) && !strncmp(head, key, strlen(key)) &&
+	    sscanf(head + strlen(key), " %lu", &n) == 1 && n > 0 && n <= AVAIL_MAX && (img = malloc(n)) &&
+	    (fread(img, 1, n, f) != n || fgetc(f) != EOF)) {
+		free(img);   /* short or long: not an image this code wrote */
+		img = NULL;
+	}
+	fclose(f);
+	return img;
+}
+
+void tly_cu_avail_store(const struct tly_cu_device *d, const uint8_t *img, size_t n)
+{
+	char path[1024], tmp[1100], dir[768], key[256];
+	FILE *f;
+
+	if (!img || n == 0 || n > AVAIL_MAX || avail_path(d, path, sizeof path, key, sizeof key) != 0)
+		return;
+	tly_cu_cache_dir(dir, sizeof dir);
+	if (tly_safe_private_dir(dir) != 0 || !(f = tly_safe_create(path, tmp, sizeof tmp)))
+		return;   /* a cache is an optimisation: no cache then */
+	fprintf(f, "%s %zu\n", key, n);
+	(void)tly_safe_commit(f, tmp, path, fwrite(img, 1, n, f) == n);
+}
