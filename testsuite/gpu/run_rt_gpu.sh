@@ -9,7 +9,7 @@
 # ranks sharing a GPU leave it to the lowest rank (the checker is told so).
 set -u
 app=$1 run=$2 checker=$3 keep=${4:-}
-[ -e /dev/nvidiactl ] || { echo "SKIP: no NVIDIA GPU or driver on this machine (/dev/nvidiactl missing)"; exit 77; }
+. "$(dirname "$0")/gpu_present.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 # Open MPI's own allocations are reported as leaks by an ASan preload.
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0

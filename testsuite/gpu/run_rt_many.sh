@@ -8,7 +8,7 @@
 set -u
 app=$1 run=$2 n=$3
 PY=${PY:-python3}
-[ -e /dev/nvidiactl ] || { echo "SKIP: no NVIDIA GPU or driver on this machine (/dev/nvidiactl missing)"; exit 77; }
+. "$(dirname "$0")/gpu_present.sh"
 $PY -c "import h5py" 2>/dev/null || { echo "FAIL: $PY has no h5py (set PY)"; exit 1; }
 dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
 cd "$dir" || exit 1

@@ -11,7 +11,7 @@
 set -u
 nompi=$1 mpi=$2 run=$3 checker=$4 torch=${5:-}
 PY=${PY:-python3}
-[ -e /dev/nvidiactl ] || { echo "SKIP: no NVIDIA GPU or driver on this machine (/dev/nvidiactl missing)"; exit 77; }
+. "$(dirname "$0")/gpu_present.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 M=cuda:::smsp__inst_executed.sum,cuda:::smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,cuda:::smsp__sass_inst_executed_op_global_ld.sum,cuda:::sm__throughput.avg.pct_of_peak_sustained_elapsed
 dir=${KEEP:-$(mktemp -d)}; mkdir -p "$dir"; [ -n "${KEEP:-}" ] || trap 'rm -rf "$dir"' EXIT

@@ -6,7 +6,7 @@
 # a scratch folder removed at exit.
 run=$1 py=${2:-${TALLY_PYTHON:-python3}}
 here=$(cd "$(dirname "$0")" && pwd)
-[ -e /dev/nvidiactl ] || { echo "SKIP: no NVIDIA GPU or driver (/dev/nvidiactl missing)"; exit 77; }
+. "$here/../gpu/gpu_present.sh"
 "$py" -c "import sys, torch${torch_needs:+, $torch_needs}; sys.exit(0 if torch.cuda.is_available() else 1)" \
   2>/dev/null ||
   { echo "SKIP: $py has no PyTorch that sees a GPU${torch_needs:+, or lacks $torch_needs}"; exit 77; }
