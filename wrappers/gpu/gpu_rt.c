@@ -347,11 +347,26 @@ static void start_session(void *t)
 		   gs.replay ? ", kernel replay" : "", gs.ranges ? ", values per region" : "");
 }
 
+/* The device of the list's first metric ("cuda:::<metric>:device=<n>"). */
+static int first_device(const char *list)
+{
+	const char *dev = strstr(list, ":device=");
+	size_t first = strcspn(list, ",");
+
+	return dev && (size_t)(dev - list) < first ? atoi(dev + 8) : 0;
+}
+
 void tly_gpu_rt_start(void *comm_ptr)
 {
 	struct tly_pass_sched *s = &tly_pass_state()->gpu;
 	int yield = *tly_pass_gpu_list() && cupti_left_to_app();
-	int ready = !yield && prepare(s), owner = tly_gpu_share_owner(comm_ptr, gs.device, ready), rc;
+	int ready, owner, rc;
+
+	/* the context the metrics need is made while CUPTI initialises */
+	if (*tly_pass_gpu_list() && !yield && !gs.sets)
+		(void)tally_gpu_context_warm(first_device(tly_pass_gpu_list()));
+	ready = !yield && prepare(s);
+	owner = tly_gpu_share_owner(comm_ptr, gs.device, ready);
 
 	if (yield)
 		tly_rt_log(1, "GPU metrics off: TALLY_CUPTI=app leaves CUPTI to the application's own tool");

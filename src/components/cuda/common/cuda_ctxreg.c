@@ -54,7 +54,6 @@ int tly_cu_ctx_for_device(int dev, CUcontext *ctx)
 	const struct tly_cu_drv *drv = tly_cu_libs() ? tly_cu_libs()->drv : NULL;
 	CUcontext cur = NULL;
 	CUdevice d;
-	int rc = PAPI_OK;
 
 	if (!drv || !tly_cu_device(dev) || tly_cu_device(dev)->host_only)
 		return tly_err_set(PAPI_ENOSUPP, "GPU %d cannot be profiled (no driver or host-only)", dev);
@@ -63,12 +62,23 @@ int tly_cu_ctx_for_device(int dev, CUcontext *ctx)
 		*ctx = cur;
 		return PAPI_OK;
 	}
-	pthread_mutex_lock(&ctx_registry.lock);
+	return tly_cu_ctx_primary(drv, dev, tly_cu_device(dev)->dev, ctx);
+}
+
+int tly_cu_ctx_primary(const struct tly_cu_drv *drv, int dev, CUdevice d, CUcontext *ctx)
+{
+	int rc = PAPI_OK;
+
+	if (dev < 0 || dev >= TLY_CU_MAX_DEV)
+		return tly_err_set(PAPI_EINVAL, "no GPU device %d", dev);
+	pthread_mutex_lock(&ctx_registry.lock);   /* held: a second caller waits for the first */
 	if (!ctx_registry.primary[dev]) {
 		double t = tly_cu_time_start();
 
-		rc = tly_cu_drv_err(drv->cuDevicePrimaryCtxRetain(&ctx_registry.primary[dev], tly_cu_device(dev)->dev),
+		rc = tly_cu_drv_err(drv->cuDevicePrimaryCtxRetain(&ctx_registry.primary[dev], d),
 				    "cuDevicePrimaryCtxRetain");
+		if (rc != PAPI_OK)
+			ctx_registry.primary[dev] = NULL;
 		tly_cu_time_end("cuDevicePrimaryCtxRetain (Tally creates the context)", t);
 	}
 	*ctx = ctx_registry.primary[dev];
@@ -260,6 +270,7 @@ void tly_cu_ctxreg_shutdown(void)
 {
 	const struct tly_cu_drv *drv = tly_cu_libs() ? tly_cu_libs()->drv : NULL;
 
+	tly_cu_ctx_warm_join();   /* a context retained in the background is released below */
 	pthread_mutex_lock(&ctx_registry.lock);
 	for (int i = 0; i < ctx_registry.n; i++) {
 		for (size_t k = 0; ctx_registry.rec[i].launch && k < MAX_LAUNCH_NAMES; k++)

@@ -129,6 +129,10 @@ int tly_cu_ctx_resolve(void *in, CUcontext *ctx, int *device);
 /* The context to use for device `dev` (current one if on dev, else the
  * retained primary context). */
 int tly_cu_ctx_for_device(int dev, CUcontext *ctx);
+/* Device `dev`'s primary context (handle d), retained once for Tally. */
+int tly_cu_ctx_primary(const struct tly_cu_drv *drv, int dev, CUdevice d, CUcontext *ctx);
+/* cuda_ctx_warm.c: wait for the background retain, if one was started. */
+void tly_cu_ctx_warm_join(void);
 int tly_cu_ctx_claim(CUcontext ctx, const void *owner);   /* PAPI_ECNFLCT if taken */
 void tly_cu_ctx_release(CUcontext ctx, const void *owner);
 int tly_cu_ctx_set_replay(CUcontext ctx, int on);
