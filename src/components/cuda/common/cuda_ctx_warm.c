@@ -5,12 +5,14 @@
  * context creation and cuptiProfilerInitialize run side by side (H100:
  * 209-243 ms one after the other, 117-142 ms together).  The retained
  * context is the registry's (cuda_ctxreg.c): whoever asks for it first
- * waits for the other, and it is released with the others.
+ * waits for the other, and it is released with the others.  The thread
+ * is joined at PAPI_shutdown or, at the latest, at exit.
  */
 #include "cuda_internal.h"
 
 #include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "papi.h"
 #include "services/err_detail.h"
@@ -18,7 +20,7 @@
 static struct {
 	pthread_mutex_t lock;
 	pthread_t th;
-	int started;
+	int started, at_exit;
 } warm = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static void *retain(void *arg)
@@ -46,6 +48,10 @@ int tally_gpu_context_warm(int device)
 			warm.started = 1;
 		else
 			rc = tly_err_set(PAPI_ESYS, "tally_gpu_context_warm: no thread for the context");
+		/* a process that ends at once must not tear the driver down
+		 * under the retain: the thread is waited for at exit */
+		if (warm.started && !warm.at_exit)
+			warm.at_exit = atexit(tly_cu_ctx_warm_join) == 0;
 	}
 	pthread_mutex_unlock(&warm.lock);
 	return rc;
