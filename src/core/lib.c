@@ -60,10 +60,13 @@ enum { PHASE_READY, PHASE_PENDING, PHASE_RUNNING };
 
 static void init_component_now(int cidx);
 
-/* Run a deferred component's init at its first use. */
+/* Run a deferred component's init at its first use.  While another
+ * thread runs it (RUNNING) a caller waits on the lock for it to end; the
+ * thread running it re-enters freely (the lock is recursive) and finds
+ * RUNNING, not PENDING. */
 static void wake(int cidx)
 {
-	if (atomic_load_explicit(&lib.phase[cidx], memory_order_acquire) != PHASE_PENDING)
+	if (atomic_load_explicit(&lib.phase[cidx], memory_order_acquire) == PHASE_READY)
 		return;
 	tly_lib_lock();
 	if (atomic_load_explicit(&lib.phase[cidx], memory_order_relaxed) == PHASE_PENDING) {
