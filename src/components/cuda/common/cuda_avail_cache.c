@@ -25,11 +25,12 @@
 #define AVAIL_MAGIC "tally-cuda-avail 1"
 #define AVAIL_MAX (1u << 20)   /* an image is a few KiB; anything larger is not one */
 
-/* The file of this GPU, driver and CUPTI; 0, or -1 when the GPU has no UUID. */
-static int avail_path(const struct tly_cu_device *d, char *buf, size_t len, char *key, size_t klen)
+/* The file of this GPU, driver and CUPTI in the cache folder `dir` (768
+ * bytes); 0, or -1 when the GPU has no UUID. */
+static int avail_path(const struct tly_cu_device *d, char *dir, char *buf, size_t len, char *key, size_t klen)
 {
 	const struct tly_cu_drv *drv = tly_cu_libs()->drv;
-	char dir[768], uuid[2 * sizeof(CUuuid) + 1];
+	char uuid[2 * sizeof(CUuuid) + 1];
 	CUuuid u;
 	int dv = 0;
 	uint32_t pv = 0;
@@ -41,7 +42,7 @@ static int avail_path(const struct tly_cu_device *d, char *buf, size_t len, char
 	drv->cuDriverGetVersion(&dv);
 	tly_cu_libs()->pti->cuptiGetVersion(&pv);
 	snprintf(key, klen, "%s %s %s drv%d cupti%u", AVAIL_MAGIC, d->chip, uuid, dv, (unsigned)pv);
-	tly_cu_cache_dir(dir, sizeof dir);
+	tly_cu_cache_dir(dir, 768);
 	snprintf(buf, len, "%s/cuda-avail-%s-drv%d-cupti%u.bin", dir, uuid, dv, (unsigned)pv);
 	return 0;
 }
@@ -53,9 +54,8 @@ uint8_t *tly_cu_avail_load(const struct tly_cu_device *d)
 	unsigned long n = 0;
 	FILE *f;
 
-	if (tly_setting_flag(TLY_SET_cuda_no_cache) || avail_path(d, path, sizeof path, key, sizeof key) != 0)
+	if (tly_setting_flag(TLY_SET_cuda_no_cache) || avail_path(d, dir, path, sizeof path, key, sizeof key) != 0)
 		return NULL;
-	tly_cu_cache_dir(dir, sizeof dir);
 	if (tly_safe_private_dir(dir) != 0 || !(f = tly_safe_open_own(path)))
 		return NULL;
 	if (fgets(head, sizeof head, f) && !strncmp(head, key, strlen(key)) &&
@@ -73,9 +73,8 @@ void tly_cu_avail_store(const struct tly_cu_device *d, const uint8_t *img, size_
 	char path[1024], tmp[1100], dir[768], key[256];
 	FILE *f;
 
-	if (!img || n == 0 || n > AVAIL_MAX || avail_path(d, path, sizeof path, key, sizeof key) != 0)
+	if (!img || n == 0 || n > AVAIL_MAX || avail_path(d, dir, path, sizeof path, key, sizeof key) != 0)
 		return;
-	tly_cu_cache_dir(dir, sizeof dir);
 	if (tly_safe_private_dir(dir) != 0 || !(f = tly_safe_create(path, tmp, sizeof tmp)))
 		return;   /* a cache is an optimisation: no cache then */
 	fprintf(f, "%s %zu\n", key, n);
