@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "tharness.h"
@@ -28,6 +29,86 @@ static const struct {
 	{ __LINE__, 1, { "sm__throughput.avg.pct_of_peak_sustained_elapsed" }, 2, 64 },
 };
 
+/* FNV-1a over every string of the catalog, in order: two loads that differ
+ * in one byte of one description or submetric differ here. */
+static unsigned long long digest(const struct tly_cu_catalog *c)
+{
+	unsigned long long h = 1469598103934665603ULL;
+
+	for (int i = 0; i < c->n; i++) {
+		const struct tly_cu_metric *m = &c->m[i];
+		const char *f[4] = { m->name, m->desc, m->hw, m->unit };
+
+		for (int k = 0; k < 4 + m->nsub; k++)
+			for (const char *p = k < 4 ? f[k] : m->sub[k - 4];; p++) {
+				h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+				if (!*p)
+					break;
+			}
+		h = (h ^ (unsigned)m->type) * 1099511628211ULL;
+	}
+	return h;
+}
+
+static void cache_path_of(char *buf, size_t len)
+{
+	char dir[768];
+	uint32_t v = 0;
+
+	tly_cu_cache_dir(dir, sizeof dir);
+	tly_cu_libs()->pti->cuptiGetVersion(&v);
+	snprintf(buf, len, "%s/cuda-%s-cupti%u.catalog", dir, CHIP, (unsigned)v);
+}
+
+/* A cache file cut short is not used: the host API is read again, the
+ * catalog is the same and the file is whole again. */
+static void truncated_cache(unsigned long long want)
+{
+	char path[1100];
+	struct stat st;
+	off_t size;
+
+	cache_path_of(path, sizeof path);
+	TH_CHECK(stat(path, &st) == 0);
+	size = st.st_size;
+	TH_CHECK(truncate(path, size - 100) == 0);
+	tly_cu_catalog_free_all();
+	TH_CHECK(tly_cu_catalog_get(CHIP) != NULL);
+	TH_CHECK(tly_cu_catalog_get(CHIP)->from_cache == 0);
+	TH_CHECK(digest(tly_cu_catalog_get(CHIP)) == want);
+	TH_CHECK(stat(path, &st) == 0 && st.st_size == size);
+}
+
+/* Counting a list's passes leaves its config as the spare: the build that
+ * follows for the same list takes it (no host object made), and its image
+ * is the one a fresh build makes. */
+static void spare_config(void)
+{
+	const char *l[] = { "smsp__inst_executed.sum", "dram__bytes_read.sum" };
+	const char *other[] = { "smsp__inst_executed.sum" };
+	struct tly_cu_config a, b;
+	unsigned long n0 = tly_cu_config_built();
+	size_t p = tly_cu_config_passes(CHIP, NULL, l, 2);
+
+	TH_CHECK(p >= 1);
+	TH_CHECK(tly_cu_config_built() == n0 + 1);
+	TH_CHECK(tly_cu_config_passes(CHIP, NULL, l, 2) == p);   /* from the spare */
+	TH_CHECK(tly_cu_config_built() == n0 + 1);
+	TH_CHECK(tly_cu_config_build(CHIP, NULL, l, 2, &a) == PAPI_OK);
+	TH_CHECK(tly_cu_config_built() == n0 + 1);
+	TH_CHECK(tly_cu_config_build(CHIP, NULL, l, 2, &b) == PAPI_OK);   /* the spare is gone */
+	TH_CHECK(tly_cu_config_built() == n0 + 2);
+	TH_CHECK(a.passes == p && b.passes == p);
+	TH_CHECK(a.size == b.size && a.size > 0 && memcmp(a.image, b.image, a.size) == 0);
+	tly_cu_config_free(&a);
+	tly_cu_config_free(&b);
+	TH_CHECK(tly_cu_config_passes(CHIP, NULL, l, 2) == p);   /* a new spare */
+	TH_CHECK(tly_cu_config_build(CHIP, NULL, other, 1, &a) == PAPI_OK);   /* another list: built */
+	TH_CHECK(tly_cu_config_built() == n0 + 4);
+	tly_cu_config_free(&a);
+	tly_cu_config_spare_drop();
+}
+
 static void cache_roundtrip(const char *dir)
 {
 	const struct tly_cu_catalog *c;
@@ -48,6 +129,7 @@ int main(void)
 	char dir[] = "/tmp/tally-gpu-host-XXXXXX";
 	const char *why = "";
 	int dev, m, v, n1, n2;
+	unsigned long long d1;
 	tally_gpu_event_t id;
 	tally_gpu_event_info_t info = { .size = sizeof info };
 
@@ -59,12 +141,18 @@ int main(void)
 	TH_CHECK(mkdtemp(dir) != NULL);
 	cache_roundtrip(dir);
 	n1 = tly_cu_catalog_get(CHIP)->n;
-	/* A second process-wide load reads the file the first one wrote. */
+	d1 = digest(tly_cu_catalog_get(CHIP));
+	TH_CHECK(tly_cu_catalog_get(CHIP)->from_cache == 0);
+	/* A second process-wide load reads the file the first one wrote, and
+	 * holds the same strings, byte for byte. */
 	tly_cu_catalog_free_all();
 	TH_CHECK(tly_cu_catalog_get(CHIP) != NULL);
 	TH_CHECK(tly_cu_catalog_get(CHIP)->from_cache == 1);
 	n2 = tly_cu_catalog_get(CHIP)->n;
 	TH_CHECK(n1 == n2);
+	TH_CHECK(digest(tly_cu_catalog_get(CHIP)) == d1);
+	truncated_cache(d1);
+	spare_config();
 	TH_CHECK(tally_gpu_open_chip(CHIP, &dev) == PAPI_OK);
 	TH_CHECK(tally_gpu_event_id(dev, "smsp__inst_executed.sum", &id) == PAPI_OK);
 	TH_CHECK(tally_gpu_event_info(dev, id, &info) == PAPI_OK);

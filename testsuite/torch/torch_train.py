@@ -6,8 +6,9 @@ MLP training loop on the GPU (the device tests' PyTorch program).
 (backward's kernels run on the autograd thread, outside the launching
 thread's 'backward' range); emit: torch.autograd.profiler.emit_nvtx(), a
 range per operator.  Prints one 'LOSS <step> <value>' line per step and
-'LOOP_S <seconds>' for the timed loop (after one warm-up step), so a
-checker can compare runs with and without Tally."""
+'LOOP_S <seconds>' for the timed loop (after one warm-up step) and
+'ALL_S <seconds>' for all the steps, the first included, so a checker can
+compare runs with and without Tally."""
 import argparse
 import contextlib
 import time
@@ -48,6 +49,8 @@ def main():
         return loss
 
     with emit:
+        torch.cuda.synchronize()
+        t_all = time.perf_counter()
         losses = [step(0)]
         torch.cuda.synchronize()
         t0 = time.perf_counter()
@@ -58,6 +61,7 @@ def main():
     for i, l in enumerate(losses):
         print(f"LOSS {i} {l.item():.9e}")
     print(f"LOOP_S {t1 - t0:.6f}")
+    print(f"ALL_S {t1 - t_all:.6f}")
 
 
 if __name__ == "__main__":

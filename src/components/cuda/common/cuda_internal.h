@@ -50,6 +50,7 @@ struct tly_cu_catalog {
 	int *dom_count;
 	double seconds;
 	int from_cache;
+	char *text;                /* the cache file's bytes when read from it: the strings point into it */
 };
 
 /* The catalog of a chip (loaded once, then shared; NULL on failure). */
@@ -80,6 +81,13 @@ struct tly_cu_config {
 int tly_cu_config_build(const char *chip, const uint8_t *avail, const char *const *names, int n,
 			struct tly_cu_config *out);
 void tly_cu_config_free(struct tly_cu_config *cfg);
+/* Passes a list needs (0 with a detail on error).  Its config is kept as
+ * the spare that tly_cu_config_build then hands to the same list. */
+size_t tly_cu_config_passes(const char *chip, const uint8_t *avail, const char *const *names, int n);
+/* Frees the spare (before CUPTI goes). */
+void tly_cu_config_spare_drop(void);
+/* Config images built from the host API so far (a spare handed on is not one). */
+unsigned long tly_cu_config_built(void);
 /* Pack names into one-pass groups in order: group_of[i] = group of name i. */
 int tly_cu_config_pack(const char *chip, const uint8_t *avail, const char *const *names, int n,
 		       int *group_of, int *ngroups, size_t *passes);

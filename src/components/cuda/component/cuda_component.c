@@ -99,6 +99,7 @@ static void cu_shutdown(void)
 {
 	tly_cu_cb_shutdown();
 	tly_cu_ctxreg_shutdown();
+	tly_cu_config_spare_drop();
 	tly_cu_catalog_free_all();
 	tly_cu_discover_shutdown();
 }
@@ -259,23 +260,22 @@ static int replay_wanted(void)
 static int check_device_passes(const struct cu_set *s, int dev)
 {
 	const char *names[TLY_CU_MAX_EV];
-	struct tly_cu_config cfg;
-	int k = 0, rc;
+	size_t passes;
+	int k = 0;
 
 	for (int i = 0; i < s->n; i++)
 		if (s->ev[i].dev == dev)
 			names[k++] = s->ev[i].metric;
 	if (k == 0)
 		return PAPI_OK;
-	rc = tly_cu_config_build(tly_cu_device(dev)->chip, tly_cu_device_avail_any(dev), names, k, &cfg);
-	if (rc != PAPI_OK)
-		return rc;
-	if (cfg.passes > 1 && !replay_wanted())
-		rc = tly_err_set(PAPI_EMULPASS, "cuda: these %d metrics of GPU %d need %zu passes; a PAPI event "
-				 "set collects one pass unless kernel replay is on (TALLY_CUDA_REPLAY=kernel)",
-				 k, dev, cfg.passes);
-	tly_cu_config_free(&cfg);
-	return rc;
+	passes = tly_cu_config_passes(tly_cu_device(dev)->chip, tly_cu_device_avail_any(dev), names, k);
+	if (passes == 0)
+		return tly_err_last_code() ? tly_err_last_code() : PAPI_ECMP;
+	if (passes > 1 && !replay_wanted())
+		return tly_err_set(PAPI_EMULPASS, "cuda: these %d metrics of GPU %d need %zu passes; a PAPI event "
+				   "set collects one pass unless kernel replay is on (TALLY_CUDA_REPLAY=kernel)",
+				   k, dev, passes);
+	return PAPI_OK;
 }
 
 static int cu_ctl_update(void *ctl, const char *const *names, int n)

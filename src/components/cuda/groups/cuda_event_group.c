@@ -86,30 +86,23 @@ int tally_gpu_group_destroy(tally_gpu_group_t g)
  * several); 0 for an empty group or when the host API fails. */
 static int group_passes(tally_gpu_group_t g)
 {
-	struct tly_cu_config cfg;
-	int passes;
-
-	if (!g->n || tly_cu_config_build(tly_cu_device(g->dev)->chip, tly_cu_device_avail_any(g->dev),
-					 (const char *const *)g->names, g->n, &cfg) != PAPI_OK)
+	if (!g->n)
 		return 0;
-	passes = (int)cfg.passes;
-	tly_cu_config_free(&cfg);
-	return passes;
+	return (int)tly_cu_config_passes(tly_cu_device(g->dev)->chip, tly_cu_device_avail_any(g->dev),
+					 (const char *const *)g->names, g->n);
 }
 
 static int check_one_pass(tally_gpu_group_t g)
 {
-	struct tly_cu_config cfg;
-	int rc = tly_cu_config_build(tly_cu_device(g->dev)->chip, tly_cu_device_avail_any(g->dev),
-				     (const char *const *)g->names, g->n, &cfg);
+	size_t passes = tly_cu_config_passes(tly_cu_device(g->dev)->chip, tly_cu_device_avail_any(g->dev),
+					     (const char *const *)g->names, g->n);
 
-	if (rc != PAPI_OK)
-		return rc;
-	if (cfg.passes > 1)
-		rc = tly_err_set(PAPI_ECNFLCT, "GPU group: adding %s would need %zu passes; a group is "
-				 "one pass (use group sets)", g->names[g->n - 1], cfg.passes);
-	tly_cu_config_free(&cfg);
-	return rc;
+	if (passes == 0)
+		return tly_err_last_code() ? tly_err_last_code() : PAPI_ECMP;
+	if (passes > 1)
+		return tly_err_set(PAPI_ECNFLCT, "GPU group: adding %s would need %zu passes; a group is "
+				   "one pass (use group sets)", g->names[g->n - 1], passes);
+	return PAPI_OK;
 }
 
 int tally_gpu_group_add_event(tally_gpu_group_t g, tally_gpu_event_t id)
