@@ -21,6 +21,7 @@
 
 #include "th_clock.h"
 #include "th_file.h"
+#include "th_spawn.h"
 
 #define N 200000
 #define BATCHES 5
@@ -76,13 +77,14 @@ static int child(void)
 	return 0;
 }
 
-static int run(const char *cmd, double *plain, double *payload, int *tool)
+static int run(char *const argv[], double *plain, double *payload, int *tool)
 {
-	FILE *p = popen(cmd, "r");
+	pid_t pid;
+	FILE *p = th_spawn_read(argv, &pid);
 	int ok = p && fscanf(p, "%lf %lf %d", plain, payload, tool) == 3;
 
 	if (p)
-		ok &= pclose(p) == 0;
+		ok &= th_spawn_wait(p, pid) == 0;
 	return ok ? 0 : -1;
 }
 
@@ -93,7 +95,7 @@ int main(int argc, char **argv)
 		{ "Tally, no counters", "TALLY_NVTX_COUNTERS=0" },
 		{ "Tally, counters", "TALLY_NVTX_COUNTERS=1" },
 	};
-	char dir[] = "/tmp/bench_nvtx_XXXXXX", self[4096], cmd[9000];
+	char dir[] = "/tmp/bench_nvtx_XXXXXX", self[4096], outdir[64];
 	ssize_t n;
 
 	if (argc > 1 && !strcmp(argv[1], "--child"))
@@ -109,13 +111,13 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof cfg / sizeof *cfg; i++) {
 		double plain, payload;
 		int tool;
+		/* env(1) sets the one variable: no shell sees the paths */
+		char *with_tool[] = { "env", (char *)cfg[i].env, argv[1], outdir, "--", self, "--child", NULL };
+		char *no_tool[] = { "env", "-u", "NVTX_INJECTION64_PATH", self, "--child", NULL };
 
-		if (cfg[i].env)
-			snprintf(cmd, sizeof cmd, "%s %s --output-dir=%s -- %s --child", cfg[i].env, argv[1], dir, self);
-		else
-			snprintf(cmd, sizeof cmd, "env -u NVTX_INJECTION64_PATH %s --child", self);
-		if (run(cmd, &plain, &payload, &tool) < 0) {
-			fprintf(stderr, "%s failed\n", cmd);
+		snprintf(outdir, sizeof outdir, "--output-dir=%s", dir);
+		if (run(cfg[i].env ? with_tool : no_tool, &plain, &payload, &tool) < 0) {
+			fprintf(stderr, "%s: the run failed\n", cfg[i].label);
 			return 1;
 		}
 		printf("%-22s %14.1f %18.1f %s\n", cfg[i].label, plain, payload,

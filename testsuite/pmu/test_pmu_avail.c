@@ -12,36 +12,37 @@
 #include <string.h>
 
 #include "pmu_util.h"
+#include "th_spawn.h"
 
 #define MAX_LISTED 128
 
 static int listed_presets(const char *avail, char names[][PAPI_MAX_STR_LEN])
 {
-	char cmd[4096], line[1024];
+	char line[1024];
+	char *argv[] = { (char *)avail, "-a", NULL };
 	int n = 0;
-	FILE *p;
+	pid_t pid;
+	FILE *p = th_spawn_read(argv, &pid);
 
-	snprintf(cmd, sizeof cmd, "%s -a", avail);
-	p = popen(cmd, "r");
 	TH_CHECK(p != NULL);
 	if (!p)
 		return 0;
-	while (fgets(line, sizeof line, p) && n < MAX_LISTED)
-		if (strncmp(line, "PAPI_", 5) == 0 && sscanf(line, "%127s", names[n]) == 1)
+	while (fgets(line, sizeof line, p))   /* read to the end: the child never blocks on a full pipe */
+		if (n < MAX_LISTED && strncmp(line, "PAPI_", 5) == 0 && sscanf(line, "%127s", names[n]) == 1)
 			n++;
-	TH_EQ(pclose(p), 0);
+	TH_EQ(th_spawn_wait(p, pid), 0);
 	return n;
 }
 
 /* Every "No" row of the full listing explains itself in parentheses. */
 static void check_reasons(const char *avail)
 {
-	char cmd[4096], line[1024], name[128], code[32], av[8];
+	char line[1024], name[128], code[32], av[8];
+	char *argv[] = { (char *)avail, NULL };
 	int unavailable = 0, explained = 0;
-	FILE *p;
+	pid_t pid;
+	FILE *p = th_spawn_read(argv, &pid);
 
-	snprintf(cmd, sizeof cmd, "%s", avail);
-	p = popen(cmd, "r");
 	TH_CHECK(p != NULL);
 	if (!p)
 		return;
@@ -55,7 +56,7 @@ static void check_reasons(const char *avail)
 		else
 			fprintf(stderr, "no reason given: %s", line);
 	}
-	TH_EQ(pclose(p), 0);
+	TH_EQ(th_spawn_wait(p, pid), 0);
 	printf("%d presets unavailable, %d with a reason\n", unavailable, explained);
 	TH_CHECK(unavailable > 0);
 	TH_EQ(explained, unavailable);

@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "pmu_util.h"
+#include "th_spawn.h"
 #include "tally.h"
 #include "th_clock.h"
 
@@ -56,8 +57,10 @@ static double measured_mhz(void)
 static void check_avail(const char *avail)
 {
 	char line[512];
+	char *argv[] = { (char *)avail, NULL };
 	int found = 0;
-	FILE *p = popen(avail, "r");
+	pid_t pid;
+	FILE *p = th_spawn_read(argv, &pid);
 
 	TH_CHECK(p != NULL);
 	if (!p)
@@ -67,7 +70,7 @@ static void check_avail(const char *avail)
 			printf("papi_avail: %s", line);
 			found = strstr(line, "(measured") != NULL;
 		}
-	TH_EQ(pclose(p), 0);
+	TH_EQ(th_spawn_wait(p, pid), 0);
 	TH_CHECK(found);
 }
 
