@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "papi.h"
+#include "th_spawn.h"
 
 #define N 2000
 #define REPS 5
@@ -136,12 +137,13 @@ static int costs(struct cost out[NOPS])
 
 static int read_ref(const char *prog, struct cost ref[NOPS])
 {
-	char cmd[4096], line[256], name[64];
+	char line[256], name[64];
+	char *argv[] = { (char *)prog, "--raw", NULL };
 	int got = 0;
-	FILE *p;
+	pid_t pid;
+	FILE *p = th_spawn_read(argv, &pid);
 
-	snprintf(cmd, sizeof cmd, "%s --raw", prog);
-	if (!(p = popen(cmd, "r")))
+	if (!p)
 		return -1;
 	while (fgets(line, sizeof line, p)) {
 		double u, t;
@@ -153,7 +155,7 @@ static int read_ref(const char *prog, struct cost ref[NOPS])
 				got++;
 			}
 	}
-	return pclose(p) == 0 && got == NOPS ? 0 : -1;
+	return th_spawn_wait(p, pid) == 0 && got == NOPS ? 0 : -1;
 }
 
 static int table(const struct cost me[NOPS], const struct cost ref[NOPS])

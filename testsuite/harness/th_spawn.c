@@ -1,7 +1,9 @@
 /*
  * th_spawn.c - th_spawn_read and th_spawn_wait (th_spawn.h).
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include "th_spawn.h"
 
 #include <errno.h>
