@@ -220,12 +220,6 @@ size_t tly_cu_config_passes(const char *chip, const uint8_t *avail, const char *
 	return p;
 }
 
-/* Passes of a list (0 with a detail on error). */
-static size_t passes_of(const char *chip, const uint8_t *avail, const char *const *names, int n)
-{
-	return tly_cu_config_passes(chip, avail, names, n);
-}
-
 /* First fit in list order: a metric joins the first group that still
  * needs one pass with it; a metric that alone needs several passes gets a
  * group of its own. */
@@ -237,7 +231,7 @@ int tly_cu_config_pack(const char *chip, const uint8_t *avail, const char *const
 
 	if (!tmp)
 		return PAPI_ENOMEM;
-	*passes = passes_of(chip, avail, names, n);
+	*passes = tly_cu_config_passes(chip, avail, names, n);
 	if (*passes == 0) {
 		free(tmp);
 		return tly_err_last_code() ? tly_err_last_code() : PAPI_ECMP;
@@ -252,7 +246,7 @@ int tly_cu_config_pack(const char *chip, const uint8_t *avail, const char *const
 				if (group_of[j] == g)
 					tmp[k++] = names[j];
 			tmp[k++] = names[i];
-			if (passes_of(chip, avail, tmp, k) == 1)
+			if (tly_cu_config_passes(chip, avail, tmp, k) == 1)
 				placed = g;
 		}
 		group_of[i] = placed >= 0 ? placed : ng++;
