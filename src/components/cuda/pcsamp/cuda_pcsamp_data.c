@@ -244,7 +244,7 @@ void tly_pcs_data_take_cfgbuf(struct tly_pcs_data *d)
 	consume(d, &d->cfg);
 }
 
-int tly_pcs_data_drain(struct tly_pcs_data *d, CUcontext ctx)
+static int drain(struct tly_pcs_data *d, CUcontext ctx)
 {
 	const struct tly_cu_pcs_fns *f = tly_cu_pcs_fns(NULL);
 	CUpti_PCSamplingGetDataParams p = { .size = CUpti_PCSamplingGetDataParamsSize };
@@ -273,6 +273,15 @@ int tly_pcs_data_drain(struct tly_pcs_data *d, CUcontext ctx)
 			break;
 	}
 	return PAPI_OK;
+}
+
+int tly_pcs_data_drain(struct tly_pcs_data *d, CUcontext ctx)
+{
+	double t0 = tly_cu_time_start();
+	int rc = drain(d, ctx);
+
+	tly_cu_time_end("PC sampling: drain", t0);
+	return rc;
 }
 
 void tly_pcs_data_stats(const struct tly_pcs_data *d, tally_gpu_pcsampling_stats_t *st)

@@ -124,6 +124,7 @@ static void auto_enable(CUcontext ctx)
 {
 	char key[64];
 	long owner = 0;
+	double t0;
 	int rc;
 
 	if (share_one() == 1 && tly_pcs_gpu_key(ctx, key, sizeof key) == 0 &&
@@ -135,7 +136,9 @@ static void auto_enable(CUcontext ctx)
 		pthread_mutex_unlock(&autosamp.lock);
 		return;
 	}
+	t0 = tly_cu_time_start();
 	rc = tally_gpu_pcsampling_enable(ctx, NULL);
+	tly_cu_time_end("PC sampling: enabled on a new context", t0);
 	if (rc == PAPI_OK || rc == PAPI_EISRUN)
 		return;
 	pthread_mutex_lock(&autosamp.lock);

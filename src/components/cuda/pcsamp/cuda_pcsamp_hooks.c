@@ -6,6 +6,8 @@
  */
 #include "cuda_pcsamp_internal.h"
 
+#include <stdio.h>
+
 int tly_cu_pcs_wants_cubins(void)
 {
 	int w;
@@ -20,9 +22,19 @@ int tly_cu_pcs_wants_cubins(void)
 
 void tly_cu_pcs_module_loaded(CUcontext ctx, const void *cubin, size_t size)
 {
+	double t0;
+
 	(void)ctx;
-	if (tly_cu_pcs_wants_cubins())
-		tly_pcs_cubin_add(cubin, size);
+	if (!tly_cu_pcs_wants_cubins())
+		return;
+	t0 = tly_cu_time_start();
+	tly_pcs_cubin_add(cubin, size);
+	if (t0 != 0) {
+		char what[64];
+
+		snprintf(what, sizeof what, "PC sampling: module loaded, cubin of %zu bytes kept", size);
+		tly_cu_time_end(what, t0);
+	}
 }
 
 /* Continuous mode needs a drain before a module's PCs can be reused. */

@@ -1,9 +1,14 @@
 /*
  * cuda_pcsamp_src.c - what PC sampling records point at: the cubins seen by
- * the module-load callback (kept by cuptiGetCubinCrc CRC, the key of every
- * record), PC -> file:line through cuptiGetSassToSourceCorrelation, and the
- * names of launches by correlation id for kernel-serialized sessions.
- * Process-wide: a cubin may be loaded in several contexts.
+ * the module-load callback, PC -> file:line through
+ * cuptiGetSassToSourceCorrelation, and the names of launches by correlation
+ * id for kernel-serialized sessions.  Process-wide: a cubin may be loaded in
+ * several contexts.
+ *
+ * A record names its cubin by cuptiGetCubinCrc's CRC.  The load callback
+ * only copies the bytes (a program's first steps load dozens of modules,
+ * and the CRC of each is paid inside the program's launch); the CRC of a
+ * copy is taken at its first lookup, when records are turned into rows.
  */
 #include "cuda_pcsamp_internal.h"
 
@@ -16,6 +21,7 @@
 
 struct cubin {
 	uint64_t crc;
+	int crc_known;   /* 0 until the first lookup; -1: CUPTI gave none */
 	void *data;
 	size_t size;
 };
@@ -50,10 +56,24 @@ static int crc_of(const void *cubin, size_t size, uint64_t *crc)
 
 static struct cubin *find_locked(uint64_t crc)
 {
-	for (size_t i = 0; i < sources.n; i++)
-		if (sources.c[i].crc == crc)
-			return &sources.c[i];
+	for (size_t i = 0; i < sources.n; i++) {
+		struct cubin *c = &sources.c[i];
+
+		if (!c->crc_known)
+			c->crc_known = crc_of(c->data, c->size, &c->crc) == 0 ? 1 : -1;
+		if (c->crc_known == 1 && c->crc == crc)
+			return c;
+	}
 	return NULL;
+}
+
+/* The same bytes kept already (a module loaded in a second context)? */
+static int kept_locked(const void *cubin, size_t size)
+{
+	for (size_t i = 0; i < sources.n; i++)
+		if (sources.c[i].size == size && !memcmp(sources.c[i].data, cubin, size))
+			return 1;
+	return 0;
 }
 
 static int grow_locked(void)
@@ -73,15 +93,14 @@ static int grow_locked(void)
 
 void tly_pcs_cubin_add(const void *cubin, size_t size)
 {
-	uint64_t crc;
 	void *copy;
 
-	if (!cubin || !size || crc_of(cubin, size, &crc) != 0)
+	if (!cubin || !size)
 		return;
 	pthread_mutex_lock(&sources.lock);
-	if (!find_locked(crc) && grow_locked() == 0 && (copy = malloc(size)) != NULL) {
+	if (!kept_locked(cubin, size) && grow_locked() == 0 && (copy = malloc(size)) != NULL) {
 		memcpy(copy, cubin, size);
-		sources.c[sources.n++] = (struct cubin){ crc, copy, size };
+		sources.c[sources.n++] = (struct cubin){ .data = copy, .size = size };
 	}
 	pthread_mutex_unlock(&sources.lock);
 }
