@@ -293,10 +293,11 @@ PAPI_EXPORT int tally_gpu_subscribed(void);
  * 2^period cycles each SM samples one warp's PC and the reason it is not
  * issuing (stall reason).  Tally aggregates samples per (cubin CRC,
  * function, PC offset, correlation id) with a count per stall reason, and
- * maps PCs to file:line for code built with -lineinfo (cubins are captured
- * from the module-load callback, so enable sampling before the context's
- * first launch: with lazy module loading that is the first launch of each
- * module).
+ * maps PCs to file:line for code built with -lineinfo (cubins with line
+ * information are captured from the module-load callback, so enable
+ * sampling before the context's first launch: with lazy module loading
+ * that is the first launch of each module; cubins without it are not
+ * copied, and their PCs have no source line).
  *
  * Modes: continuous (default; kernels run concurrently, correlation_id is
  * 0) and kernel-serialized (each kernel runs alone; correlation_id is the
@@ -362,7 +363,7 @@ typedef struct tally_gpu_pcsampling_stats {
 	uint64_t hw_buffer_full;  /* drains that reported the hardware buffer full */
 	uint64_t drains;          /* buffers consumed */
 	uint64_t num_records;     /* distinct (crc, function, pc, correlation id) */
-	uint64_t cubins;          /* cubins captured (process-wide) */
+	uint64_t cubins;          /* cubins with line information captured (process-wide) */
 	uint64_t lost_records;    /* records CUPTI could not place (remaining after drains) */
 	int device;               /* CUDA device of the session's context */
 } tally_gpu_pcsampling_stats_t;

@@ -23,16 +23,18 @@ int tly_cu_pcs_wants_cubins(void)
 void tly_cu_pcs_module_loaded(CUcontext ctx, const void *cubin, size_t size)
 {
 	double t0;
+	int kept;
 
 	(void)ctx;
 	if (!tly_cu_pcs_wants_cubins())
 		return;
 	t0 = tly_cu_time_start();
-	tly_pcs_cubin_add(cubin, size);
+	kept = tly_pcs_cubin_add(cubin, size);
 	if (t0 != 0) {
-		char what[64];
+		char what[96];
 
-		snprintf(what, sizeof what, "PC sampling: module loaded, cubin of %zu bytes kept", size);
+		snprintf(what, sizeof what, "PC sampling: module loaded, cubin of %zu bytes %s", size,
+			 kept ? "kept" : "without line information, not kept");
 		tly_cu_time_end(what, t0);
 	}
 }

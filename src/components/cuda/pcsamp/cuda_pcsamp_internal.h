@@ -11,6 +11,7 @@
  *   cuda_pcsamp_hooks.c     what the CUPTI subscriber tells PC sampling
  *   cuda_pcsamp_data.c      buffers, draining, records
  *   cuda_pcsamp_src.c       cubins, CRCs, source lines, launch names
+ *   cuda_pcsamp_elf.c       whether a cubin has line information
  *   cuda_pcsamp_env.c       TALLY_PCSAMP_* settings, automatic sampling
  *   cuda_pcsamp_share.c     one sampling process per GPU
  */
@@ -95,11 +96,16 @@ int tly_pcs_data_walk(struct tly_pcs_data *d, tally_gpu_pc_sample_fn fn, void *u
 		      const char *(*kernel_of)(void *, uint32_t), void *kud);
 
 /* Cubins and launches (cuda_pcsamp_src.c). */
-void tly_pcs_cubin_add(const void *cubin, size_t size);
+/* Keep a copy of a loaded cubin that has line information; 1 when kept
+ * (or kept already), 0 when it has none. */
+int tly_pcs_cubin_add(const void *cubin, size_t size);
 size_t tly_pcs_cubin_count(void);
 /* file ("dir/file", malloc'ed) and line of a PC; 0 when found. */
 int tly_pcs_source(uint64_t crc, const char *func, uint64_t pc, char **file, uint32_t *line);
 void tly_pcs_cubins_free(void);
+/* 1: the ELF64 image has a .debug_line section; 0: it has none; -1: not
+ * an ELF64 image this code can read (cuda_pcsamp_elf.c). */
+int tly_pcs_cubin_has_lines(const void *cubin, size_t size);
 /* One sampling process per GPU (cuda_pcsamp_share.c).  Claim GPU `key`:
  * 0 when this process holds it (or cannot coordinate), -1 when process
  * *owner does, -2 when the lock file belongs to user id *owner. */

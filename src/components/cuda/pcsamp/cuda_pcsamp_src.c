@@ -6,9 +6,10 @@
  * several contexts.
  *
  * A record names its cubin by cuptiGetCubinCrc's CRC.  The load callback
- * only copies the bytes (a program's first steps load dozens of modules,
- * and the CRC of each is paid inside the program's launch); the CRC of a
- * copy is taken at its first lookup, when records are turned into rows.
+ * only copies the bytes, and only of a cubin with line information
+ * (cuda_pcsamp_elf.c): a program's first steps load dozens of modules,
+ * and what is done for each is paid inside the program's launch.  The CRC
+ * of a copy is taken at its first lookup, when records become rows.
  */
 #include "cuda_pcsamp_internal.h"
 
@@ -91,18 +92,24 @@ static int grow_locked(void)
 	return 0;
 }
 
-void tly_pcs_cubin_add(const void *cubin, size_t size)
+int tly_pcs_cubin_add(const void *cubin, size_t size)
 {
 	void *copy;
+	int kept;
 
-	if (!cubin || !size)
-		return;
+	/* No line information: no source line to give, nothing to keep.  An
+	 * image this code cannot read is kept (CUPTI may still read it). */
+	if (!cubin || !size || tly_pcs_cubin_has_lines(cubin, size) == 0)
+		return 0;
 	pthread_mutex_lock(&sources.lock);
-	if (!kept_locked(cubin, size) && grow_locked() == 0 && (copy = malloc(size)) != NULL) {
+	kept = kept_locked(cubin, size);
+	if (!kept && grow_locked() == 0 && (copy = malloc(size)) != NULL) {
 		memcpy(copy, cubin, size);
 		sources.c[sources.n++] = (struct cubin){ .data = copy, .size = size };
+		kept = 1;
 	}
 	pthread_mutex_unlock(&sources.lock);
+	return kept;
 }
 
 size_t tly_pcs_cubin_count(void)
