@@ -99,6 +99,8 @@ static uint64_t on_launch(const tally_gpu_launch_t *l, void *ud)
 	if (l->phase == 0 && tly_gpu_start_wait() != 0)
 		tly_rt_log(1, "the GPU profiler's start has not ended after a minute: kernel '%s' launched without it",
 			   l->name ? l->name : "?");
+	if (l->phase == 0)
+		tly_gpu_rt_mark_launch();
 	if (l->phase == 1 && !atomic_exchange(&exit_hook, 1))
 		atexit(harvest_at_exit);
 	if (l->phase != 1 || !(t = tly_rt_self()))

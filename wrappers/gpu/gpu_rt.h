@@ -41,9 +41,13 @@ int tly_gpu_share_owner(void *comm_ptr, int device, int wants);
 const struct tly_gpu_kstat *tly_gpu_rt_collect(int64_t *n, int *replay);
 
 /* Region granularity (TALLY_CUDA_GRANULARITY=region): thread t entered or
- * left a region; ends the GPU range and starts one for t's innermost
- * region (gpu_marks.c).  Cheap when that granularity is off. */
+ * left a region; the next launch ends the GPU range and starts one for
+ * t's innermost region unless the open range is that region's
+ * (gpu_marks.c).  Cheap when that granularity is off. */
 void tly_gpu_rt_mark(const struct tly_rt_thread *t);
+/* At a launch's entry, before the kernel is submitted: start the range of
+ * the region wanted since the last launch, if any. */
+void tly_gpu_rt_mark_launch(void);
 /* Turn marks on (after the ranges-mode session is enabled). */
 void tly_gpu_rt_marks_on(void);
 /* The thread, region and launches of range `name` ("r<k>"); -1 when the
