@@ -66,7 +66,7 @@ static void check_malformed(const unsigned char *li, size_t n)
 /* Some PC of pcs_fma maps to a line of its hot loop in pcsamp_kernels.cu. */
 static void check_lines(uint64_t crc)
 {
-	int in_loop = 0, found = 0;
+	int in_loop = 0, found = 0, not_found = 0, left = 0;
 
 	for (uint64_t pc = 0; pc < 4096; pc += 16) {
 		char *file = NULL;
@@ -77,13 +77,18 @@ static void check_lines(uint64_t crc)
 			if (!file || !strstr(file, "pcsamp_kernels.cu"))
 				TH_CHECK(!"a PC of pcs_fma maps to another file");
 			in_loop += line >= PCS_FMA_BEGIN && line <= PCS_FMA_END;
+		} else {
+			not_found++;
+			left += file != NULL;   /* a PC without a line leaves no string to free */
 		}
 		free(file);
 	}
-	printf("pcs_fma: %d PCs with a line, %d in the hot loop (lines %d-%d)\n", found, in_loop, PCS_FMA_BEGIN,
-	       PCS_FMA_END);
+	printf("pcs_fma: %d PCs with a line, %d in the hot loop (lines %d-%d), %d without\n", found, in_loop,
+	       PCS_FMA_BEGIN, PCS_FMA_END, not_found);
 	TH_CHECK(found > 0);
 	TH_CHECK(in_loop > 0);
+	TH_CHECK(not_found > 0);   /* past the function's end */
+	TH_EQ(left, 0);
 }
 
 int main(int argc, char **argv)

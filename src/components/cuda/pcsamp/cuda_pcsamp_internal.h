@@ -100,7 +100,8 @@ int tly_pcs_data_walk(struct tly_pcs_data *d, tally_gpu_pc_sample_fn fn, void *u
  * (or kept already), 0 when it has none. */
 int tly_pcs_cubin_add(const void *cubin, size_t size);
 size_t tly_pcs_cubin_count(void);
-/* file ("dir/file", malloc'ed) and line of a PC; 0 when found. */
+/* file ("dir/file", malloc'ed) and line of a PC; 0 when found, -1 (*file
+ * NULL) when not. */
 int tly_pcs_source(uint64_t crc, const char *func, uint64_t pc, char **file, uint32_t *line);
 void tly_pcs_cubins_free(void);
 /* 1: the ELF64 image has a .debug_line section; 0: it has none; -1: not

@@ -153,7 +153,11 @@ int tly_pcs_source(uint64_t crc, const char *func, uint64_t pc, char **file, uin
 	*line = p.lineNumber;
 	free(p.fileName);
 	free(p.dirName);
-	return p.lineNumber ? 0 : -1;
+	if (p.lineNumber)
+		return 0;
+	free(*file);   /* no line: the caller keeps nothing */
+	*file = NULL;
+	return -1;
 }
 
 void tly_pcs_launch_add(uint32_t corr, const char *name)
