@@ -11,6 +11,7 @@ set -u
 style=$1 mode=$2 app=$3 run=$4 checker=$5
 command -v /usr/bin/python3 >/dev/null && /usr/bin/python3 -c "import h5py" 2>/dev/null || { echo "python3-h5py missing"; exit 77; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=2
+export TALLY_VERBOSE=2   # the writer then says whether HDF5 wrote collectively
 # mpirun's children are not leak-checked (Open MPI's own allocations)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
 export OMPI_MCA_rmaps_base_oversubscribe=1
@@ -65,6 +66,8 @@ if [ "$mode" = nodir ]; then
 fi
 if [ "$appmode" = ok ]; then
   [ $rc -eq 0 ] || { echo "job failed"; exit 1; }
+  # every table written by collective MPI-IO (TALLY_VERBOSE=2 says otherwise)
+  if grep "not collective" err.txt; then echo "HDF5 fell back to independent writes"; exit 1; fi
   exec /usr/bin/python3 "$checker" "$out" ok
 fi
 [ $rc -ne 0 ] || { echo "job should have failed (mode $mode)"; exit 1; }

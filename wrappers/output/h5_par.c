@@ -10,6 +10,10 @@
  *   each rank's rows are one hyperslab at its offset, so a table is one
  *   collective write with no chunk index to build; chunking would only
  *   add metadata (a B-tree entry per chunk) without reuse.
+ * - Rows are packed into the file's type here (H5Tconvert) and written in
+ *   that type: a conversion inside H5Dwrite makes HDF5 1.10 give up
+ *   collective I/O for independent writes (H5D_MPIO_DATATYPE_CONVERSION)
+ *   and zero two 1 MiB conversion buffers per table.
  * - Aggregation: collective buffering on for writes, data sieving off
  *   (ROMIO hints; Open MPI's OMPIO picks its aggregators itself and
  *   ignores the romio_ hints).  cb_nodes is left to the MPI library, which
@@ -20,6 +24,8 @@
 #include "output/h5_schema.h"
 
 #include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "output/h5_par.h"
 
@@ -65,20 +71,66 @@ void tly_h5_par_plan(MPI_Comm *comm, const int64_t *n, int nt, int64_t *off, int
 		off[i] = 0;     /* MPI_Exscan leaves rank 0's result undefined */
 }
 
+/* The n rows in the dataset's own (packed) type, or NULL: types with
+ * variable-length parts are left to HDF5, as is anything that fails here. */
+static void *packed(hid_t mem, hid_t ft, int64_t n, const void *rows)
+{
+	size_t msz = H5Tget_size(mem), fsz = H5Tget_size(ft), big = msz > fsz ? msz : fsz;
+	void *buf, *bkg;
+
+	if (!msz || !fsz || H5Tdetect_class(ft, H5T_VLEN) != 0 || H5Tdetect_class(mem, H5T_VLEN) != 0 ||
+	    H5Tis_variable_str(ft) != 0)
+		return NULL;
+	buf = malloc((size_t)n * big);
+	bkg = calloc((size_t)n, fsz);
+	if (buf && bkg) {
+		memcpy(buf, rows, (size_t)n * msz);
+		if (H5Tconvert(mem, ft, (size_t)n, buf, bkg, H5P_DEFAULT) < 0) {
+			free(buf);
+			buf = NULL;
+		}
+	} else {
+		free(buf);
+		buf = NULL;
+	}
+	free(bkg);
+	return buf;
+}
+
 herr_t tly_h5_par_write_rows(hid_t ds, hid_t mem, hid_t fs, hid_t dxpl, int64_t off, int64_t n,
 			     const void *rows)
 {
 	hsize_t dn = (hsize_t)(n ? n : 1), doff = (hsize_t)off, dcnt = (hsize_t)n;
-	hid_t ms = H5Screate_simple(1, &dn, NULL);
+	hid_t ms = H5Screate_simple(1, &dn, NULL), ft = H5Dget_type(ds);
+	void *pk = NULL;
 	herr_t rc;
 
 	if (n) {
 		H5Sselect_hyperslab(fs, H5S_SELECT_SET, &doff, NULL, &dcnt, NULL);
+		if (ft >= 0 && H5Tequal(ft, mem) <= 0)
+			pk = packed(mem, ft, n, rows);
 	} else {
 		H5Sselect_none(fs);
 		H5Sselect_none(ms);
 	}
-	rc = H5Dwrite(ds, mem, ms, fs, dxpl, rows);
+	/* In the file's type, every rank alike (a rank without rows too):
+	 * HDF5 then converts nothing, so the write stays collective. */
+	if (pk || (!n && ft >= 0 && H5Tdetect_class(ft, H5T_VLEN) == 0))
+		rc = H5Dwrite(ds, ft, ms, fs, dxpl, pk);
+	else
+		rc = H5Dwrite(ds, mem, ms, fs, dxpl, rows);
+	free(pk);
+	if (ft >= 0)
+		H5Tclose(ft);
 	H5Sclose(ms);
 	return rc;
+}
+
+uint32_t tly_h5_par_not_collective(hid_t dxpl)
+{
+	uint32_t local = 0, global = 0;
+
+	if (H5Pget_mpio_no_collective_cause(dxpl, &local, &global) < 0)
+		return 0;
+	return global;
 }

@@ -21,4 +21,9 @@ void tly_h5_par_plan(MPI_Comm *comm, const int64_t *n, int nt, int64_t *off, int
 herr_t tly_h5_par_write_rows(hid_t ds, hid_t mem, hid_t fs, hid_t dxpl, int64_t off, int64_t n,
 			     const void *rows);
 
+/* After a write through dxpl: why HDF5 did not write collectively on
+ * some rank (H5D_MPIO_* bits of H5Pget_mpio_no_collective_cause), 0 when
+ * it did. */
+uint32_t tly_h5_par_not_collective(hid_t dxpl);
+
 #endif

@@ -28,6 +28,8 @@ struct wctx {
 	hid_t file, dxpl, dcpl;
 	int64_t off[TLY_NTABLES], total[TLY_NTABLES];   /* this rank's row offsets, job totals */
 	hid_t mem[TLY_NTABLES], ftype[TLY_NTABLES];
+	int nindep;           /* tables HDF5 wrote by independent MPI-IO */
+	uint32_t why;         /* its H5D_MPIO_* causes */
 };
 
 static int64_t reduce_i64(struct wctx *w, int64_t v, MPI_Op op)
@@ -87,6 +89,7 @@ static int write_table(struct wctx *w, int tid, const void *rows, int64_t n)
 	hsize_t dtot = (hsize_t)total;
 	hid_t fs, ds;
 	herr_t rc = 0;
+	uint32_t why;
 
 	fs = H5Screate_simple(1, &dtot, NULL);
 	ds = H5Dcreate2(w->file, tly_h5_table_names[tid], w->ftype[tid], fs, H5P_DEFAULT, w->dcpl,
@@ -100,6 +103,10 @@ static int write_table(struct wctx *w, int tid, const void *rows, int64_t n)
 	doc_attr(ds, tly_h5_table_docs[tid]);
 	if (total > 0)
 		rc = tly_h5_par_write_rows(ds, w->mem[tid], fs, w->dxpl, w->off[tid], n, rows);
+	if (total > 0 && rc >= 0 && w->comm && (why = tly_h5_par_not_collective(w->dxpl))) {
+		w->nindep++;
+		w->why |= why;
+	}
 	H5Dclose(ds);
 	H5Sclose(fs);
 	return agree(w, rc >= 0) ? 0 : -1;
@@ -185,6 +192,9 @@ static int write_all(struct wctx *w, struct tly_rt_proc *p, struct tly_rows *row
 	tly_h5_par_plan(w->comm, rows->n, TLY_NTABLES, w->off, w->total);
 	for (int i = 0; i < TLY_NTABLES && rc == 0; i++)
 		rc = write_table(w, i, rows->t[i], rows->n[i]);
+	if (w->nindep && w->rank == 0)
+		tly_rt_log(2, "%d table(s) written by independent, not collective, MPI-IO (HDF5's "
+			   "H5Pget_mpio_no_collective_cause 0x%x)", w->nindep, (unsigned)w->why);
 	secs = (double)reduce_i64(w, tly_rt_now() - t0, MPI_MAX) / 1e9;
 	attr_write(w, "write_seconds", H5T_NATIVE_DOUBLE, &secs, NULL);
 	return rc;
