@@ -71,6 +71,42 @@ void tly_h5_par_plan(MPI_Comm *comm, const int64_t *n, int nt, int64_t *off, int
 		off[i] = 0;     /* MPI_Exscan leaves rank 0's result undefined */
 }
 
+/* Does type t hold a variable-length sequence or string anywhere (1), or
+ * not (0)?  -1 when HDF5 cannot tell. */
+static int variable_parts(hid_t t)
+{
+	int v = 0, n;
+	hid_t m;
+
+	switch (H5Tget_class(t)) {
+	case H5T_VLEN:
+		return 1;
+	case H5T_STRING:
+		return H5Tis_variable_str(t) != 0;
+	case H5T_ARRAY:
+		m = H5Tget_super(t);
+		v = m < 0 ? -1 : variable_parts(m);
+		if (m >= 0)
+			H5Tclose(m);
+		return v;
+	case H5T_COMPOUND:
+		n = H5Tget_nmembers(t);
+		if (n < 0)
+			return -1;
+		for (int i = 0; i < n && v == 0; i++) {
+			m = H5Tget_member_type(t, (unsigned)i);
+			v = m < 0 ? -1 : variable_parts(m);
+			if (m >= 0)
+				H5Tclose(m);
+		}
+		return v;
+	case H5T_NO_CLASS:
+		return -1;
+	default:
+		return 0;
+	}
+}
+
 /* The n rows in the dataset's own (packed) type, or NULL: types with
  * variable-length parts are left to HDF5, as is anything that fails here. */
 static void *packed(hid_t mem, hid_t ft, int64_t n, const void *rows)
@@ -78,8 +114,7 @@ static void *packed(hid_t mem, hid_t ft, int64_t n, const void *rows)
 	size_t msz = H5Tget_size(mem), fsz = H5Tget_size(ft), big = msz > fsz ? msz : fsz;
 	void *buf, *bkg;
 
-	if (!msz || !fsz || H5Tdetect_class(ft, H5T_VLEN) != 0 || H5Tdetect_class(mem, H5T_VLEN) != 0 ||
-	    H5Tis_variable_str(ft) != 0)
+	if (!msz || !fsz || variable_parts(mem) != 0 || variable_parts(ft) != 0)
 		return NULL;
 	buf = malloc((size_t)n * big);
 	bkg = calloc((size_t)n, fsz);
@@ -115,7 +150,7 @@ herr_t tly_h5_par_write_rows(hid_t ds, hid_t mem, hid_t fs, hid_t dxpl, int64_t 
 	}
 	/* In the file's type, every rank alike (a rank without rows too):
 	 * HDF5 then converts nothing, so the write stays collective. */
-	if (pk || (!n && ft >= 0 && H5Tdetect_class(ft, H5T_VLEN) == 0))
+	if (pk || (!n && ft >= 0 && variable_parts(ft) == 0))
 		rc = H5Dwrite(ds, ft, ms, fs, dxpl, pk);
 	else
 		rc = H5Dwrite(ds, mem, ms, fs, dxpl, rows);
