@@ -110,9 +110,10 @@ static void preset_info(int idx, PAPI_event_info_t *info)
 	if (!p)
 		return;
 	snprintf(info->note, sizeof info->note, "%s", p->note);
-	/* A mapping that does not count here still shows its natives (by
-	 * name, code 0), so papi_avail can say what it would count. */
-	info->count = (unsigned)p->nterms;
+	/* As in PAPI, count > 0 means the preset can be counted here.  A
+	 * mapping that does not count still names its natives in name[] (code
+	 * 0, count 0), so papi_avail can say what it would count. */
+	info->count = p->avail == PAPI_OK ? (unsigned)p->nterms : 0;
 	snprintf(info->derived, sizeof info->derived, "%s", tly_derived_name(p->derived));
 	snprintf(info->postfix, sizeof info->postfix, "%s", p->postfix);
 	for (int t = 0; t < p->nterms && t < PAPI_MAX_INFO_TERMS; t++) {

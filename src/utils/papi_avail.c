@@ -62,7 +62,7 @@ static int parse_args(const char *prog, int argc, char **argv, struct avail_opts
 
 static void print_terms(const PAPI_event_info_t *info)
 {
-	for (unsigned j = 0; j < info->count && j < PAPI_MAX_INFO_TERMS; j++)
+	for (unsigned j = 0; j < util_preset_terms(info); j++)
 		if (info->code[j])
 			printf("   Native term %u   : 0x%08x  %s\n", j, info->code[j], info->name[j]);
 		else
@@ -73,14 +73,14 @@ static void print_detail(const PAPI_event_info_t *info, int avail)
 {
 	printf("%-20s: %s\n", "Event name", info->symbol);
 	printf("%-20s: 0x%08x\n", "Event code", info->event_code);
-	printf("%-20s: %s\n", "Available", avail == PAPI_OK ? "yes" : info->count ? "no: not countable on this machine" : "no");
+	printf("%-20s: %s\n", "Available", avail == PAPI_OK ? "yes" : util_preset_terms(info) ? "no: not countable on this machine" : "no");
 	if (avail != PAPI_OK)
 		printf("%-20s: %s\n", "Query result", PAPI_strerror(avail));
 	printf("%-20s: %s\n", "Short description", info->short_descr);
 	printf("%-20s: %s\n", "Long description", info->long_descr);
 	printf("%-20s: %s\n", "Derived", info->derived[0] ? info->derived : "-");
 	printf("%-20s: %s\n", "Postfix", info->postfix[0] ? info->postfix : "-");
-	printf("%-20s: %u\n", "Native terms", info->count);
+	printf("%-20s: %u\n", "Native terms", util_preset_terms(info));
 	print_terms(info);
 	if (info->note[0])
 		printf("%-20s: %s\n", "Note", info->note);

@@ -40,10 +40,10 @@ static void csv_field(const char *s, int last)
 
 static void print_preset(const PAPI_event_info_t *info)
 {
-	unsigned nterms = info->count < PAPI_MAX_INFO_TERMS ? info->count : PAPI_MAX_INFO_TERMS;
-	/* An unavailable preset may still name its mapping's natives (code 0):
-	 * they are listed, but the derived kind stays empty when unavailable. */
-	int avail = nterms > 0 && info->code[0] != 0;
+	unsigned nterms = util_preset_terms(info);
+	/* An unavailable preset (count 0) may still name its mapping's natives
+	 * (code 0): they are listed, but the derived kind stays empty. */
+	int avail = info->count > 0;
 
 	csv_field(info->symbol, 0);
 	csv_field(avail ? info->derived : "", 0);

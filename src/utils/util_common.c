@@ -100,6 +100,17 @@ int util_info_is_derived(const PAPI_event_info_t *info)
 	return strcmp(info->derived, "NOT_DERIVED") != 0 && strcmp(info->derived, "DERIVED_CMPD") != 0;
 }
 
+unsigned util_preset_terms(const PAPI_event_info_t *info)
+{
+	unsigned n = 0;
+
+	if (info->count)
+		return info->count < PAPI_MAX_INFO_TERMS ? info->count : PAPI_MAX_INFO_TERMS;
+	while (n < PAPI_MAX_INFO_TERMS && info->name[n][0] != '\0')
+		n++;
+	return n;
+}
+
 static int count_cmp_natives(int cidx)
 {
 	int code = PAPI_NATIVE_MASK;

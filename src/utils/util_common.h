@@ -43,6 +43,9 @@ int util_bad_option(const char *prog, const char *arg);
 int util_event_code(const char *prog, const char *name, int *code);
 /* 1 when the preset/native info says it is derived. */
 int util_info_is_derived(const PAPI_event_info_t *info);
+/* The natives a preset's info names: count when it is available, else the
+ * names its mapping would count (name[] set, code 0, count 0). */
+unsigned util_preset_terms(const PAPI_event_info_t *info);
 /* Count the native events (not umasks) of one component, or all (cidx<0). */
 int util_count_natives(int cidx);
 
