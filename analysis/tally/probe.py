@@ -18,7 +18,16 @@ TIMEOUT = float(os.environ.get("TALLY_PROBE_TIMEOUT", "120"))
 
 def _child(path):
     """Make the libhdf5 calls the reader will make (open, attributes, each
-    table within the size check); exit 0 (errors are the parent's to report)."""
+    table within the size check); exit 0 (errors are the parent's to report).
+    Its stderr goes nowhere: a libhdf5 crash makes glibc print its own line
+    ("free(): invalid pointer"), and the user gets the parent's sentence only."""
+    os.environ["LIBC_FATAL_STDERR_"] = "1"   # glibc's abort message to fd 2, not /dev/tty
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, 2)
+        os.close(fd)
+    except OSError:
+        pass
     try:
         import h5py
         from . import sanity

@@ -5,7 +5,8 @@
 #  1. a directory whose partial file of rank 1 is damaged: reported in one
 #     warning line, rank 0's file is reported (exit 0);
 #  2. unknown schema versions are refused by number (exit 2, one line);
-#  3. fuzz_reader.py for SECONDS over the three files (0 tracebacks, hangs
+#  3. libhdf5 made to crash in the reader's probe: still one line;
+#  4. fuzz_reader.py for SECONDS over the three files (0 tracebacks, hangs
 #     and crashes).  CI runs 60 s; run it longer by hand (docs/report.md).
 set -u
 secs=$1 app=$2 mpiapp=$3 run=$4 report=$5
@@ -44,6 +45,8 @@ for v in 999 0 "'abc'" 1.5; do
   [ $rc = 2 ] && [ "$(wc -l < e.txt)" = 1 ] || bad "schema_version $v: exit $rc, $(wc -l < e.txt) lines"
   grep -q "${v//\'/}" e.txt || bad "schema_version $v: the message does not name it"
 done
-# 3. the fuzzer
+# 3. libhdf5 crashing in the reader's probe (glibc's abort message): one line
+PYTHONPATH=${TALLY_PYTHONPATH:-} $py "$here/probe_crash.py" serial.h5 || bad "crash in the probe"
+# 4. the fuzzer
 PYTHONPATH=${TALLY_PYTHONPATH:-} $py "$here/fuzz_reader.py" "$secs" "${files[@]}" || bad "fuzzer"
 exit $fail
