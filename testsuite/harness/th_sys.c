@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <linux/perf_event.h>
 #include <sys/syscall.h>
 
@@ -24,6 +25,15 @@ int th_paranoid(void)
 		v = -99;
 	fclose(f);
 	return v;
+}
+
+long long th_thread_faults(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru) != 0)
+		return -1;
+	return (long long)ru.ru_minflt + ru.ru_majflt;
 }
 
 void th_need_sw_perf(void)

@@ -14,4 +14,11 @@ int th_paranoid(void);
  * not a skip. */
 void th_need_sw_perf(void);
 
+/* The calling thread's page faults so far (minor + major, as the kernel's
+ * getrusage(RUSAGE_THREAD) books them): the ground truth for
+ * perf::PAGE-FAULTS over a window.  Under ASan/UBSan the code between two
+ * readings faults shadow and allocator pages beside the pages a test
+ * touches, which this count includes. */
+long long th_thread_faults(void);
+
 #endif /* TALLY_TH_SYS_H */
