@@ -4,6 +4,7 @@
  * answers that a binding must reproduce.
  */
 #define _GNU_SOURCE 1 /* RUSAGE_THREAD */
+#include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -13,7 +14,8 @@
 #include "tharness.h"
 
 long long tft_minflt(void);
-double tft_clock_tol(long long cpu_ns);
+void tft_clock_begin(void);
+int tft_near_clock(long long counted, long long cpu_ns);
 long long tft_thread_cpu_ns(void);
 long long tft_pagesize(void);
 int tft_c_epc(int event);
@@ -37,13 +39,26 @@ long long tft_thread_cpu_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* Relative tolerance for perf::TASK-CLOCK against thread CPU time over a
- * window of cpu_ns: the shared rule of testsuite/harness/tharness.h
- * (5% or 3 ms either way; no steal allowance: the Fortran side has no
- * window to measure the thread's own extra time over). */
-double tft_clock_tol(long long cpu_ns)
+/* Open the calling thread's clock window (th_clock_begin): where the
+ * measured window starts, in the thread that checks it. */
+void tft_clock_begin(void)
 {
-	return cpu_ns > 0 ? th_clock_tolerance((double)cpu_ns) / (double)cpu_ns : 0.05;
+	th_clock_begin();
+}
+
+/* TH_NEAR_CLOCK's rule (tharness.h) for the Fortran side: perf::TASK-CLOCK
+ * within [cpu - tol, cpu + tol + the calling thread's own extra time since
+ * its tft_clock_begin] (steal, interrupts: th_clock.h).  1 when it holds;
+ * else 0, with the bounds on stderr. */
+int tft_near_clock(long long counted, long long cpu_ns)
+{
+	double x = th_clock_allowance_ns(), tol = th_clock_tolerance((double)cpu_ns);
+
+	if (th_clock_near((double)counted, (double)cpu_ns, x))
+		return 1;
+	fprintf(stderr, "  TASK-CLOCK %lld not in [%.0f, %.0f] (thread CPU %lld ns, own extra time %.0f ns)\n",
+		counted, (double)cpu_ns - tol, (double)cpu_ns + tol + x, cpu_ns, x);
+	return 0;
 }
 
 long long tft_pagesize(void)

@@ -16,11 +16,13 @@ module tfharness
       import :: c_long_long
       integer(c_long_long) :: v
     end function tft_thread_cpu_ns
-    function tft_clock_tol(cpu_ns) bind(C, name='tft_clock_tol') result(v)
-      import :: c_long_long, c_double
-      integer(c_long_long), value :: cpu_ns
-      real(c_double) :: v
-    end function tft_clock_tol
+    subroutine tft_clock_begin() bind(C, name='tft_clock_begin')
+    end subroutine tft_clock_begin
+    function tft_near_clock(counted, cpu_ns) bind(C, name='tft_near_clock') result(v)
+      import :: c_long_long, c_int
+      integer(c_long_long), value :: counted, cpu_ns
+      integer(c_int) :: v
+    end function tft_near_clock
     function tft_pagesize() bind(C, name='tft_pagesize') result(v)
       import :: c_long_long
       integer(c_long_long) :: v
@@ -88,6 +90,19 @@ contains
            ' within ', rel, ')'
     end if
   end subroutine th_near
+
+  ! TASK-CLOCK ns against thread CPU ns over a window this thread opened
+  ! with tft_clock_begin(): TH_NEAR_CLOCK's rule (tharness.h), with the
+  ! thread's own measured extra time above.  Call it in that thread.
+  subroutine th_near_clock(counted, cpu, what)
+    integer(c_long_long), intent(in) :: counted, cpu
+    character(len=*), intent(in) :: what
+    th_checks = th_checks + 1
+    if (tft_near_clock(counted, cpu) /= 1) then
+      th_failures = th_failures + 1
+      write (0, '(a,a,a,i0,a,i0,a)') 'FAILED: ', what, ' (', counted, ' vs ', cpu, ')'
+    end if
+  end subroutine th_near_clock
 
   subroutine th_done()
     write (*, '(i0,a,i0,a)') th_checks, ' checks, ', th_failures, ' failed'
