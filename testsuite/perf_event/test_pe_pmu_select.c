@@ -95,12 +95,14 @@ static int present(const char *pmu)
 static void check_software_counts(void)
 {
 	int es = PAPI_NULL, code = 0;
-	long long v = 0, t0;
+	long long v = 0, t0, extra;
 	volatile double x = 1;
+	struct th_clock around;
 
 	TH_EQ(PAPI_event_name_to_code("perf::TASK-CLOCK", &code), PAPI_OK);
 	TH_EQ(PAPI_create_eventset(&es), PAPI_OK);
 	TH_EQ(PAPI_add_event(es, code), PAPI_OK);
+	around = th_clock_now();
 	TH_EQ(PAPI_start(es), PAPI_OK);
 	t0 = th_clock_now().cpu;
 	/* 20 ms of CPU in user space: clock() is a system call, so few of them
@@ -110,10 +112,15 @@ static void check_software_counts(void)
 			x = x * 1.0000001 + 1e-9;
 	t0 = th_clock_now().cpu - t0;
 	TH_EQ(PAPI_stop(es, &v), PAPI_OK);
+	extra = th_clock_extra_ns(&around);
 	/* it counts, and about the thread's CPU time: this is not the clock
 	 * accuracy test (api_counting_truth is); one child in 384 was seen
-	 * 17% low on 20 ms under a load of 17 on 2 cores */
-	TH_CHECK(v > t0 / 2 && v < 2 * t0);
+	 * 17% low on 20 ms under a load of 17 on 2 cores, and one above twice
+	 * its CPU time on a loaded guest: above, the thread's own extra time
+	 * (steal, interrupts: th_clock.h) counts too */
+	TH_CHECK(v > t0 / 2 && v < 2 * t0 + extra);
+	if (!(v > t0 / 2 && v < 2 * t0 + extra))
+		fprintf(stderr, "  task-clock %lld ns, thread CPU %lld ns, own extra time %lld ns\n", v, t0, extra);
 }
 
 /* In the child: LIBPFM_FORCE_PMU=pmu (type `type`) is set. */
