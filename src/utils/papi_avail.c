@@ -62,7 +62,9 @@ static int parse_args(const char *prog, int argc, char **argv, struct avail_opts
 
 static void print_terms(const PAPI_event_info_t *info)
 {
-	for (unsigned j = 0; j < util_preset_terms(info); j++)
+	unsigned n = util_preset_terms(info);
+
+	for (unsigned j = 0; j < n; j++)
 		if (info->code[j])
 			printf("   Native term %u   : 0x%08x  %s\n", j, info->code[j], info->name[j]);
 		else
@@ -71,16 +73,18 @@ static void print_terms(const PAPI_event_info_t *info)
 
 static void print_detail(const PAPI_event_info_t *info, int avail)
 {
+	unsigned nterms = util_preset_terms(info);
+
 	printf("%-20s: %s\n", "Event name", info->symbol);
 	printf("%-20s: 0x%08x\n", "Event code", info->event_code);
-	printf("%-20s: %s\n", "Available", avail == PAPI_OK ? "yes" : util_preset_terms(info) ? "no: not countable on this machine" : "no");
+	printf("%-20s: %s\n", "Available", avail == PAPI_OK ? "yes" : nterms ? "no: not countable on this machine" : "no");
 	if (avail != PAPI_OK)
 		printf("%-20s: %s\n", "Query result", PAPI_strerror(avail));
 	printf("%-20s: %s\n", "Short description", info->short_descr);
 	printf("%-20s: %s\n", "Long description", info->long_descr);
 	printf("%-20s: %s\n", "Derived", info->derived[0] ? info->derived : "-");
 	printf("%-20s: %s\n", "Postfix", info->postfix[0] ? info->postfix : "-");
-	printf("%-20s: %u\n", "Native terms", util_preset_terms(info));
+	printf("%-20s: %u\n", "Native terms", nterms);
 	print_terms(info);
 	if (info->note[0])
 		printf("%-20s: %s\n", "Note", info->note);
