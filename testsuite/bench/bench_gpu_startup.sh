@@ -10,6 +10,9 @@
 # without a GPU or ncu; exit 1 when a run fails.  No verdict on the ratios
 # (label bench): the overhead targets are printed beside them.
 T=$1; BG=$2; R=$3; N=${4:-3}
+# the runs start in a scratch folder: relative program paths are made absolute
+abs() { case $1 in /*) echo "$1" ;; */*) echo "$PWD/$1" ;; *) echo "$1" ;; esac; }
+T=$(abs "$T"); BG=$(abs "$BG"); R=$(abs "$R")
 command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 || { echo "SKIP: no GPU here"; exit 77; }
 command -v ncu >/dev/null 2>&1 || { echo "SKIP: no ncu here"; exit 77; }
 W=$(mktemp -d) || exit 1

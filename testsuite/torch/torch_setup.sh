@@ -5,6 +5,8 @@
 # listed in torch_needs (set before sourcing, comma-separated); makes dir,
 # a scratch folder removed at exit.
 run=$1 py=${2:-${TALLY_PYTHON:-python3}}
+# the runs start in $dir: a relative TALLY_RUN path is made absolute
+case $run in /*) ;; */*) run=$PWD/$run ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../gpu/gpu_present.sh"
 "$py" -c "import sys, torch${torch_needs:+, $torch_needs}; sys.exit(0 if torch.cuda.is_available() else 1)" \
