@@ -64,6 +64,11 @@ static void check_one(const struct row *r)
 		long long cpu = burn(BURN_NS);
 
 		TH_CLOCK_IN(cpu * f, cpu, cpu, th_clock_extra_ns(&c0));
+	} else if (strcmp(r->macro, "TH_FAULTS_IN") == 0) {
+		TH_FAULTS_IN(TRUTH * f, TRUTH, TRUTH);
+	} else if (strcmp(r->macro, "TH_FAULTS_IN+") == 0) {
+		/* the kernel booked 3% more than the pages touched: its count passes */
+		TH_FAULTS_IN(TRUTH * f, TRUTH, TRUTH * 103 / 100);
 	} else if (strcmp(r->macro, "none") == 0) {
 		(void)f; /* a test that checks nothing */
 	} else if (strcmp(r->macro, "TH_SKIP") == 0) {
@@ -91,12 +96,15 @@ static int run_child(const struct row *r)
 
 int main(void)
 {
-	static const char *const macros[] = { "TH_CHECK", "TH_EQ", "TH_NEAR", "TH_NEAR_CLOCK", "TH_CLOCK_IN" };
+	static const char *const macros[] = { "TH_CHECK", "TH_EQ", "TH_NEAR", "TH_NEAR_CLOCK", "TH_CLOCK_IN",
+					       "TH_FAULTS_IN" };
 	struct row extra[] = {
 		{ __LINE__, "none", 1, 1, 1 },
 		{ __LINE__, "TH_SKIP", 1, 1, 77 },
 		{ __LINE__, "TH_NEAR", 104, 100, 0 }, /* inside 5% */
 		{ __LINE__, "TH_NEAR", 106, 100, 1 }, /* outside 5% */
+		{ __LINE__, "TH_FAULTS_IN+", 103, 100, 0 }, /* all the kernel booked */
+		{ __LINE__, "TH_FAULTS_IN+", 106, 100, 1 }, /* more than it booked */
 	};
 
 	for (size_t m = 0; m < sizeof macros / sizeof *macros; m++) {

@@ -115,6 +115,23 @@ static inline double th_clock_slack(double ns)
 			 th_c_, th_lo_, th_hi_, #inner_ns, #outer_ns, #extra_ns); \
 		th_fail(__FILE__, __LINE__, th_m_); } } while (0)
 
+/*
+ * TH_FAULTS_IN(counted, touched, outer): page faults of a window against
+ * physical bounds: at least the fresh pages the test touched inside the
+ * counting (one fault each), at most the faults the kernel booked to the
+ * thread over a window around the counting (th_thread_faults() before and
+ * after; a sanitizer's shadow and allocator faults in the library's calls
+ * are real faults of it) plus 1% + 2.  Zero, half or double the truth
+ * fails.
+ */
+#define TH_FAULTS_IN(counted, touched, outer) \
+	do { double th_c_ = (double)(counted), th_lo_ = (double)(touched), th_hi_ = (double)(outer); \
+	     th_checks++; th_hi_ += 0.01 * th_hi_ + 2; \
+	     if (!(th_c_ >= th_lo_ && th_c_ <= th_hi_)) { char th_m_[512]; \
+		snprintf(th_m_, sizeof th_m_, "%s = %g faults not in [%g, %g] (pages touched %s, kernel's count " \
+			 "around it %s)", #counted, th_c_, th_lo_, th_hi_, #touched, #outer); \
+		th_fail(__FILE__, __LINE__, th_m_); } } while (0)
+
 /* Skip (exit 77) only for what is truly missing here: a GPU, a PMU, a
  * package that cannot be installed; say which. */
 #define TH_SKIP(why) \
