@@ -17,6 +17,7 @@
 #include "tharness.h"
 #include "th_file.h"
 #include "hl_test_util.h"
+#include "th_sys.h"
 
 #define NTHREADS 8
 #define PAGES_UNIT 600
@@ -29,6 +30,7 @@ struct worker {
 	long long cpu_in;  /* CPU time inside "thr<idx>" (counted for sure) */
 	long long cpu_out; /* CPU time around its begin and end calls */
 	long long extra;   /* the thread's extra time around them */
+	long long f_thr, f_common; /* the kernel's page faults of the thread around the regions */
 };
 
 static void note(struct worker *w, int rc)
@@ -42,9 +44,10 @@ static void *work(void *arg)
 	struct worker *w = arg;
 	char name[32];
 	struct th_clock out;
-	long long in;
+	long long in, f0;
 
 	snprintf(name, sizeof name, "thr%d", w->idx);
+	f0 = th_thread_faults();
 	out = th_clock_now();
 	note(w, PAPI_hl_region_begin(name));
 	in = th_thread_cpu_ns();
@@ -54,10 +57,13 @@ static void *work(void *arg)
 	note(w, PAPI_hl_region_end(name));
 	w->extra = th_clock_extra_ns(&out);
 	w->cpu_out = th_thread_cpu_ns() - out.cpu;
+	w->f_thr = th_thread_faults() - f0;
 	for (int i = 0; i < COMMON_VISITS; i++) {
+		f0 = th_thread_faults();
 		note(w, PAPI_hl_region_begin("common"));
 		hlt_touch_pages(PAGES_UNIT / 3);
 		note(w, PAPI_hl_region_end("common"));
+		w->f_common += th_thread_faults() - f0;
 	}
 	return NULL;
 }
@@ -93,13 +99,13 @@ static void check_thread(const char *doc, const struct worker *w)
 		return;
 	r = hlt_region(s, e, name);
 	TH_EQ(hlt_field(r, "visits", &ok), 1);
-	TH_NEAR(hlt_event(r, "perf::PAGE-FAULTS", &ok), (w->idx + 1) * PAGES_UNIT, 0.02);
+	TH_FAULTS_IN(hlt_event(r, "perf::PAGE-FAULTS", &ok), (w->idx + 1) * PAGES_UNIT, w->f_thr);
 	TH_CLOCK_IN(hlt_event(r, "perf::TASK-CLOCK", &ok), w->cpu_in, w->cpu_out, w->extra);
 	r = hlt_region(s, e, "common");
 	TH_CHECK(r != NULL);
 	if (r) {
 		TH_EQ(hlt_field(r, "visits", &ok), COMMON_VISITS);
-		TH_NEAR(hlt_event(r, "perf::PAGE-FAULTS", &ok), COMMON_VISITS * (PAGES_UNIT / 3), 0.02);
+		TH_FAULTS_IN(hlt_event(r, "perf::PAGE-FAULTS", &ok), COMMON_VISITS * (PAGES_UNIT / 3), w->f_common);
 	}
 	for (int j = 0; j < NTHREADS; j++) { /* no other thread's region here */
 		char other[32];
