@@ -36,7 +36,8 @@ void th_spin_cpu_ns(long long ns);
 /* A fixed amount of floating-point work (n rounds, whatever the time it
  * takes); the result, for the caller to keep so the work is done. */
 double th_spin_rounds(long n);
-/* The calling thread's clocks now. */
+/* The calling thread's clocks now, read to open a window (the wall
+ * clock first, th_clock.c says why). */
 struct th_clock th_clock_now(void);
 /* The calling thread's time since `since` that was neither CPU time nor
  * run-queue wait (>= 0); 0 without schedstat (the check stays strict). */
