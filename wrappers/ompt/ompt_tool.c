@@ -3,9 +3,8 @@
  * the thread's record and starts its event set, thread_end folds it;
  * implicit tasks of a parallel region, worksharing loops and barrier waits
  * are regions, named "omp parallel @ function (file:line)" from the code
- * address libomp reports (runtime/rt_srcname.c; the raw address goes to
- * regions.address).  Names are interned once per code address (a
- * lock on the first encounter only; later lookups hit a per-thread cache).
+ * address libomp reports (runtime/rt_ompname.c, shared with the libgomp
+ * entry points of gomp/; the raw address goes to regions.address).
  */
 #include "regions/regions.h"
 #include "runtime/rt.h"
@@ -15,81 +14,17 @@
 #include <dlfcn.h>
 #include <omp-tools.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #define TALLY_RT_EXPORT __attribute__((visibility("default")))
-#define CACHE 64
-
-struct name_ent {
-	const void *code;
-	int kind;
-	char *name;
-	struct name_ent *next;
-};
 
 static struct {
 	ompt_start_tool_result_t result;
-	pthread_mutex_t lock;
-	struct name_ent *names;
-} om = { .lock = PTHREAD_MUTEX_INITIALIZER };
-
-static _Thread_local struct { const void *code; int kind; const char *name; } cache[CACHE];
-
-static const char *label(int kind)
-{
-	return kind == TLY_RK_OMP_LOOP ? "omp loop" : kind == TLY_RK_OMP_BARRIER ? "omp barrier wait"
-						      : "omp parallel";
-}
-
-static const char *intern(const void *code, int kind)
-{
-	size_t h = ((uintptr_t)code >> 2 ^ (size_t)kind) % CACHE;
-	struct name_ent *e;
-	char buf[TLY_RT_NAME], src[TLY_RT_NAME - 32], raw[64];
-
-	if (cache[h].code == code && cache[h].kind == kind && cache[h].name)
-		return cache[h].name;
-	pthread_mutex_lock(&om.lock);
-	for (e = om.names; e && !(e->code == code && e->kind == kind); e = e->next)
-		;
-	if (!e && (e = calloc(1, sizeof *e))) {
-		/* codeptr_ra: the return address of the runtime call */
-		tly_rt_srcname(code, 1, src, sizeof src, raw, sizeof raw);
-		tly_rt_name_with_address(buf, sizeof buf, label(kind), src, raw);
-		e->code = code;
-		e->kind = kind;
-		e->name = strdup(buf);
-		e->next = om.names;
-		om.names = e;
-	}
-	pthread_mutex_unlock(&om.lock);
-	if (!e || !e->name)
-		return label(kind);
-	cache[h].code = code;
-	cache[h].kind = kind;
-	cache[h].name = e->name;
-	return e->name;
-}
+} om;
 
 /* TALLY_OMP_COUNTERS: read the counters at OpenMP region boundaries */
 static int counters(void)
 {
 	return tly_rt_proc()->opt.omp_counters;
-}
-
-/* Exit the innermost open region of `kind` (libomp may report ends of
- * nested constructs late; closing by kind keeps the tree consistent). */
-static void exit_kind(struct tly_rt_thread *t, int kind)
-{
-	if (t->stopped)
-		return;
-	for (int i = t->depth - 1; i >= 1; i--)
-		if (t->nodes[t->stack[i].node].kind == kind) {
-			while (t->depth > i && tly_rt_exit(t) == 0)
-				;
-			return;
-		}
 }
 
 static void on_thread_begin(ompt_thread_t type, ompt_data_t *data)
@@ -111,7 +46,7 @@ static void on_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame, ompt
 			      unsigned int req, int flags, const void *code)
 {
 	(void)task; (void)frame; (void)req; (void)flags;
-	par->ptr = (void *)intern(code, TLY_RK_OMP_PARALLEL);
+	par->ptr = (void *)tly_rt_omp_name(code, TLY_RK_OMP_PARALLEL);
 }
 
 static void on_implicit_task(ompt_scope_endpoint_t ep, ompt_data_t *par, ompt_data_t *task,
@@ -129,7 +64,7 @@ static void on_implicit_task(ompt_scope_endpoint_t ep, ompt_data_t *par, ompt_da
 		tly_rt_enter(t, par && par->ptr ? (const char *)par->ptr : "omp parallel",
 			     TLY_RK_OMP_PARALLEL, counters());
 	else
-		exit_kind(t, TLY_RK_OMP_PARALLEL);
+		tly_rt_exit_kind(t, TLY_RK_OMP_PARALLEL);
 }
 
 static void on_work(ompt_work_t ws, ompt_scope_endpoint_t ep, ompt_data_t *par, ompt_data_t *task,
@@ -141,9 +76,9 @@ static void on_work(ompt_work_t ws, ompt_scope_endpoint_t ep, ompt_data_t *par, 
 	if (!t || !(ws == ompt_work_loop || ws == ompt_work_sections || ws == ompt_work_distribute))
 		return;
 	if (ep == ompt_scope_begin)
-		tly_rt_enter(t, intern(code, TLY_RK_OMP_LOOP), TLY_RK_OMP_LOOP, counters());
+		tly_rt_enter(t, tly_rt_omp_name(code, TLY_RK_OMP_LOOP), TLY_RK_OMP_LOOP, counters());
 	else
-		exit_kind(t, TLY_RK_OMP_LOOP);
+		tly_rt_exit_kind(t, TLY_RK_OMP_LOOP);
 }
 
 static void on_sync_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t ep, ompt_data_t *par,
@@ -158,7 +93,7 @@ static void on_sync_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t ep, ompt
 	if (ep == ompt_scope_begin)
 		tly_rt_enter(t, "omp barrier wait", TLY_RK_OMP_BARRIER, counters());
 	else
-		exit_kind(t, TLY_RK_OMP_BARRIER);
+		tly_rt_exit_kind(t, TLY_RK_OMP_BARRIER);
 }
 
 static int tool_init(ompt_function_lookup_t lookup, int dev, ompt_data_t *data)

@@ -175,6 +175,18 @@ int tly_rt_exit_named(struct tly_rt_thread *t, const char *name)
 	return 0;
 }
 
+void tly_rt_exit_kind(struct tly_rt_thread *t, int kind)
+{
+	if (t->stopped)
+		return;
+	for (int i = t->depth - 1; i >= 1; i--)
+		if (t->nodes[t->stack[i].node].kind == kind) {
+			while (t->depth > i && tly_rt_exit(t) == 0)
+				;
+			return;
+		}
+}
+
 /* Fold every open frame (root included) without counting a visit for
  * regions still open: their time so far is kept, so a parent still
  * includes its children. */

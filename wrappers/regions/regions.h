@@ -21,6 +21,9 @@ int tly_rt_enter_at(struct tly_rt_thread *t, const char *name, int kind, int cou
 int tly_rt_exit_at(struct tly_rt_thread *t, int64_t now);
 /* Exit the innermost open region called `name` (closing those inside). */
 int tly_rt_exit_named(struct tly_rt_thread *t, const char *name);
+/* Exit the innermost open region of `kind` and those inside it; nothing
+ * when none is open (OpenMP: ends of nested constructs may come late). */
+void tly_rt_exit_kind(struct tly_rt_thread *t, int kind);
 /* Stop the thread's counters and close its open regions (thread end). */
 void tly_rt_thread_stop(struct tly_rt_thread *t);
 

@@ -38,10 +38,11 @@ void tly_rt_config_check(const struct tly_rt_cfg *raw)
 			       "default); %s", period,
 			       tly_parse_bool(raw->pcsamp) == 1 ? "PC sampling will not start"
 								 : "ignored: PC sampling is off");
-	if (raw->libomp[0] && strcmp(raw->libomp, "auto") && strcmp(raw->libomp, "off") &&
+	if (raw->libomp[0] && strcasecmp(raw->libomp, "auto") && strcasecmp(raw->libomp, "off") &&
+	    strcasecmp(raw->libomp, "no") && strcmp(raw->libomp, "0") &&
 	    access(raw->libomp, R_OK) != 0)
 		tly_rt_log_job(1, "TALLY_LIBOMP='%s': %s; OpenMP programs built with GCC run on their own "
-			       "libgomp", raw->libomp, strerror(errno));
+			       "libgomp, measured inside it", raw->libomp, strerror(errno));
 	if (atol(raw->max_regions) == 0)
 		tly_rt_log_job(1, "TALLY_MAX_REGIONS=0: every region is folded into '(other regions)'");
 }

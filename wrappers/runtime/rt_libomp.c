@@ -1,24 +1,30 @@
 /*
- * rt_libomp.c - GCC/gfortran OpenMP programs measured without asking.
+ * rt_libomp.c - GCC/gfortran OpenMP programs on LLVM's libomp, when the
+ * user asks for it (TALLY_LIBOMP=auto or a path; default off).
  *
- * GCC's libgomp has no OMPT, so a program whose GOMP_* and omp_* calls go
- * to libgomp shows only its main thread.  LLVM's libomp implements
- * libgomp's ABI (the same GOMP_* and omp_* symbols with libgomp's symbol
- * versions) and OMPT.  A preloaded object comes before every DT_NEEDED one
- * in the global scope, and a versioned reference binds to the first object
- * that defines the version, whatever file name the reference was recorded
- * with; so preloading libomp makes every GOMP_* and omp_* call land in libomp,
- * however libgomp was found (DT_RPATH written by Spack's compiler wrapper,
- * which beats LD_LIBRARY_PATH, DT_RUNPATH, a module's LD_LIBRARY_PATH).
- * libgomp stays loaded but is never called.
+ * By default a GCC OpenMP program keeps GNU libgomp and is measured inside
+ * it (wrappers/gomp/: the preload defines libgomp's GOMP_* entry points).
+ * Asked for, this runs the program on libomp instead, measured by the OMPT
+ * tool: that changes the runtime the program runs on (libomp's waiting and
+ * scheduling, not libgomp's; CP2K 2 ranks x 2 threads ran 2.7x slower so),
+ * so it is never the default.  LLVM's libomp implements libgomp's ABI (the
+ * same GOMP_* and omp_* symbols with libgomp's symbol versions); a
+ * preloaded object comes before every DT_NEEDED one in the global scope,
+ * and a versioned reference binds to the first object that defines the
+ * version, whatever file name the reference was recorded with; so
+ * preloading libomp after Tally makes every GOMP_* call Tally forwards,
+ * and every omp_* call, land in libomp however libgomp was found
+ * (DT_RPATH written by Spack's compiler wrapper, DT_RUNPATH, a module's
+ * LD_LIBRARY_PATH).  libgomp stays loaded but is never called.
  *
  * The symbols of the program are bound before any constructor runs, so a
  * process that finds itself on libgomp re-executes itself (same pid, same
  * arguments and descriptors, nothing measured yet, before MPI_Init) with
- * libomp added to LD_PRELOAD.  That covers every launch style, the plain
- * `mpirun -x LD_PRELOAD=libtally-preload.so` one included.  Where it
- * cannot be done one warning says which threads go unmeasured and how to
- * fix it; ranks.cpu_ns still holds the whole process's CPU time.
+ * libomp added to LD_PRELOAD.  Where that cannot be done one message says
+ * so; the program then runs on libgomp, measured inside it.  Only a
+ * libgomp linked into the program itself cannot be measured: then one
+ * warning says its worker threads are not (ranks.cpu_ns still holds the
+ * whole process's CPU time).
  */
 #include "runtime/rt.h"
 #include "runtime/rt_srcname.h"
@@ -38,8 +44,10 @@
 #define MARK "TALLY_INTERNAL_LIBOMP_PID"
 
 struct gomp_probe {
-	char gomp[512];       /* path of a GNU libgomp in the process */
-	int used;             /* GOMP_* resolves to GNU libgomp (or a static copy) */
+	char gomp[512];       /* path of a GNU libgomp loaded in the process */
+	char below[512];      /* the object Tally's GOMP_parallel forwards to */
+	int on_libomp;        /* that object is LLVM's libomp */
+	int in_program;       /* omp_* are defined by the program itself (static libgomp) */
 };
 
 /* 1 when the object at `path` is LLVM's libomp (under any name). */
@@ -60,30 +68,30 @@ static int find_gomp(struct dl_phdr_info *info, size_t size, void *arg)
 
 	(void)size;
 	base = base ? base + 1 : info->dlpi_name;
-	if (!strncmp(base, "libgomp.so", 10) && !is_libomp(info->dlpi_name))
+	if (!strncmp(base, "libgomp", 7) && !is_libomp(info->dlpi_name) && !p->gomp[0])
 		snprintf(p->gomp, sizeof p->gomp, "%s", info->dlpi_name);
 	return 0;
 }
 
-/* Which OpenMP runtime the process's GOMP_* calls reach. */
+/* Which OpenMP runtime the process's GOMP_* calls reach.  RTLD_NEXT from
+ * here is what Tally's own GOMP_* wrappers forward to, whatever another
+ * preloaded library in front of Tally defines. */
 static void probe(struct gomp_probe *p)
 {
-	static const char *const entry[] = { "GOMP_parallel", "GOMP_parallel_start",
-					     "omp_get_num_threads" };
-	Dl_info di;
+	Dl_info di, self;
+	void *f = dlsym(RTLD_NEXT, "GOMP_parallel"), *o = dlsym(RTLD_DEFAULT, "omp_get_num_threads");
 
 	memset(p, 0, sizeof *p);
 	dl_iterate_phdr(find_gomp, p);
-	for (size_t i = 0; i < sizeof entry / sizeof *entry; i++) {
-		void *f = dlsym(RTLD_DEFAULT, entry[i]);
-
-		if (!f || !dladdr(f, &di))
-			continue;
-		p->used = !is_libomp(di.dli_fname);
-		if (p->used && !p->gomp[0])
-			snprintf(p->gomp, sizeof p->gomp, "%s (linked in statically)", di.dli_fname);
-		return;
+	if (f && dladdr(f, &di) && di.dli_fname) {
+		snprintf(p->below, sizeof p->below, "%s", di.dli_fname);
+		p->on_libomp = is_libomp(di.dli_fname);
 	}
+	/* no libgomp.so, yet omp_* defined by neither libomp nor Tally: linked in */
+	if (!p->gomp[0] && o && dladdr(o, &di) && dladdr((void *)probe, &self)
+	    && di.dli_fbase != self.dli_fbase && !is_libomp(di.dli_fname))
+		snprintf(p->gomp, sizeof p->gomp, "%s (linked in statically)", di.dli_fname);
+	p->in_program = strstr(p->gomp, "statically") != NULL;
 }
 
 static int readable_file(const char *path)
@@ -202,16 +210,6 @@ static void reexec_with(const char *lib)
 	setenv("LD_PRELOAD", old ? old : "", 1);
 }
 
-static void warn_unmeasured(const struct gomp_probe *p, const char *why, int off)
-{
-	tly_rt_log_job(1, "this program runs OpenMP on GCC's libgomp (%s), which has no OMPT: %s, so its "
-		       "OpenMP worker threads and parallel regions are not measured (their CPU time is "
-		       "only in ranks.cpu_ns, the process's CPU time). To measure them %s", p->gomp, why,
-		       off ? "leave TALLY_LIBOMP at 'auto' (tally-run --libomp=auto)"
-			   : "install LLVM's libomp (Debian: libomp-dev) or give its path: "
-			     "TALLY_LIBOMP=/path/to/libomp.so.5 (tally-run --libomp=...)");
-}
-
 static int rerun(void)
 {
 	const char *mark = tly_env_raw(MARK);
@@ -219,29 +217,41 @@ static int rerun(void)
 	return mark && atol(mark) == (long)getpid();
 }
 
+static int wants_libomp(const char *how)
+{
+	return *how && strcasecmp(how, "off") && strcasecmp(how, "no") && strcmp(how, "0");
+}
+
 void tly_rt_libomp_switch(const char *how)
 {
 	struct gomp_probe p;
-	const char *why = NULL;
 	char lib[1024];
-	int off = !strcasecmp(how, "off") || !strcasecmp(how, "no") || !strcmp(how, "0");
 
 	probe(&p);
-	if (!p.used)
+	if (p.in_program) {
+		if (tly_rt_proc()->opt.ompt)
+			tly_rt_log_job(1, "this program has GCC's libgomp linked into it (%s): its OpenMP "
+				       "worker threads and parallel regions are not measured (their CPU time "
+				       "is only in ranks.cpu_ns, the process's CPU time); link libgomp "
+				       "dynamically (the default of gcc -fopenmp) to measure them", p.gomp);
 		return;
-	if (off)
-		why = "TALLY_LIBOMP=off";
-	else if (rerun())
-		why = "preloading LLVM's libomp did not take its place";
-	else if (strstr(p.gomp, "statically"))
-		why = "it is linked into the program";
-	else if (!find_libomp(how, lib, sizeof lib))
-		why = *how && strcasecmp(how, "auto") ? "TALLY_LIBOMP names no libomp"
-						      : "no LLVM libomp was found";
-	if (!why) {
-		tly_rt_log(2, "running on LLVM libomp (%s) instead of %s", lib, p.gomp);
-		reexec_with(lib);
-		why = "re-running the program with libomp preloaded failed";
 	}
-	warn_unmeasured(&p, why, off);
+	if (!p.gomp[0] || p.on_libomp || !wants_libomp(how))
+		return;      /* no libgomp, already on libomp, or measured inside libgomp */
+	if (rerun()) {
+		tly_rt_log_job(1, "TALLY_LIBOMP=%s: preloading LLVM's libomp did not take the place of %s "
+			       "(its GOMP_* calls reach %s); the program runs on libgomp, measured inside "
+			       "it", how, p.gomp, p.below);
+		return;
+	}
+	if (!find_libomp(how, lib, sizeof lib)) {
+		tly_rt_log_job(1, "TALLY_LIBOMP=%s: %s; the program runs on its own libgomp, measured "
+			       "inside it", how, strcasecmp(how, "auto") ? "names no libomp"
+									 : "no LLVM libomp was found");
+		return;
+	}
+	tly_rt_log(2, "running on LLVM libomp (%s) instead of %s, as TALLY_LIBOMP asks", lib, p.gomp);
+	reexec_with(lib);
+	tly_rt_log_job(1, "TALLY_LIBOMP=%s: re-running the program with libomp preloaded failed; it "
+		       "runs on libgomp, measured inside it", how);
 }

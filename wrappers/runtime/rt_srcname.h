@@ -1,6 +1,7 @@
 /*
- * rt_srcname.h - source names of code addresses (rt_srcname.c) and
- * GCC OpenMP programs on LLVM libomp (rt_libomp.c).
+ * rt_srcname.h - source names of code addresses (rt_srcname.c), OpenMP
+ * region names made from them (rt_ompname.c) and GCC OpenMP programs on
+ * LLVM libomp when asked for (rt_libomp.c).
  */
 #ifndef TALLY_RT_SRCNAME_H
 #define TALLY_RT_SRCNAME_H
@@ -17,6 +18,13 @@ int tly_rt_srcname(const void *pc, int is_return, char *name, size_t nlen, char 
 /* A region name "<label> @ <src>" that carries its raw address after
  * TLY_RT_ADDR_SEP (rt.h). */
 void tly_rt_name_with_address(char *buf, size_t len, const char *label, const char *src, const char *raw);
+
+/* ---- OpenMP region names (rt_ompname.c) -------------------------------- */
+/* "omp parallel", "omp loop" or "omp barrier wait" for a TLY_RK_OMP_* kind */
+const char *tly_rt_omp_label(int kind);
+/* "<label> @ <src>" (with its raw address) for the return address `code` of
+ * an OpenMP runtime call; interned for the process, cached per thread. */
+const char *tly_rt_omp_name(const void *code, int kind);
 
 /* ---- GCC OpenMP programs on LLVM libomp (rt_libomp.c) ----------------- */
 /* When the process's GOMP_* calls reach GNU libgomp, run it again with
