@@ -12,7 +12,10 @@ Usage: check_app.py TALLY_FILE COUNT_DIR NRANKS NTHREADS PLAIN_OUT TALLY_OUT APP
           regions; for each rank's initial thread, the visits of the OpenMP
           parallel regions (kind 3) of each code address SITE (regions.address,
           summed over the paths they appear under) equal the GOMP_parallel
-          calls from SITE (count_omp.c).
+          calls from SITE (count_omp.c); and the program ran on the OpenMP
+          runtime it was built with: no LLVM libomp among the libraries
+          mapped into any rank (/proc/self/maps, count_omp.c's maps.<rank>.txt),
+          and GCC's libgomp there when the program started parallel regions.
   Results: the result lines (results.py) of the plain and the measured run
           are the same.
 Reads the file with h5py alone (not Tally's reader).  Exit 0 when all hold.
@@ -121,6 +124,30 @@ def check_omp(f, cdir, nranks, nthreads):
     return bad
 
 
+def check_runtime(cdir, nranks):
+    """No runtime swap: libgomp mapped (when regions were started), no libomp."""
+    bad = 0
+    for r in range(nranks):
+        p = os.path.join(cdir, "maps.%d.txt" % r)
+        if not os.path.exists(p):
+            print("rank %d: no maps file %s" % (r, p))
+            bad += 1
+            continue
+        libs = [line.strip() for line in open(p) if line.strip()]
+        bases = [os.path.basename(x) for x in libs]
+        libomp = [x for x in bases if x.startswith("libomp")]
+        gomp = [x for x in bases if x.startswith("libgomp")]
+        started = sum(omp_sites(cdir, r).values())
+        print("rank %d: OpenMP runtimes mapped: %s" % (r, ", ".join(libs) or "none"))
+        if libomp:
+            print("  LLVM's libomp is mapped: the program was moved off its own runtime")
+            bad += 1
+        if started and not gomp:
+            print("  %d parallel regions started but no libgomp mapped" % started)
+            bad += 1
+    return bad
+
+
 def main():
     if len(sys.argv) != 8:
         raise SystemExit(__doc__)
@@ -132,6 +159,8 @@ def main():
         bad += check_mpi(f, cdir, nranks)
         print("== OpenMP parallel regions: Tally's visits against GOMP_parallel calls")
         bad += check_omp(f, cdir, nranks, nthreads)
+        print("== OpenMP runtime: the one the program was built with")
+        bad += check_runtime(cdir, nranks)
     print("== %s's result lines: plain run against measured run" % app)
     bad += results.compare(app, plain_out, tally_out)
     print("check_app: %s" % ("all equal" if not bad else "%d difference(s)" % bad))

@@ -11,7 +11,10 @@
  * implicit task of that thread: the visits Tally must show for it.
  *
  * At exit: $TLY_APPS_COUNT_DIR/omp.<rank>.txt, "module+0xoffset calls"
- * lines (rank from OMPI_COMM_WORLD_RANK, 0 without one).
+ * lines (rank from OMPI_COMM_WORLD_RANK, 0 without one), and
+ * $TLY_APPS_COUNT_DIR/maps.<rank>.txt, the OpenMP runtimes mapped into the
+ * process (each /proc/self/maps path whose file name starts with libgomp
+ * or libomp, once): which runtime the program really ran on.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -81,6 +84,43 @@ static void site_name(uintptr_t ra, char *buf, size_t len)
 	snprintf(buf, len, "%s+0x%lx", mod, (unsigned long)(ra - (uintptr_t)di.dli_fbase));
 }
 
+static void write_maps(const char *dir, const char *rank)
+{
+	char path[4096], line[4096], seen[8][1024];
+	int nseen = 0;
+	FILE *in = fopen("/proc/self/maps", "r"), *out;
+
+	snprintf(path, sizeof path, "%s/maps.%s.txt", dir, rank);
+	out = fopen(path, "wx");
+	if (!in || !out) {
+		perror(path);
+		if (in)
+			fclose(in);
+		if (out)
+			fclose(out);
+		return;
+	}
+	while (fgets(line, sizeof line, in)) {
+		char *file = strchr(line, '/'), *base;
+		int dup = 0;
+
+		if (!file)
+			continue;
+		file[strcspn(file, "\n")] = '\0';
+		base = strrchr(file, '/') + 1;
+		if (strncmp(base, "libgomp", 7) && strncmp(base, "libomp", 6))
+			continue;
+		for (int i = 0; i < nseen; i++)
+			dup |= !strcmp(seen[i], file);
+		if (dup || nseen == 8)
+			continue;
+		snprintf(seen[nseen++], sizeof seen[0], "%s", file);
+		fprintf(out, "%s\n", file);
+	}
+	fclose(in);
+	fclose(out);
+}
+
 __attribute__((destructor)) static void write_sites(void)
 {
 	const char *dir = getenv("TLY_APPS_COUNT_DIR"), *rank = getenv("OMPI_COMM_WORLD_RANK");
@@ -89,6 +129,7 @@ __attribute__((destructor)) static void write_sites(void)
 
 	if (!dir || !*dir)
 		return;
+	write_maps(dir, rank ? rank : "0");
 	snprintf(path, sizeof path, "%s/omp.%s.txt", dir, rank ? rank : "0");
 	f = fopen(path, "wx");
 	if (!f) {

@@ -50,8 +50,8 @@ echo "== $app: plain run ($np ranks x $nt threads): $exe ${args[*]}"
 (cd "$dir/plain" && "${mpi[@]}" "$exe" "${args[@]}" >out.txt 2>&1)
 rc_plain=$?
 echo "== $app: under tally-run, with the test's counters in front of Tally"
-# The default settings: GCC OpenMP programs run on LLVM libomp (OMPT),
-# which the preload appends to LD_PRELOAD, after the counters.
+# The default settings: GCC OpenMP programs keep libgomp, measured inside it
+# (the counters' GOMP_parallel comes first and calls Tally's).
 (cd "$dir/tally" && TLY_APPS_COUNT_DIR="$dir/counts" "${mpi[@]}" "$run" \
    --output-name=app.h5 -- "$first" "$libs/libcount_mpi_c.so $libs/libcount_mpi_f.so $libs/libcount_omp.so" \
    "$exe" "${args[@]}" >out.txt 2>&1)

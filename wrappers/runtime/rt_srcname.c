@@ -103,6 +103,18 @@ static int die_uint(Dwarf_Die *die, int at, Dwarf_Word *v)
 	return dwarf_attr(die, at, &a) && dwarf_formudata(&a, v) == 0;
 }
 
+/* A function GCC outlined for an OpenMP construct, "main._omp_fn.0",
+ * is named after the function its source is in ("main"). */
+static const char *user_name(Dwarf_Die *die, char *buf, size_t len)
+{
+	const char *s = die_name(die), *cut = strstr(s, "._omp_fn.");
+
+	if (!cut)
+		return s;
+	snprintf(buf, len, "%.*s", (int)(cut - s), s);
+	return buf;
+}
+
 /* Append " in outer (file:line)" for each function `scopes` nests the
  * innermost one in (inlined call sites); n = scopes found. */
 static size_t outer_frames(Dwarf_Die *cu, Dwarf_Die *scopes, int n, char *out, size_t len, size_t at)
@@ -121,8 +133,11 @@ static size_t outer_frames(Dwarf_Die *cu, Dwarf_Die *scopes, int n, char *out, s
 		if (inl) {   /* this function called the inlined one at cfile:cline */
 			const char *f = files && cfile < nfiles ? dwarf_filesrc(files, cfile, NULL, NULL) : NULL;
 
-			at += (size_t)snprintf(out + at, len - at, " in %s (%s:%lu)", die_name(&scopes[i]),
-					       base_name(f), (unsigned long)cline);
+			char fn[TLY_RT_NAME];
+
+			at += (size_t)snprintf(out + at, len - at, " in %s (%s:%lu)",
+					       user_name(&scopes[i], fn, sizeof fn), base_name(f),
+					       (unsigned long)cline);
 		}
 		inl = tag == DW_TAG_inlined_subroutine;
 		if (inl && !(die_uint(&scopes[i], DW_AT_call_file, &cfile)
@@ -132,6 +147,34 @@ static size_t outer_frames(Dwarf_Die *cu, Dwarf_Die *scopes, int n, char *out, s
 			break;   /* the out-of-line function ends the chain */
 	}
 	return at;
+}
+
+/* The deepest subprogram or inlined instance under `die` that holds pc.
+ * GCC nests the function it outlines for an OpenMP construct
+ * (main._omp_fn.0) inside the DIE of the function it came from, whose
+ * ranges do not hold the outlined code, so dwarf_getscopes (which descends
+ * only into DIEs holding pc) never reaches it: this walk descends into
+ * every subprogram and lexical block. */
+static int nested_scope(Dwarf_Die *die, Dwarf_Addr pc, Dwarf_Die *found, int depth)
+{
+	Dwarf_Die child;
+	int got = 0;
+
+	if (depth > 32 || dwarf_child(die, &child) != 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine && tag != DW_TAG_lexical_block)
+			continue;
+		if (tag != DW_TAG_lexical_block && dwarf_haspc(&child, pc) == 1) {
+			*found = child;
+			got = 1;
+		}
+		if (nested_scope(&child, pc, found, depth + 1))
+			got = 1;
+	} while (!got && dwarf_siblingof(&child, &child) == 0);
+	return got;
 }
 
 /* DWARF name of the code at `pc`; 0 without debug information. */
@@ -144,6 +187,7 @@ static int dwarf_name(const void *pc, char *out, size_t len)
 	const char *file;
 	int lineno = 0, n, first = -1;
 	size_t at;
+	char fn[TLY_RT_NAME];
 
 	if (!sn.dwfl && !report_modules())
 		return 0;
@@ -156,15 +200,16 @@ static int dwarf_name(const void *pc, char *out, size_t len)
 	for (int i = 0; i < n && first < 0; i++)
 		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram || dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine)
 			first = i;
-	if (first < 0) {
+	if (first >= 0)
+		inner = scopes[first];
+	else if (!nested_scope(cu, a - bias, &inner, 0)) {
 		free(scopes);
 		return 0;
 	}
-	at = (size_t)snprintf(out, len, "%s (%s:%d)", die_name(&scopes[first]), base_name(file), lineno);
+	at = (size_t)snprintf(out, len, "%s (%s:%d)", user_name(&inner, fn, sizeof fn), base_name(file), lineno);
 	/* dwarf_getscopes follows an inlined instance into its abstract
 	 * definition; the DIEs that contain the instance itself (its callers)
 	 * come from dwarf_getscopes_die */
-	inner = scopes[first];
 	free(scopes);
 	scopes = NULL;
 	n = dwarf_getscopes_die(&inner, &scopes);
