@@ -6,10 +6,14 @@
  * of each `#pragma omp parallel` carries a SITE marker the checker reads
  * (and the call of the inlined one a CALL marker).
  * At the end it writes its own process CPU time (getrusage) to
- * omp_sites.rank<r>.cpu: the ground truth for ranks.cpu_ns. */
+ * omp_sites.rank<r>.cpu: the ground truth for ranks.cpu_ns; and the OpenMP
+ * runtimes mapped into it (/proc/self/maps paths whose file name starts
+ * with libgomp or libomp, one a line) to omp_sites.rank<r>.maps: which
+ * runtime it really ran on. */
 #include <mpi.h>
 #include <omp.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/resource.h>
 
 #define ALPHA 7
@@ -67,6 +71,32 @@ static void write_cpu(int rank)
 	}
 }
 
+static void write_maps(int rank)
+{
+	char name[64], line[4096], seen[4096] = "";
+	FILE *in = fopen("/proc/self/maps", "r"), *out;
+
+	snprintf(name, sizeof name, "omp_sites.rank%d.maps", rank);
+	out = fopen(name, "w");
+	while (in && out && fgets(line, sizeof line, in)) {
+		char *file = strchr(line, '/'), *base;
+
+		if (!file)
+			continue;
+		file[strcspn(file, "\n")] = '\0';
+		base = strrchr(file, '/') + 1;
+		if ((strncmp(base, "libgomp", 7) && strncmp(base, "libomp", 6)) || strstr(seen, file)
+		    || strlen(seen) + strlen(file) + 2 >= sizeof seen)
+			continue;
+		strcat(strcat(seen, file), "\n");
+		fprintf(out, "%s\n", file);
+	}
+	if (in)
+		fclose(in);
+	if (out)
+		fclose(out);
+}
+
 int main(int argc, char **argv)
 {
 	int rank = 0, provided;
@@ -82,6 +112,7 @@ int main(int argc, char **argv)
 		s += phase_gamma();
 	printf("rank %d: %d threads, sum %g\n", rank, omp_get_max_threads(), s);
 	write_cpu(rank);
+	write_maps(rank);
 	MPI_Finalize();
 	return 0;
 }

@@ -48,6 +48,8 @@ struct gomp_probe {
 	char below[512];      /* the object Tally's GOMP_parallel forwards to */
 	int on_libomp;        /* that object is LLVM's libomp */
 	int in_program;       /* omp_* are defined by the program itself (static libgomp) */
+	int past_tally;       /* the walk of the loaded objects has passed Tally's */
+	uintptr_t tally;      /* Tally's load address */
 };
 
 /* 1 when the object at `path` is LLVM's libomp (under any name). */
@@ -68,28 +70,36 @@ static int find_gomp(struct dl_phdr_info *info, size_t size, void *arg)
 
 	(void)size;
 	base = base ? base + 1 : info->dlpi_name;
-	if (!strncmp(base, "libgomp", 7) && !is_libomp(info->dlpi_name) && !p->gomp[0])
+	p->past_tally |= info->dlpi_addr == p->tally;
+	if (strncmp(base, "libgomp", 7) && strncmp(base, "libomp", 6))
+		return 0;
+	if (is_libomp(info->dlpi_name))
+		p->on_libomp |= !p->past_tally;   /* libomp preloaded in front of Tally */
+	else if (!p->gomp[0])
 		snprintf(p->gomp, sizeof p->gomp, "%s", info->dlpi_name);
 	return 0;
 }
 
-/* Which OpenMP runtime the process's GOMP_* calls reach.  RTLD_NEXT from
- * here is what Tally's own GOMP_* wrappers forward to, whatever another
- * preloaded library in front of Tally defines. */
+/* Which OpenMP runtime the process's GOMP_* calls reach: LLVM's libomp
+ * when it is loaded in front of Tally (the program's calls bind to it) or
+ * when Tally's own GOMP_* wrappers forward to it (RTLD_NEXT from here,
+ * whatever another preloaded library in front of Tally defines). */
 static void probe(struct gomp_probe *p)
 {
 	Dl_info di, self;
 	void *f = dlsym(RTLD_NEXT, "GOMP_parallel"), *o = dlsym(RTLD_DEFAULT, "omp_get_num_threads");
 
 	memset(p, 0, sizeof *p);
+	if (dladdr((void *)probe, &self))
+		p->tally = (uintptr_t)self.dli_fbase;
 	dl_iterate_phdr(find_gomp, p);
 	if (f && dladdr(f, &di) && di.dli_fname) {
 		snprintf(p->below, sizeof p->below, "%s", di.dli_fname);
-		p->on_libomp = is_libomp(di.dli_fname);
+		p->on_libomp |= is_libomp(di.dli_fname);
 	}
 	/* no libgomp.so, yet omp_* defined by neither libomp nor Tally: linked in */
-	if (!p->gomp[0] && o && dladdr(o, &di) && dladdr((void *)probe, &self)
-	    && di.dli_fbase != self.dli_fbase && !is_libomp(di.dli_fname))
+	if (!p->gomp[0] && o && dladdr(o, &di) && (uintptr_t)di.dli_fbase != p->tally
+	    && !is_libomp(di.dli_fname))
 		snprintf(p->gomp, sizeof p->gomp, "%s (linked in statically)", di.dli_fname);
 	p->in_program = strstr(p->gomp, "statically") != NULL;
 }
@@ -190,17 +200,42 @@ static void libgomp_like_wait(void)
 	setenv("KMP_BLOCKTIME", cpus > 0 && threads > cpus ? "0" : "1", 0);
 }
 
+/* Where in LD_PRELOAD `lib` goes: just before Tally's preload library,
+ * so libomp's GOMP_* come before Tally's own (which would forward to it,
+ * but then libomp's OMPT would name every region after the wrapper that
+ * called it) and after a library the user preloads in front of Tally
+ * (the apps tests' counters); at the end when Tally is not in the list. */
+static size_t insert_at(const char *old)
+{
+	size_t at = 0;
+
+	while (old[at]) {
+		size_t len = strcspn(old + at, " :");
+		const char *slash = memrchr(old + at, '/', len);
+		const char *base = slash ? slash + 1 : old + at;
+
+		if ((size_t)(old + at + len - base) >= 19 && !strncmp(base, "libtally-preload.so", 19))
+			return at;
+		at += len;
+		at += strspn(old + at, " :");
+	}
+	return at;
+}
+
 /* Run this program again with `lib` added to LD_PRELOAD; returns only on
  * failure. */
 static void reexec_with(const char *lib)
 {
 	const char *old = tly_env_raw("LD_PRELOAD");
-	size_t n = strlen(lib) + (old ? strlen(old) : 0) + 2;
+	size_t n = strlen(lib) + (old ? strlen(old) : 0) + 2, at = old ? insert_at(old) : 0;
 	char *pre = malloc(n), pid[32], **argv = own_argv();
 
 	if (!pre || !argv)
 		return;
-	snprintf(pre, n, "%s%s%s", old && *old ? old : "", old && *old ? " " : "", lib);
+	if (old && old[at])   /* before Tally's library */
+		snprintf(pre, n, "%.*s%s %s", (int)at, old, lib, old + at);
+	else
+		snprintf(pre, n, "%s%s%s", old && *old ? old : "", old && *old ? " " : "", lib);
 	snprintf(pid, sizeof pid, "%ld", (long)getpid());
 	if (setenv("LD_PRELOAD", pre, 1) || setenv(MARK, pid, 1))
 		return;
