@@ -22,6 +22,10 @@ Per thread, matched by kernel thread id:
       (threads that started no inner region: their barrier waits are all
       inside the sync windows) and the loop region alone >= iter_cpu;
     every region's task-clock <= its wall time + slack;
+  the combined `parallel for` (SITE combined): its loop region under its
+    parallel region, as many visits as the region on each thread; the main
+    thread COMBINED of each (and its barrier waits), 2 x COMBINED implicit
+    tasks over all threads;
   threads: kind 0 for the main thread, 1 for the others; the program still
   ran on libgomp (no libomp mapped).
 """
@@ -36,6 +40,9 @@ import th  # noqa: E402
 
 sys.path.insert(0, sys.argv[4])
 import tally  # noqa: E402
+
+
+COMBINED = 3   # gomp_regions.c
 
 
 def slack(ns):
@@ -71,7 +78,9 @@ def region_names(run, src, app):
     s = sites(src)
     base = os.path.basename(src)
     want = {"outer": ("omp parallel", "main"), "inner": ("omp parallel", "main"),
-            "loop": ("omp loop", "inner_body")}
+            "loop": ("omp loop", "inner_body"), "combined": ("omp parallel", "main"),
+            "combined_loop": ("omp loop", "main")}
+    s["combined_loop"] = s["combined"]
     out = {}
     regs = run.regions.drop_duplicates("name")
     for site, (label, fn) in want.items():
@@ -124,6 +133,7 @@ def main():
     paths = {i: path_of(i) for i in parent}
     threads = run.threads
     stats = run.region_stats
+    combined = 0
     for ktid, t in want.items():
         rows = threads[threads["ktid"] == ktid]
         if not th.check(len(rows) == 1, "thread %d: %d rows in threads, want 1" % (ktid, len(rows))):
@@ -157,11 +167,22 @@ def main():
         want_bar = 4 * t["inner"] + t["inner_master"]
         th.check(visits(bar) == want_bar, "thread %d: barrier waits %d, want %d" % (ktid, visits(bar), want_bar))
         th.check(visits(crit) == t["crit"], "thread %d: critical waits %d, want %d" % (ktid, visits(crit), t["crit"]))
+        # the combined parallel for: the loop opens with the region
+        cp, cl = top + (name["combined"],), top + (name["combined"], name["combined_loop"])
+        cb = cp + ("omp barrier wait",)
+        combined += visits(cp)
+        th.check(visits(cl) == visits(cp), "thread %d: combined loop visits %d, its region's %d"
+                 % (ktid, visits(cl), visits(cp)))
+        if idx == 0:
+            th.check(visits(cp) == COMBINED and visits(cb) == COMBINED,
+                     "main thread: combined regions %d, their barrier waits %d, want %d"
+                     % (visits(cp), visits(cb), COMBINED))
         if idx == 0:
             ob = top + (name["outer"], "omp barrier wait")
             th.check(visits(ob) == t["outer"], "main thread: outer barrier waits %d, want %d"
                      % (visits(ob), t["outer"]))
-        known = {top, top + (name["outer"],), inner, bar, crit, loop, top + (name["outer"], "omp barrier wait")}
+        known = {top, top + (name["outer"],), inner, bar, crit, loop, top + (name["outer"], "omp barrier wait"),
+                 cp, cl, cb}
         extra = sorted(" / ".join(p) for p in by_path if p not in known)
         th.check(not extra, "thread %d: unexpected regions %s" % (ktid, extra))
         if not t["inner"]:
@@ -176,6 +197,8 @@ def main():
         for p in (inner, loop, bar, crit):
             th.check(clock(p) <= wall(p) + slack(wall(p)),
                      "thread %d: %s task-clock %d above its wall time %d" % (ktid, p[-1], clock(p), wall(p)))
+    th.check(combined == 2 * COMBINED, "combined parallel for: %d implicit tasks in all, want %d"
+             % (combined, 2 * COMBINED))
     sys.exit(th.done("check_gomp"))
 
 

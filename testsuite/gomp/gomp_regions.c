@@ -20,6 +20,8 @@
  * CPU time nor run-queue wait
  * (harness/th_clock.h).  A last line "runtime <libs>" lists the OpenMP
  * runtimes mapped (/proc/self/maps): the program must still be on libgomp.
+ * Then COMBINED (3) `parallel for` regions of 2 threads (the checker counts
+ * their visits: the main thread's, and 2 x COMBINED over all threads).
  * The line of each `#pragma omp parallel` and `for` carries a SITE marker.
  */
 #define _GNU_SOURCE 1
@@ -35,6 +37,7 @@
 #define REPS 6
 #define ITER 8
 #define CRIT 3
+#define COMBINED 3
 #define MAXT 16
 
 struct per {
@@ -189,6 +192,13 @@ int main(int argc, char **argv)
 			inner_body(me());
 			last_reading(p);
 		}
+	}
+	/* a combined `parallel for` (GOMP_parallel_loop_*): its loop region
+	 * opens with the parallel region on each thread of the team */
+	for (int r = 0; r < COMBINED; r++) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(2) /* SITE combined */
+		for (int i = 0; i < 4; i++)
+			th_spin_rounds(1000);
 	}
 	last_reading(me());
 	printf("critical sections: %ld (want %d)\n", all.shared, REPS * 4 * CRIT);

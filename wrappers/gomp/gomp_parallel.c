@@ -45,7 +45,7 @@ static void trampoline(void *arg)
 {
 	struct team *tm = arg;
 	struct tly_rt_thread *t = tly_gomp_thread();
-	struct tly_gomp_mark m;
+	struct tly_gomp_mark m, lm;
 	int master = t && t == tm->master;
 
 	if (!t) {
@@ -54,10 +54,10 @@ static void trampoline(void *arg)
 	}
 	tly_gomp_enter(t, master ? &tm->mark : &m, tm->name, TLY_RK_OMP_PARALLEL);
 	if (tm->loop)
-		tly_rt_enter(t, tm->loop, TLY_RK_OMP_LOOP, tly_gomp_counters());
+		tly_gomp_enter(t, &lm, tm->loop, TLY_RK_OMP_LOOP);
 	tm->fn(tm->data);
-	if (tm->loop)
-		tly_rt_exit_kind(t, TLY_RK_OMP_LOOP);   /* unless its _end_nowait closed it */
+	if (tm->loop)   /* unless its GOMP_loop_end_nowait closed it */
+		tly_gomp_leave(t, &lm);
 	if (master)
 		tly_rt_enter(t, tly_rt_omp_label(TLY_RK_OMP_BARRIER), TLY_RK_OMP_BARRIER,
 			     tly_gomp_counters());
