@@ -14,7 +14,7 @@ Per thread, matched by kernel thread id:
     dynamic for's end, barrier, single, the static for's end) + 1 per inner
     region the thread started (its wait for the team); under the outer
     region on the main thread: one per outer region;
-    "omp critical wait" = crit.
+    "omp critical wait" = crit (time and visits only: uncounted).
   times, physical (perf::TASK-CLOCK, the thread CPU clocks of the truth;
   slack 3% + 1 ms as harness/tharness.h's TH_CLOCK_IN):
     body_cpu <= inner region <= total_cpu + extra
@@ -194,7 +194,9 @@ def main():
                    "thread %d: loop + barrier task-clock" % ktid)
             th.check(wall(bar) <= t["sync_wall"] + slack(t["sync_wall"]),
                      "thread %d: barrier wall %d above the sync windows' %d" % (ktid, wall(bar), t["sync_wall"]))
-        for p in (inner, loop, bar, crit):
+        th.check(crit in by_path and int(by_path[crit]["uncounted"]) == 1,
+                 "thread %d: critical waits carry counters (want time and visits only)" % ktid)
+        for p in (inner, loop, bar):
             th.check(clock(p) <= wall(p) + slack(wall(p)),
                      "thread %d: %s task-clock %d above its wall time %d" % (ktid, p[-1], clock(p), wall(p)))
     th.check(combined == 2 * COMBINED, "combined parallel for: %d implicit tasks in all, want %d"

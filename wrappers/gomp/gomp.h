@@ -49,6 +49,11 @@ struct tly_rt_thread *tly_gomp_thread(void);
 /* TALLY_OMP_COUNTERS: read the counters at OpenMP region boundaries */
 int tly_gomp_counters(void);
 
+/* The parallel regions the calling thread is in (as a member of their
+ * team), kept by gomp_parallel.c.  A barrier or critical section outside
+ * every region (a team of one: nothing to wait for) is not recorded. */
+extern _Thread_local int tly_gomp_in_team;
+
 /* A frame of one construct on one thread: where the stack stood before it
  * was entered, so its end closes exactly what it opened. */
 struct tly_gomp_mark {

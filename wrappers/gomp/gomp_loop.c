@@ -47,7 +47,7 @@ static void loop_end(void (*real)(void), int barrier)
 		return;
 	}
 	tly_rt_exit_kind(t, TLY_RK_OMP_LOOP);
-	if (!barrier) {
+	if (!barrier || !tly_gomp_in_team) {
 		real();
 		return;
 	}
@@ -65,6 +65,8 @@ static bool loop_end_cancel(bool (*real)(void))
 	if (!t)
 		return real();
 	tly_rt_exit_kind(t, TLY_RK_OMP_LOOP);
+	if (!tly_gomp_in_team)
+		return real();
 	tly_gomp_enter(t, &m, tly_rt_omp_label(TLY_RK_OMP_BARRIER), TLY_RK_OMP_BARRIER);
 	r = real();
 	tly_gomp_leave(t, &m);

@@ -55,7 +55,9 @@ static void trampoline(void *arg)
 	tly_gomp_enter(t, master ? &tm->mark : &m, tm->name, TLY_RK_OMP_PARALLEL);
 	if (tm->loop)
 		tly_gomp_enter(t, &lm, tm->loop, TLY_RK_OMP_LOOP);
+	tly_gomp_in_team++;
 	tm->fn(tm->data);
+	tly_gomp_in_team--;
 	if (tm->loop)   /* unless its GOMP_loop_end_nowait closed it */
 		tly_gomp_leave(t, &lm);
 	if (master)
@@ -253,6 +255,7 @@ TALLY_GOMP_EXPORT void GOMP_parallel_start(outlined_t fn, void *data, unsigned n
 	real(trampoline, tm, n);
 	/* the caller runs fn itself next: its part of the region starts here */
 	tly_gomp_enter(tm->master, &tm->mark, tm->name, TLY_RK_OMP_PARALLEL);
+	tly_gomp_in_team++;
 }
 
 TALLY_GOMP_EXPORT void GOMP_parallel_end(void)
@@ -263,6 +266,7 @@ TALLY_GOMP_EXPORT void GOMP_parallel_end(void)
 
 	if (tm) {
 		old_teams = tm->outer;
+		tly_gomp_in_team--;
 		tly_rt_enter(tm->master, tly_rt_omp_label(TLY_RK_OMP_BARRIER), TLY_RK_OMP_BARRIER,
 			     tly_gomp_counters());
 	}

@@ -109,6 +109,8 @@ int tly_gomp_counters(void)
 	return tly_rt_proc()->opt.omp_counters;
 }
 
+_Thread_local int tly_gomp_in_team;
+
 void tly_gomp_enter(struct tly_rt_thread *t, struct tly_gomp_mark *m, const char *name, int kind)
 {
 	m->depth = t->depth;
