@@ -4,7 +4,8 @@
 # TLY_BENCH_PAIRS (5) paired runs, plain and `mpirun tally-run -- app` with
 # the default settings, alternating which goes first; prints the median
 # plain and measured times and the median of the per-pair ratios.
-# TLY_BENCH_TALLY_OPTS adds tally-run options (e.g. --libomp=auto).
+# TLY_BENCH_TALLY_OPTS adds tally-run options (e.g. --libomp=auto);
+# TLY_BENCH_APPS names the applications (default: hpcc lammps cp2k).
 # Applications that are not installed are left out (exit 77 if none is).
 # CP2K also times itself (its timer report's "CP2K" total, from inside
 # main: without process start-up and Tally's file write): the median of
@@ -38,7 +39,7 @@ own() { # CP2K's own total time of the last run ($dir/out.txt), seconds
 
 done_any=0
 printf "%-8s %-12s %10s %10s %8s   (median of %d pairs; tally-run %s)\n" application "ranks x thr" plain_s tally_s ratio "$pairs" "${opts[*]:-default settings}"
-for app in hpcc lammps cp2k; do
+for app in ${TLY_BENCH_APPS:-hpcc lammps cp2k}; do
   rm -rf "$dir/w"; mkdir "$dir/w"
   case $app in
     hpcc)   np=4; export OMP_NUM_THREADS=1; cmd=(hpcc); cp "$apps/hpccinf.txt" "$dir/w/" ;;

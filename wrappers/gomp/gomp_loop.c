@@ -34,6 +34,8 @@ static void loop_begin(const void *code)
 
 	if (t)
 		tly_rt_enter(t, tly_rt_omp_name(code, TLY_RK_OMP_LOOP), TLY_RK_OMP_LOOP, tly_gomp_counters());
+	else
+		tly_rt_omp_forwarding(code);
 }
 
 /* The end of a loop or sections on this thread, with its barrier or not. */

@@ -74,8 +74,10 @@ static int team_init(struct team *tm, void (*fn)(void *), void *data, const void
 	tm->fn = fn;
 	tm->data = data;
 	tm->master = tly_gomp_thread();
-	if (!tm->master)
+	if (!tm->master) {   /* forwarded as it is; to libomp's OMPT it is the program's call */
+		tly_rt_omp_forwarding(code);
 		return 0;
+	}
 	tm->mark.depth = tm->master->depth;
 	tm->mark.truncated = tm->master->truncated_depth;
 	tm->name = tly_rt_omp_name(code, TLY_RK_OMP_PARALLEL);

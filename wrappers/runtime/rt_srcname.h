@@ -25,6 +25,11 @@ const char *tly_rt_omp_label(int kind);
 /* "<label> @ <src>" (with its raw address) for the return address `code` of
  * an OpenMP runtime call; interned for the process, cached per thread. */
 const char *tly_rt_omp_name(const void *code, int kind);
+/* The calling thread is about to forward the program's OpenMP call at
+ * `caller` to a runtime that reports the wrapper's own address as the
+ * code address (LLVM's libomp below Tally's GOMP_* wrappers): such an
+ * address is named after `caller`.  NULL when done. */
+void tly_rt_omp_forwarding(const void *caller);
 
 /* ---- GCC OpenMP programs on LLVM libomp (rt_libomp.c) ----------------- */
 /* When the process's GOMP_* calls reach GNU libgomp, run it again with
