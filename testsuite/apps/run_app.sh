@@ -62,6 +62,11 @@ if [ "$rc_plain" -ne 0 ] || [ "$rc_tally" -ne "$rc_plain" ]; then
   echo "FAIL: exit status differs or the plain run failed"; tail -20 "$dir/plain/out.txt" "$dir/tally/out.txt"; exit 1
 fi
 [ -f "$dir/tally/app.h5" ] || { echo "FAIL: no Tally file"; tail -20 "$dir/tally/out.txt"; exit 1; }
+# no Tally message about the OpenMP runtime (its counters preloaded in front
+# of Tally once made a false "did not take its place ... not measured")
+if grep -E '^tally' "$dir/tally/out.txt" | grep -q -i -E 'libomp|libgomp|not measured'; then
+  echo "FAIL: a Tally message about the OpenMP runtime:"; grep -E '^tally' "$dir/tally/out.txt"; bad=1
+fi
 out=out.txt
 [ "$app" = hpcc ] && out=hpccoutf.txt
 if [ -n "${TLY_APPS_PLANT:-}" ]; then   # a wrong expected value, to see the check fail
