@@ -1,5 +1,6 @@
 # TallyFindLibomp.cmake - LLVM's OpenMP runtime for the OMPT tool and for GCC
-# OpenMP programs run on libomp (wrappers/CMakeLists.txt).
+# OpenMP programs run on libomp when asked (TALLY_LIBOMP=auto;
+# wrappers/CMakeLists.txt).
 #
 # Sets TALLY_OMPT_INCLUDE (the directory of omp-tools.h) and TALLY_LIBOMP
 # (libomp.so).  Either may be given on the command line.  Otherwise, in this

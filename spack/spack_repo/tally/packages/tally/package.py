@@ -67,7 +67,8 @@ class Tally(CMakePackage):
         # Source names (function, file:line) of OpenMP regions and MPI call sites.
         depends_on("elfutils")
     # An OpenMP runtime that implements OMPT (omp-tools.h, libomp); GCC
-    # OpenMP programs are run on it under tally-run.
+    # OpenMP programs are measured inside libgomp, and run on libomp only
+    # when asked (tally-run --libomp=auto).
     depends_on("llvm-openmp", when="+openmp")
     depends_on("cuda", when="+cuda")
 
