@@ -149,13 +149,19 @@ static size_t outer_frames(Dwarf_Die *cu, Dwarf_Die *scopes, int n, char *out, s
 	return at;
 }
 
-/* The deepest subprogram or inlined instance under `die` that holds pc.
- * GCC nests the function it outlines for an OpenMP construct
+/* What the walk below finds: the deepest subprogram or inlined instance
+ * holding pc, and the subprogram whose DIE encloses it. */
+struct nested {
+	Dwarf_Die found, outer;
+	int has_outer;
+};
+
+/* GCC nests the function it outlines for an OpenMP construct
  * (main._omp_fn.0) inside the DIE of the function it came from, whose
  * ranges do not hold the outlined code, so dwarf_getscopes (which descends
  * only into DIEs holding pc) never reaches it: this walk descends into
- * every subprogram and lexical block. */
-static int nested_scope(Dwarf_Die *die, Dwarf_Addr pc, Dwarf_Die *found, int depth)
+ * every subprogram and lexical block.  `encl`: the subprogram around die. */
+static int nested_scope(Dwarf_Die *die, Dwarf_Addr pc, struct nested *n, Dwarf_Die *encl, int depth)
 {
 	Dwarf_Die child;
 	int got = 0;
@@ -168,10 +174,13 @@ static int nested_scope(Dwarf_Die *die, Dwarf_Addr pc, Dwarf_Die *found, int dep
 		if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine && tag != DW_TAG_lexical_block)
 			continue;
 		if (tag != DW_TAG_lexical_block && dwarf_haspc(&child, pc) == 1) {
-			*found = child;
+			n->found = child;
+			n->has_outer = encl != NULL;
+			if (encl)
+				n->outer = *encl;
 			got = 1;
 		}
-		if (nested_scope(&child, pc, found, depth + 1))
+		if (nested_scope(&child, pc, n, tag == DW_TAG_subprogram ? &child : encl, depth + 1))
 			got = 1;
 	} while (!got && dwarf_siblingof(&child, &child) == 0);
 	return got;
@@ -188,6 +197,8 @@ static int dwarf_name(const void *pc, char *out, size_t len)
 	int lineno = 0, n, first = -1;
 	size_t at;
 	char fn[TLY_RT_NAME];
+	struct nested nest = { .has_outer = 0 };
+	const char *name;
 
 	if (!sn.dwfl && !report_modules())
 		return 0;
@@ -202,11 +213,19 @@ static int dwarf_name(const void *pc, char *out, size_t len)
 			first = i;
 	if (first >= 0)
 		inner = scopes[first];
-	else if (!nested_scope(cu, a - bias, &inner, 0)) {
+	else if (nested_scope(cu, a - bias, &nest, NULL, 0))
+		inner = nest.found;
+	else {
 		free(scopes);
 		return 0;
 	}
-	at = (size_t)snprintf(out, len, "%s (%s:%d)", user_name(&inner, fn, sizeof fn), base_name(file), lineno);
+	/* an outlined OpenMP body is named after the function its DIE is in
+	 * (a Fortran program's DWARF name, not its symbol MAIN__) */
+	if (first < 0 && nest.has_outer && strstr(die_name(&inner), "._omp_fn."))
+		name = die_name(&nest.outer);
+	else
+		name = user_name(&inner, fn, sizeof fn);
+	at = (size_t)snprintf(out, len, "%s (%s:%d)", name, base_name(file), lineno);
 	/* dwarf_getscopes follows an inlined instance into its abstract
 	 * definition; the DIEs that contain the instance itself (its callers)
 	 * come from dwarf_getscopes_die */
