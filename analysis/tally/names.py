@@ -116,3 +116,33 @@ def regions(fulls):
 def sites(fulls):
     """full call-site text -> short, distinct name."""
     return distinct(fulls, site)
+
+
+def region_labels(table, ids, full=False):
+    """Distinct labels of region ids (table: the regions table, id, parent, name):
+    each region's (short) name, preceded by as many of its ancestors'
+    names as it takes to tell apart regions of one name in different
+    places ('step / omp barrier wait')."""
+    whole = dict(zip(table["id"].astype(int), table["name"].astype(str)))
+    parent = dict(zip(table["id"].astype(int), table["parent"].astype(int)))
+    short = regions(whole.values())
+    shown = whole if full else {rid: short[n] for rid, n in whole.items()}
+
+    def chain(rid):
+        out, seen = [], set()
+        while rid in shown and rid not in seen and parent.get(rid, -1) >= 0:   # the root goes
+            seen.add(rid)
+            out.insert(0, shown[rid])
+            rid = parent[rid]
+        return out or [shown.get(rid, str(rid))]
+    chains = {int(i): chain(int(i)) for i in ids}
+    depth = {i: 1 for i in chains}
+    for _ in range(64):
+        label = {i: " / ".join(c[-depth[i]:]) for i, c in chains.items()}
+        dup = {i for i in chains if list(label.values()).count(label[i]) > 1 and depth[i] < len(chains[i])}
+        if not dup:
+            break
+        for i in dup:
+            depth[i] += 1
+    return [label[int(i)] for i in ids]
+

@@ -29,12 +29,9 @@ def _top_regions(an, column, top):
 
 
 def _labels(an, ids, full):
-    """Region labels of ids: short (distinct) names, or whole ones."""
-    full_names = dict(zip(an.run.regions["id"].astype(int), an.run.regions["name"].astype(str)))
-    if full:
-        return [full_names.get(int(i), str(i)) for i in ids]
-    short = names.regions(full_names.values())
-    return [short[full_names[int(i)]] if int(i) in full_names else str(i) for i in ids]
+    """Distinct region labels of ids: short names (or whole ones) with the
+    ancestors that tell regions of one name apart."""
+    return names.region_labels(an.run.regions, ids, full)
 
 
 def _unit_label(column):

@@ -172,12 +172,13 @@ def metric_by_region_section(an, metric, top, full=False):
     the region's whole path with full names, else its short name."""
     col = an.metric_column(metric)
     s = stats.summary(an.per_rank, col, all_columns=an.ranks)
-    if full:
-        key, shown = "path", dict(zip(an.run.regions["id"].astype(int), an.run.regions["path"]))
-    else:
-        key, shown = "name", region_names(an.run, full)
+    key, shown = ("path", dict(zip(an.run.regions["id"].astype(int), an.run.regions["path"]))) if full \
+        else ("name", None)
     s = s.sort_values("max", ascending=False).head(top or len(s))
-    s.insert(0, key, [shown.get(int(r), "?") for r in s.index])
+    if full:
+        s.insert(0, key, [shown.get(int(r), "?") for r in s.index])
+    else:
+        s.insert(0, key, names.region_labels(an.run.regions, [int(r) for r in s.index]))
     label = {"time_s": "inclusive time [s]", "excl_s": "exclusive time [s]"}.get(col, col)
     return Section(f"{label} by region across ranks", s.reset_index(),
                    "per rank: wall time for times, sums over threads for counts; largest max first")
