@@ -58,7 +58,7 @@ def choose():
         return None, f"TALLY_PYTHON={given!r} cannot import h5py; {HINT}"
     seen, tried = set(), []
     for py in [sys.executable, CONFIGURED] + _path_pythons():
-        key = os.path.realpath(py) if py else ""
+        key = os.path.abspath(py) if py else ""   # not realpath: a venv's python links to the system one
         if not py or key in seen:
             continue
         seen.add(key)
