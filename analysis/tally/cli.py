@@ -78,8 +78,8 @@ def run_report(args):
             print(f"plot: {p}", file=sys.stderr)
     if args.html:
         from . import html
-        page = html.page(run, an, col, report.build(run, by=args.by, metric=args.metric, top=args.top,
-                                                       full=args.full_names), args)
+        shown = report.build(run, by=args.by, metric=args.metric, top=args.top, full=args.full_names)
+        page = html.page(run, an, col, shown, args)
         _wrote(args.html, outfiles.write(args.html, page), "the HTML summary")
     return 0
 

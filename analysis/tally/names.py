@@ -108,9 +108,36 @@ def kernels(fulls):
     return distinct(fulls, lambda f: kernel(dem[f]))
 
 
+def _frames(name):
+    """[innermost 'label @ f (a.c:1)', 'g', 'main', ...]: a region name's inline
+    chain, the outer frames by function name alone."""
+    name = str(name)
+    m = INLINE.match(name)
+    if not m:
+        return [name]
+    outer = re.split(r" in (?=[^()]*\([^()]*:\d+\))", name[len(m.group(1)):].removeprefix(" in "))
+    return [m.group(1)] + [re.sub(r" \([^()]*:\d+\)$", "", f) for f in outer if f]
+
+
 def regions(fulls):
-    """full region name -> short, distinct name."""
-    return distinct(fulls, region)
+    """full region name -> short, distinct name: the innermost frame, and
+    as many callers (by function name) as it takes to tell names apart
+    ('omp parallel @ f (a.c:3) in stage_a'); a hash tag when even the
+    whole chain does not."""
+    fulls = list(dict.fromkeys(str(f) for f in fulls))
+    frames = {f: _frames(f) for f in fulls}
+    depth = {f: 1 for f in fulls}
+    for _ in range(64):
+        short = {f: " in ".join(frames[f][:depth[f]]) for f in fulls}
+        seen = {}
+        for f, v in short.items():
+            seen.setdefault(v, []).append(f)
+        grow = [f for group in seen.values() if len(group) > 1 for f in group if depth[f] < len(frames[f])]
+        if not grow:
+            break
+        for f in grow:
+            depth[f] += 1
+    return distinct(fulls, short.get)
 
 
 def sites(fulls):
@@ -145,4 +172,3 @@ def region_labels(table, ids, full=False):
         for i in dup:
             depth[i] += 1
     return [label[int(i)] for i in ids]
-

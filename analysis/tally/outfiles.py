@@ -29,7 +29,8 @@ class OutDir:
             self.fd = os.open(self.path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
         except OSError as e:
             if os.path.islink(self.path):
-                raise TallyError(f"{self.path}: a symbolic link; tally-report writes only into a real directory") from None
+                raise TallyError(f"{self.path}: a symbolic link; tally-report writes only into a real "
+                                 "directory") from None
             raise TallyError(f"{self.path}: cannot open the directory ({e.strerror})") from None
 
     def __enter__(self):

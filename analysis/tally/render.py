@@ -134,5 +134,3 @@ FORMATS = {"text": text, "markdown": markdown, "csv": csv, "json": as_json}
 def render(sections, fmt, width=WIDTH):
     """The report in format fmt (text, csv, json, markdown); text lines fit width."""
     return text(sections, width) if fmt == "text" else FORMATS[fmt](sections)
-
-

@@ -207,8 +207,8 @@ def case_interp():
                             ("python3 -m tally", [py, "-m", "tally", f], {"PYTHONPATH": PKG})):
         rc, out, err = run(cmd, env=dict(env, **extra), cwd=d)
         check(rc == 0 and "== Region tree" in out, f"{how} with {py} first on PATH: exit {rc}: {err[-800:]}")
-    for how, cmd, extra in (("tally-report", [REPORT, f], {}), ("python3 -m tally", [py, "-m", "tally", f],
-                                                                 {"PYTHONPATH": PKG})):
+    for how, cmd, extra in (("tally-report", [REPORT, f], {}),
+                            ("python3 -m tally", [py, "-m", "tally", f], {"PYTHONPATH": PKG})):
         rc, out, err = run(cmd, env=dict(env, TALLY_PYTHON=py, **extra), cwd=d)
         check(rc == 2 and len(err.strip().splitlines()) == 1 and "TALLY_PYTHON" in err and "Traceback" not in err,
               f"{how} with TALLY_PYTHON lacking h5py: exit {rc}, {err!r}")
