@@ -13,7 +13,7 @@ CSS = """body{font-family:sans-serif;margin:1.5em;color:#222;max-width:1400px}
 h1{font-size:1.4em}h2{font-size:1.1em;margin-top:1.6em;border-bottom:1px solid #ccc}
 table{border-collapse:collapse;font-size:12px;margin:.4em 0}
 td,th{border:1px solid #ddd;padding:2px 6px;text-align:right;white-space:nowrap}
-th{background:#eef}td.t{text-align:left;white-space:pre}p.note{font-size:12px;color:#555}
+th{background:#eef}td.t,th.t{text-align:left}td.t{white-space:pre}div.w{overflow-x:auto}p.note{font-size:12px;color:#555}
 nav a{margin-right:1em;font-size:13px}figure{display:inline-block;margin:.5em}
 img{max-width:100%;border:1px solid #ccc}figcaption{font-size:12px;color:#555}"""
 
@@ -32,11 +32,12 @@ def table(frame):
     """A DataFrame as an HTML table: text cells left, numbers right."""
     f = render._strings(frame)   # pylint: disable=protected-access
     text = [frame[c].dtype == object for c in frame.columns]
-    out = ["<table><tr>" + "".join(f"<th>{_e(c)}</th>" for c in frame.columns) + "</tr>"]
+    head = "".join(f"<th class=t>{_e(c)}</th>" if t else f"<th>{_e(c)}</th>" for c, t in zip(frame.columns, text))
+    out = [f"<div class=w><table><tr>{head}</tr>"]
     for row in f.itertuples(index=False):
         out.append("<tr>" + "".join(f"<td class=t>{_e(v)}</td>" if t else f"<td>{_e(v)}</td>"
                                     for v, t in zip(row, text)) + "</tr>")
-    return "\n".join(out + ["</table>"])
+    return "\n".join(out + ["</table></div>"])
 
 
 def _plots(an, column, top, full):
