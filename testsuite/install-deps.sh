@@ -4,7 +4,7 @@ set -euo pipefail
 pkgs=(build-essential cmake pkg-config python3 libpfm4-dev libopenmpi-dev openmpi-bin
       libhdf5-openmpi-dev gfortran libomp-dev clang python3-h5py hdf5-tools
       python3-numpy python3-pandas python3-matplotlib libdw-dev
-      flake8 black)
+      flake8 black python3-setuptools python3-wheel python3-venv python3-pil chromium)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

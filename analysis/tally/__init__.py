@@ -6,10 +6,20 @@
     run.meta                            # run metadata (root attributes)
 
 See docs/report.md in the Tally sources for the report and the exports.
+read and Run are imported on first use, so that tally.launch can choose
+an interpreter before h5py is imported.
 """
 from .errors import TallyError
-from .reader import read
-from .run import Run
 
 __all__ = ["read", "Run", "TallyError"]
 __version__ = "1"
+
+
+def __getattr__(name):
+    if name == "read":
+        from .reader import read
+        return read
+    if name == "Run":
+        from .run import Run
+        return Run
+    raise AttributeError(f"module 'tally' has no attribute {name!r}")

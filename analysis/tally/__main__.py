@@ -1,6 +1,7 @@
-"""python3 -m tally ...: the same as tally-report ..."""
+"""python3 -m tally ...: the same as tally-report ... (launch.py chooses
+the interpreter)."""
 import sys
 
-from .cli import main
+from .launch import entry
 
-sys.exit(main())
+sys.exit(entry())

@@ -30,35 +30,57 @@ def parser():
     p.add_argument("--plot", metavar="DIR", help="write PNG plots to DIR")
     p.add_argument("--csv-dir", metavar="DIR", help="write every table as CSV to DIR")
     p.add_argument("--hatchet", metavar="FILE", help="write the region tree as Hatchet literal JSON")
+    p.add_argument("--html", metavar="FILE", help="write a self-contained HTML job summary (plots embedded)")
+    p.add_argument("--full-names", action="store_true",
+                   help="whole region and kernel names (default: the innermost frame, kernels demangled and "
+                        "shortened; CSV, JSON and Hatchet always whole) and no 120-column limit on text")
     p.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout")
     return p
 
 
+def _wrote(requested, written, what):
+    """Say where a file went when an existing one kept its name."""
+    from .outfiles import said
+    line = said(requested, written, what)
+    if line:
+        print(line, file=sys.stderr)
+
+
 def run_report(args):
     """Read, report, export, plot; returns the exit status."""
-    from . import export, render, report
+    from . import export, outfiles, render, report
     from .probe import probe
     from .reader import read
     run = read(args.path, skip=probe(args.path))
     for d in run.damaged:
         print(f"tally-report: warning: {d}; the other files are merged", file=sys.stderr)
-    sections = report.build(run, by=args.by, metric=args.metric, top=args.top)
-    text = render.render(sections, args.format)
+    full = args.full_names or args.format in ("csv", "json")
+    sections = report.build(run, by=args.by, metric=args.metric, top=args.top, full=full)
+    text = render.render(sections, args.format, width=None if args.full_names else render.WIDTH)
+    text = text if text.endswith("\n") else text + "\n"
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(text)
+        _wrote(args.output, outfiles.write(args.output, text), "the report")
     else:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        sys.stdout.write(text)
     if args.csv_dir:
-        export.csv_dir(run, args.csv_dir)
+        paths, empty = export.csv_dir(run, args.csv_dir)
+        if empty:
+            print(f"tally-report: {len(empty)} tables without rows not written as CSV: {', '.join(empty)}",
+                  file=sys.stderr)
     if args.hatchet:
-        export.hatchet_json(run, args.hatchet)
-    if args.plot:
-        from . import plots
+        _wrote(args.hatchet, export.hatchet_json(run, args.hatchet), "the Hatchet tree")
+    if args.plot or args.html:
         an = report.Analysis(run)
         col = an.metric_column(args.metric) if an.per_rank is not None else None
-        for p in plots.all_plots(an, col, args.plot, args.top or 40):
+    if args.plot:
+        from . import plots
+        for p in plots.write(an, col, args.plot, args.top or 40, args.full_names):
             print(f"plot: {p}", file=sys.stderr)
+    if args.html:
+        from . import html
+        shown = report.build(run, by=args.by, metric=args.metric, top=args.top, full=args.full_names)
+        page = html.page(run, an, col, shown, args)
+        _wrote(args.html, outfiles.write(args.html, page), "the HTML summary")
     return 0
 
 
@@ -77,6 +99,10 @@ def guarded(prog, path, fn):
         return 2
     except BrokenPipeError:
         return 0
+    except ImportError as e:   # a module this interpreter lacks (matplotlib for --plot)
+        print(f"{prog}: {sys.executable} cannot import {e.name or e}; set TALLY_PYTHON to a python3 that has "
+              "h5py, numpy, pandas and matplotlib", file=sys.stderr)
+        return 2
     except OSError as e:
         print(f"{prog}: {e.filename or path}: {e.strerror or e}", file=sys.stderr)
         return 2

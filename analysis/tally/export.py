@@ -7,11 +7,11 @@ documented shape; see docs/report.md:
       "metrics": {"time (inc)": 1.5, "time": 0.25, ...},
       "children": [ ... same shape ... ]}]
 """
+import io
 import json
-import os
 import re
 
-from . import tree
+from . import outfiles, tree
 
 KIND_NAMES = {0: "root", 1: "region", 2: "mpi", 3: "omp_parallel", 4: "omp_loop",
               5: "omp_barrier", 6: "omp_task"}
@@ -23,19 +23,25 @@ def _safe(name):
 
 
 def csv_dir(run, directory):
-    """Write <table>.csv for every table and meta.csv; return the paths."""
-    os.makedirs(directory, exist_ok=True)
-    paths = []
-    for name, t in run.tables.items():
-        p = os.path.join(directory, _safe(name) + ".csv")
-        t.to_csv(p, index=False)
-        paths.append(p)
-    p = os.path.join(directory, "meta.csv")
-    with open(p, "w", encoding="utf-8") as f:
-        f.write("attribute,value\n")
-        for k, v in run.meta.items():
-            f.write(f"{k},\"{str(v).replace(chr(34), chr(34) * 2)}\"\n")
-    return paths + [p]
+    """Write <table>.csv for every table with rows, and meta.csv (through
+    outfiles: never through a planted link); return (paths written, names
+    of the tables left out because they have no rows)."""
+    paths, empty = [], []
+    with outfiles.OutDir(directory, create=True) as d:
+        for name, t in run.tables.items():
+            if not len(t):
+                empty.append(name)
+                continue
+            f, p = d.create(_safe(name) + ".csv")
+            with f:
+                t.to_csv(f, index=False)
+            paths.append(p)
+        f, p = d.create("meta.csv")
+        with f:
+            f.write("attribute,value\n")
+            for k, v in run.meta.items():
+                f.write(f"{k},\"{str(v).replace(chr(34), chr(34) * 2)}\"\n")
+    return paths + [p], empty
 
 
 def _node_metrics(sums, rid, events):
@@ -67,7 +73,7 @@ def literal(run):
 
 
 def hatchet_json(run, path):
-    """Write the literal tree to path."""
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(literal(run), f, indent=1)
-    return path
+    """Write the literal tree to a new file at path (outfiles); returns the path written."""
+    buf = io.StringIO()
+    json.dump(literal(run), buf, indent=1)
+    return outfiles.write(path, buf.getvalue())

@@ -2,6 +2,7 @@
 import io
 import json
 import math
+import textwrap
 
 import numpy as np
 
@@ -20,26 +21,62 @@ def _strings(frame):
     return frame.apply(lambda col: col.map(_cell)) if len(frame) else frame.astype(str)
 
 
-def _aligned(frame):
-    """Lines of a table: text columns left-aligned, numbers right-aligned."""
+#: the widest text line by default; the first (key) column's cells are cut at KEY_MAX
+WIDTH = 120
+KEY_MAX = 100
+
+
+def _cut(v, n):
+    """v in at most n characters (an ellipsis marks a cut)."""
+    return v if len(v) <= n else v[:max(1, n - 1)] + "…"
+
+
+def _blocks(widths, width):
+    """Column indices per block: the key column (0) and as many others as
+    fit in width; every block repeats the key."""
+    blocks, cur, used = [], [0], widths[0]
+    for i in range(1, len(widths)):
+        if len(cur) > 1 and used + 2 + widths[i] > width:
+            blocks.append(cur)
+            cur, used = [0], widths[0]
+        cur.append(i)
+        used += 2 + widths[i]
+    return blocks + [cur]
+
+
+def _aligned(frame, width=WIDTH):
+    """Lines of a table: text columns left-aligned, numbers right-aligned;
+    with a width, cells are cut to fit and columns that do not fit beside
+    the key column go to further blocks (width None: one block, whole cells)."""
     f = _strings(frame)
     cols = [str(c) for c in frame.columns]
+    rows = [[str(v) for v in row] for row in f.itertuples(index=False)]
     left = [frame[c].dtype == object for c in frame.columns]
-    widths = [max([len(c)] + [len(v) for v in f[k]]) for c, k in zip(cols, frame.columns)]
+    widths = [max([len(c)] + [len(r[i]) for r in rows]) for i, c in enumerate(cols)]
+    if width:
+        caps = [KEY_MAX] + [max(12, width - 2 - min(widths[0], KEY_MAX))] * (len(cols) - 1)
+        cols = [_cut(c, cap) for c, cap in zip(cols, caps)]
+        rows = [[_cut(v, cap) for v, cap in zip(r, caps)] for r in rows]
+        widths = [min(w, cap) for w, cap in zip(widths, caps)]
+    out = []
+    for b in (_blocks(widths, width) if width else [list(range(len(cols)))]):
+        def line(values, b=b):
+            return "  ".join(values[i].ljust(widths[i]) if left[i] else values[i].rjust(widths[i]) for i in b).rstrip()
+        out += ([""] if out else []) + [line(cols)] + [line(r) for r in rows]
+    return out
 
-    def line(values):
-        return "  ".join(v.ljust(w) if lft else v.rjust(w) for v, w, lft in zip(values, widths, left)).rstrip()
-    return [line(cols)] + [line([str(v) for v in row]) for row in f.itertuples(index=False)]
 
-
-def text(sections):
-    """Plain text: a title line, the table, the note."""
+def text(sections, width=WIDTH):
+    """Plain text: a title line, the table, the note; no line wider than
+    width (None: no limit)."""
     out = []
     for s in sections:
-        out.append(f"== {s.title}")
-        out += ["(no rows)"] if s.frame.empty else _aligned(s.frame)
+        out.append(_cut(f"== {s.title}", width) if width else f"== {s.title}")
+        out += ["(no rows)"] if s.frame.empty else _aligned(s.frame, width)
         if s.note:
-            out.append(f"   ({s.note})")
+            note = f"({s.note})"
+            out += textwrap.wrap(note, width, initial_indent="   ", subsequent_indent="    ",
+                                 break_on_hyphens=False) if width else [f"   {note}"]
         out.append("")
     return "\n".join(out)
 
@@ -94,8 +131,6 @@ def as_json(sections):
 FORMATS = {"text": text, "markdown": markdown, "csv": csv, "json": as_json}
 
 
-def render(sections, fmt):
-    """The report in format fmt (text, csv, json, markdown)."""
-    return FORMATS[fmt](sections)
-
-
+def render(sections, fmt, width=WIDTH):
+    """The report in format fmt (text, csv, json, markdown); text lines fit width."""
+    return text(sections, width) if fmt == "text" else FORMATS[fmt](sections)

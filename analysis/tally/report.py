@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from . import gpu, metrics, mpi, stats, tree
+from . import gpu, metrics, mpi, names, stats, tree
 from .errors import TallyError
 
 KNOWN = {"events", "ranks", "threads", "regions", "region_stats", "mpi", "mpi_sites"}
@@ -114,7 +114,17 @@ def _ranges(values):
     return ", ".join(out)
 
 
-def region_tree_section(an, top, metric):
+def region_names(run, full):
+    """region id -> the name shown: short and distinct (names.py), or whole."""
+    reg = run.regions
+    whole = dict(zip(reg["id"].astype(int), reg["name"].astype(str)))
+    if full:
+        return whole
+    short = names.regions(whole.values())
+    return {rid: short[n] for rid, n in whole.items()}
+
+
+def region_tree_section(an, top, metric, full=False):
     """The region tree: inclusive/exclusive time across ranks and counters."""
     run, pr = an.run, an.per_rank
     t = stats.summary(pr, "time_s", all_columns=an.ranks)
@@ -122,10 +132,10 @@ def region_tree_section(an, top, metric):
     keep = set(t["max"].sort_values(ascending=False).head(top).index) if top else None
     keep = tree.with_ancestors(run.regions, keep) if keep is not None else None
     sums = pr.groupby("region").sum(numeric_only=True, min_count=1)   # not measured: NaN, shown as '-'
-    names = dict(zip(run.regions["id"].astype(int), run.regions["name"]))
+    shown = region_names(run, full)
     rows = []
     for rid, depth in tree.dfs_order(run.regions, keep):
-        row = {"region": "  " * depth + str(names[rid]), "id": rid,
+        row = {"region": "  " * depth + shown[rid], "id": rid,
                "visits": int(np.nan_to_num(sums["visits"].get(rid, 0))), "incl mean [s]": t["mean"].get(rid, np.nan),
                "incl min [s]": t["min"].get(rid, np.nan), "incl max [s]": t["max"].get(rid, np.nan),
                "excl mean [s]": excl["mean"].get(rid, np.nan), "imbalance": t["imbalance"].get(rid, np.nan),
@@ -157,13 +167,18 @@ def derived_section(an):
                    "imbalance = max/mean - 1; cv = standard deviation/mean")
 
 
-def metric_by_region_section(an, metric, top):
-    """One metric per region across ranks, most imbalanced (by max) first."""
+def metric_by_region_section(an, metric, top, full=False):
+    """One metric per region across ranks, most imbalanced (by max) first;
+    the region's whole path with full names, else its short name."""
     col = an.metric_column(metric)
     s = stats.summary(an.per_rank, col, all_columns=an.ranks)
-    paths = dict(zip(an.run.regions["id"].astype(int), an.run.regions["path"]))
+    key, shown = ("path", dict(zip(an.run.regions["id"].astype(int), an.run.regions["path"]))) if full \
+        else ("name", None)
     s = s.sort_values("max", ascending=False).head(top or len(s))
-    s.insert(0, "path", [paths.get(int(r), "?") for r in s.index])
+    if full:
+        s.insert(0, key, [shown.get(int(r), "?") for r in s.index])
+    else:
+        s.insert(0, key, names.region_labels(an.run.regions, [int(r) for r in s.index]))
     label = {"time_s": "inclusive time [s]", "excl_s": "exclusive time [s]"}.get(col, col)
     return Section(f"{label} by region across ranks", s.reset_index(),
                    "per rank: wall time for times, sums over threads for counts; largest max first")
@@ -189,7 +204,7 @@ def by_thread_section(an, top):
     return Section("By thread", out.reset_index().head(top or len(out)))
 
 
-def mpi_sections(an, top):
+def mpi_sections(an, top, full=False):
     """MPI profile: calls by time, per rank, message sizes."""
     fn = mpi.by_function(an.run, an.ranks)
     return [Section("MPI calls by time", fn.head(top or len(fn))),
@@ -197,14 +212,16 @@ def mpi_sections(an, top):
                     [["function", "calls", "bytes_sent", "bytes_recv", "bytes/call"]].head(top or len(fn))),
             Section("MPI per rank", mpi.by_rank(an.run).sort_values("mpi_time_s", ascending=False).head(top or 10**9)),
             Section("MPI message sizes", mpi.histogram(an.run), "calls per log2 bucket of max(sent, received)")] \
-        + site_section(an.run, top)
+        + site_section(an.run, top, full)
 
 
-def site_section(run, top):
+def site_section(run, top, full=False):
     """MPI call sites, when TALLY_MPI_CALLSITES recorded them."""
     s = mpi.by_site(run)
     if s is None:
         return []
+    if not full:
+        s = s.assign(site=s["site"].map(names.sites(s["site"])))
     return [Section("MPI call sites by time", s.head(top or len(s)),
                     "site: calling frames as function (file:line), innermost first; address: the first "
                     "module+0xoffset stack of that name")]
@@ -231,19 +248,32 @@ def _nvtx_regions(run):
     return "kind" in reg.columns and bool((reg["kind"] == 7).any())
 
 
-def build(run, by="region", metric="time", top=20):
-    """All sections of the report for run."""
+def kernel_section(run, top, full):
+    """(title, frame) of the top kernels, names short unless full; or None."""
+    kern = gpu.top_kernels(run, top)
+    if kern is None or full:
+        return kern
+    title, frame = kern
+    key = next((c for c in ("kernel", "name", "function") if c in frame.columns), frame.columns[0])
+    _, t = gpu.kernel_table(run)
+    every = t[key] if key in t.columns else frame[key]
+    return title, frame.assign(**{key: frame[key].map(names.kernels(list(every) + list(frame[key])))})
+
+
+def build(run, by="region", metric="time", top=20, full=True):
+    """All sections of the report for run (full: whole names, else the
+    short ones of names.py)."""
     an = Analysis(run)
     sections = [meta_section(run)]
     if an.per_rank is not None:
-        main = {"region": lambda: region_tree_section(an, top, metric),
+        main = {"region": lambda: region_tree_section(an, top, metric, full),
                 "rank": lambda: by_rank_section(an, top), "thread": lambda: by_thread_section(an, top)}
         if by in main:
             sections.append(main[by]())
-        sections += [derived_section(an), metric_by_region_section(an, metric, top)]
+        sections += [derived_section(an), metric_by_region_section(an, metric, top, full)]
     if run.has("mpi"):
-        sections += mpi_sections(an, top)
-    kern = gpu.top_kernels(run, top)
+        sections += mpi_sections(an, top, full)
+    kern = kernel_section(run, top, full)
     if by == "kernel" and kern is None:
         raise TallyError("--by kernel: this file has no GPU kernel table")
     if kern is not None:   # --by kernel: the kernels first

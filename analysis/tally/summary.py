@@ -4,6 +4,7 @@ tally-run --summary FILE.h5).  Reads the file with h5py alone (fast, no
 pandas), table names from schema.def (h5table.rows)."""
 import sys
 
+from . import names
 from .errors import TallyError
 from .h5table import rows, text
 from .schema import write_seconds
@@ -20,8 +21,28 @@ def _header(path, f, out):
           write_seconds(a["schema_version"], a["write_seconds"])), file=out)
 
 
+PATH_MAX = 86   # the path column, so that a line fits 120 columns
+
+
+def _short_paths(regs):
+    """region id -> its path of short names (names.py), cut from the left to PATH_MAX."""
+    name = {int(r["id"]): text(r["name"]) for r in regs}
+    parent = {int(r["id"]): int(r["parent"]) for r in regs}
+    short = names.regions(name.values())
+    out = {}
+    for rid in name:
+        parts, seen, cur = [], set(), rid
+        while cur in name and cur not in seen:   # a cycle in a damaged file ends here
+            seen.add(cur)
+            parts.insert(0, short[name[cur]])
+            cur = parent[cur]
+        p = " / ".join(parts)
+        out[rid] = p if len(p) <= PATH_MAX else "…" + p[-(PATH_MAX - 1):]
+    return out
+
+
 def _regions(f, out):
-    paths = {int(r["id"]): text(r["path"]) for r in rows(f, "regions")}
+    paths = _short_paths(rows(f, "regions"))
     tot = {}
     for r in rows(f, "region_stats"):
         v = tot.setdefault(paths[int(r["region"])], [0, 0])

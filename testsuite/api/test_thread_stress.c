@@ -48,6 +48,15 @@ static long long thread_minflt(void)
 	return ru.ru_minflt;
 }
 
+/* The thread's own context switches so far (voluntary and not). */
+static long long thread_switches(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	return ru.ru_nvcsw + ru.ru_nivcsw;
+}
+
 /*
  * Faults counted between start and stop against the kernel's per-thread
  * account over (nearly) the same window: at least the touched pages, and
@@ -68,7 +77,7 @@ static void count_loop(int k, int mid_read)
 
 	for (int it = 0; it < LOOPS; it++) {
 		int es = PAPI_NULL, st = 0;
-		long long v[2] = { -1, -1 }, t0, t1, s0, s1, f0, f1, extra;
+		long long v[2] = { -1, -1 }, t0, t1, s0, s1, f0, f1, extra, w0, w1;
 		struct th_clock c0;
 		double lo, hi;
 
@@ -81,6 +90,7 @@ static void count_loop(int k, int mid_read)
 				T_RC(PAPI_add_named_event(es, names[i]), PAPI_OK, k);
 		}
 		T_RC(PAPI_num_events(es), 2, k);
+		w0 = thread_switches();
 		c0 = th_clock_now();
 		s0 = th_thread_cpu_ns();
 		T_RC(PAPI_start(es), PAPI_OK, k);
@@ -97,16 +107,20 @@ static void count_loop(int k, int mid_read)
 		T_RC(PAPI_stop(es, v), PAPI_OK, k);
 		s1 = th_thread_cpu_ns();
 		extra = th_clock_extra_ns(&c0);
-		/* physical bounds (th_clock.h): the CPU time inside the counting
-		 * below; the CPU time around it plus this thread's own measured
-		 * extra time (steal, interrupts) above */
-		lo = (double)(t1 - t0) - th_clock_slack((double)(t1 - t0));
+		w1 = thread_switches();
+		/* physical bounds (th_clock.h): the CPU time inside the counting,
+		 * less what each of this thread's context switches books to its
+		 * CPU time before perf's sched-in (tharness.h), below; the CPU
+		 * time around it plus this thread's own measured extra time
+		 * (steal, interrupts) above */
+		lo = (double)(t1 - t0) - th_clock_slack((double)(t1 - t0)) - (double)(w1 - w0) * TH_SWITCH_GAP_NS;
 		hi = (double)(s1 - s0 + extra);
 		hi += th_clock_slack(hi);
 		T_EXPECT(v[0] >= lo && v[0] <= hi, k);
 		if (!(v[0] >= lo && v[0] <= hi))
 			fprintf(stderr, "  thread %d: task-clock %lld not in [%.0f, %.0f]: thread cpu %lld "
-				"(around: %lld, own extra time %lld ns)\n", k, v[0], lo, hi, t1 - t0, s1 - s0, extra);
+				"(around: %lld, own extra time %lld ns, %lld context switches)\n", k, v[0], lo, hi,
+				t1 - t0, s1 - s0, extra, w1 - w0);
 		T_EXPECT(faults_match(v[1], f0, f1), k);
 		if (!faults_match(v[1], f0, f1))
 			fprintf(stderr, "  thread %d: page faults %lld vs %lld by RUSAGE_THREAD (%d pages touched)\n",

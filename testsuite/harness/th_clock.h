@@ -6,7 +6,10 @@
  * elsewhere while the thread runs (hypervisor steal with paravirt steal
  * accounting, interrupt time).  So over one window, physically:
  *
- *   thread CPU time  <=  task-clock  <=  wall time - run-queue wait
+ *   thread CPU time - switches x gap  <=  task-clock  <=  wall time - run-queue wait
+ *
+ * (gap: the part of a context switch booked to the incoming thread's CPU
+ * time before perf starts its task-clock, TH_SWITCH_GAP_NS in tharness.h)
  *
  * (a user-domain task-clock may leave out some kernel time, page faults:
  * the lower bounds keep a few percent of slack for it)
