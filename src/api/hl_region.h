@@ -13,7 +13,7 @@
 #include "papi.h"
 
 #define TLY_HL_MAX_EVENTS 32
-#define TLY_HL_BUCKETS 64
+#define TLY_HL_BUCKETS 64   /* first size of a thread's table; doubled as it fills */
 
 /* Totals of one region name in one thread. */
 struct tly_hl_region {
@@ -44,7 +44,8 @@ struct tly_hl_thread {
 	int evset;             /* PAPI_NULL when not started */
 	int nslots;            /* events in evset */
 	int slot[TLY_HL_MAX_EVENTS]; /* process event i -> evset index, -1 */
-	struct tly_hl_region *bucket[TLY_HL_BUCKETS];
+	struct tly_hl_region **bucket; /* nbuckets chains (a power of 2), at most one region per bucket on average */
+	unsigned nbuckets, nregions;
 	struct tly_hl_region *first, *last;
 	struct tly_hl_open *stack;
 	int depth, cap;
