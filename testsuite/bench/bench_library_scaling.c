@@ -7,7 +7,7 @@
  * fresh process; the time per item at the small size is the baseline of
  * the same run, and the large size must stay within 2x of it.  The floor
  * (formatting the names alone) is printed for scale; each figure is the
- * least of 5 runs.
+ * least of 7 runs, the sizes interleaved.
  *   bench_library_scaling              all, ratios, exit 1 past 2x
  *   bench_library_scaling regions|sets N   one measurement (ns per item)
  * NVTX string registration has its own: bench_nvtx_strings.c.
@@ -25,7 +25,7 @@
 
 #include "th_clock.h"
 
-#define RUNS 5   /* fresh processes per size; the least is kept */
+#define RUNS 7   /* fresh processes per size, interleaved; the least is kept */
 
 /* ns per distinct region: begin+end of N names once each. */
 static double regions(long n)
@@ -107,21 +107,6 @@ static double measure(const char *self, const char *what, long n)
 }
 
 
-/* The least of RUNS measurements (the machine may be shared). */
-static double best(const char *self, const char *what, long n)
-{
-	double m = -1;
-
-	for (int r = 0; r < RUNS; r++) {
-		double x = measure(self, what, n);
-
-		if (x < 0)
-			return x;
-		m = m < 0 || x < m ? x : m;
-	}
-	return m;
-}
-
 static void remove_dir(const char *dir)
 {
 	DIR *d = opendir(dir);
@@ -154,8 +139,20 @@ int main(int argc, char **argv)
 	setenv("TALLY_OUTPUT_DIR", dir, 1);   /* the PAPI_hl summaries, removed below */
 	printf("floor (format a name): %.1f ns\n", floor_ns(100000));
 	for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
-		double a = best(argv[0], rows[i].what, rows[i].small);
-		double b = best(argv[0], rows[i].what, rows[i].large);
+		double a = -1, b = -1;
+
+		/* interleaved, so a change of the machine's load hits both sizes */
+		for (int r = 0; r < RUNS; r++) {
+			double x = measure(argv[0], rows[i].what, rows[i].small);
+			double y = measure(argv[0], rows[i].what, rows[i].large);
+
+			if (x < 0 || y < 0) {
+				a = b = -1;
+				break;
+			}
+			a = a < 0 || x < a ? x : a;
+			b = b < 0 || y < b ? y : b;
+		}
 
 		if (a <= 0 || b <= 0) {
 			printf("%-8s FAILED to measure (%.1f, %.1f)\n", rows[i].what, a, b);

@@ -21,7 +21,7 @@
 #include "tharness.h"
 
 #define NSETS 2000
-#define CAP_FDS 200   /* the park cap (64) and the harness's own, with room */
+#define CAP_FDS 200   /* the park cap (128) and the harness's own, with room */
 
 static long open_fds(void)
 {

@@ -18,7 +18,8 @@
 #include <stdatomic.h>
 #include "services/thread_signal.h"
 
-#define PARK_CAP 64   /* idle sets that keep their descriptors */
+#define PARK_CAP 128   /* idle sets that keep their descriptors: reopening costs about
+                        * what the kernel's walk of 128 idle events does */
 
 static struct {
 	atomic_int idle;   /* sets open and not running, process-wide */
