@@ -71,8 +71,14 @@ const char *tly_setting_choices(int id);
  * gives the default) into out[len]: 0, or -1 when v is none of the words
  * (out then holds the default). */
 int tly_setting_word(int id, const char *v, char *out, size_t len);
+/* v as a message shows it, in out[len]: control characters escaped (\n,
+ * \x1b...: a newline in a value would split the message, an escape
+ * sequence would reach the terminal), "..." when it does not fit; the
+ * same text again gives the same text.  Returns out. */
+const char *tly_quote(const char *v, char *out, size_t len);
 /* 0 when v is well-formed for the setting's kind (NULL and "" are), else
- * -1 with a sentence naming the variable and what it accepts in why. */
+ * -1 with a sentence naming the variable and what it accepts in why (the
+ * value quoted by tly_quote). */
 int tly_setting_check(int id, const char *v, char *why, size_t len);
 /* The value of a BOOL, or an INT or SIZE: 0, or -1 when the value is
  * malformed (the sentence in why, the default in *out). */
@@ -82,6 +88,13 @@ int tly_setting_num(int id, long long *out, char *why, size_t len);
  * once per process on stderr and the default returned (settings_say.c). */
 int tly_setting_flag(int id);
 long long tly_setting_count(int id);
+/* 1 for a row libtally reads itself (help text "library: ..."). */
+int tly_setting_is_library(int id);
+/* 1 when the caller is the first to say setting id's malformed value in
+ * this process (the library's messages then stay quiet), else 0. */
+int tly_setting_claim(int id);
+/* Say every malformed library setting once (PAPI_library_init). */
+void tly_settings_say_library(void);
 /* A CHOICE setting from the environment into out[len] (tly_setting_word),
  * a word it does not take said once and the default used. */
 void tly_setting_pick(int id, char *out, size_t len);

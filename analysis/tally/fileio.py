@@ -3,9 +3,10 @@ import os
 
 import h5py
 
-from . import h5table, sanity
+from . import filecheck, h5table, sanity
 from . import schema as schema_mod
 from .errors import TallyError
+from .rankset import RankSet
 from .run import Run
 
 
@@ -13,6 +14,7 @@ def _open(path):
     """Open path with h5py, turning failures into one-sentence TallyErrors."""
     if not os.path.exists(path):
         raise TallyError(f"{path}: no such file or directory")
+    filecheck.regular_file(path)
     try:
         return h5py.File(path, "r")
     except OSError as e:
@@ -20,14 +22,7 @@ def _open(path):
         raise TallyError(f"{path}: cannot read it as a Tally file ({why}: {e.__class__.__name__})") from None
 
 
-def _datasets(f):
-    """Paths (without '/') of every dataset in the file, in creation order."""
-    names = []
-    f.visititems(lambda name, obj: names.append(name) if isinstance(obj, h5py.Dataset) else None)
-    return names
-
-
-def _read_tables(f, sch):
+def _read_tables(f, sch, datasets):
     """All datasets of f as DataFrames; CNT columns named after /events."""
     tables, docs = {}, {}
     if "events" in f:
@@ -35,7 +30,7 @@ def _read_tables(f, sch):
         events = h5table.dataset_frame(f["events"])
         tables["events"] = events
     names = list(events.sort_values("index")["name"]) if "events" in tables and len(events) else []
-    for path in _datasets(f):
+    for path in datasets:
         if path in tables:
             continue
         spec = sch.tables.get(path)
@@ -71,8 +66,8 @@ def _check_meta(path, meta, sch):
     meta["schema_version"] = sanity.schema_version(path, meta["schema_version"], sch)
     if "write_seconds" in meta:   # seconds, whatever the version wrote
         meta["write_seconds"] = schema_mod.write_seconds(meta["schema_version"], meta["write_seconds"])
-    for name, default, lo, hi in (("nranks", 1, 1, 1 << 24), ("partial", 0, 0, 1),
-                                  ("partial_rank", -1, -1, 1 << 24),
+    top = filecheck.MAX_RANKS
+    for name, default, lo, hi in (("nranks", 1, 1, top), ("partial", 0, 0, 1), ("partial_rank", -1, -1, top - 1),
                                   ("start_time", 0, 0, 253402300799), ("end_time", 0, 0, 253402300799)):
         if name in meta:
             meta[name] = sanity.integer_attr(path, meta, name, default, lo, hi)
@@ -85,9 +80,12 @@ def read_file(path, sch=None):
         if "schema_version" not in f.attrs:
             raise TallyError(f"{path}: an HDF5 file, but not a Tally measurement (no schema_version attribute)")
         try:
+            datasets = filecheck.structure(f, path)   # before any table data is read
             meta = {k: h5table.attr_value(v) for k, v in f.attrs.items()}
             _check_meta(path, meta, sch)
-            tables, docs = _read_tables(f, sch)
+            tables, docs = _read_tables(f, sch, datasets)
+            filecheck.region_tree(path, tables.get("regions"))
+            filecheck.ranks(path, tables, meta)
         except TallyError:
             raise
         except (OSError, KeyError, ValueError, RuntimeError, TypeError, IndexError, AttributeError) as e:
@@ -98,5 +96,5 @@ def read_file(path, sch=None):
         rank = int(meta.get("partial_rank", -1))
         run.partial_ranks = [rank] if rank >= 0 else []
         run.partial_reasons = {rank: meta.get("partial_reason", "")}
-        run.missing_ranks = [r for r in range(run.nranks) if r not in run.ranks_present]
+        run.missing_ranks = RankSet(run.nranks, run.ranks_present)
     return run

@@ -5,15 +5,19 @@ strings are decoded, HDF5 enums become their names, nested compounds are
 flattened to "outer.inner" columns and array members are expanded to one
 column per element.  Array fields of type CNT are named after the events
 (one column per row of /events); other arrays get "<field>_<i>".
+Strings come with their control characters escaped (filecheck.printable):
+a name from a file is shown, never obeyed by the terminal.
 """
 import h5py
 import numpy as np
 import pandas as pd
 
+from .filecheck import printable
+
 
 def _decode(values):
     """Bytes -> str for an object or bytes column."""
-    return [v.decode("utf-8", "replace") if isinstance(v, bytes) else v for v in values]
+    return [printable(v.decode("utf-8", "replace") if isinstance(v, bytes) else v) for v in values]
 
 
 def _enum_names(dt, values):
@@ -59,8 +63,8 @@ def dataset_frame(ds, array_names=None):
 
 
 def text(b):
-    """A fixed-size HDF5 string (bytes) as str."""
-    return b.decode("utf-8", "replace") if isinstance(b, bytes) else b
+    """A fixed-size HDF5 string (bytes) as str (control characters escaped)."""
+    return printable(b.decode("utf-8", "replace") if isinstance(b, bytes) else b)
 
 
 def rows(f, name):
@@ -76,7 +80,9 @@ def rows(f, name):
 def attr_value(v):
     """An HDF5 attribute as a plain Python value."""
     if isinstance(v, bytes):
-        return v.decode("utf-8", "replace")
+        return printable(v.decode("utf-8", "replace"))
+    if isinstance(v, str):
+        return printable(v)
     if isinstance(v, np.ndarray):
         return [attr_value(x) for x in v.tolist()] if v.ndim else attr_value(v[()])
     if isinstance(v, np.generic):

@@ -8,6 +8,7 @@ event name.  Job-wide tables without a 'rank' column are taken once.
 import pandas as pd
 
 from .errors import TallyError
+from .rankset import RankSet
 from .run import Run
 
 # Tables that are job-wide even though they may look per-rank.
@@ -104,5 +105,5 @@ def merge(runs):
     out.partial = True
     out.partial_ranks = sorted(int(x) for x in ranks)
     out.partial_reasons = {int(r.meta.get("partial_rank", -1)): r.meta.get("partial_reason", "") for r in runs}
-    out.missing_ranks = [r for r in range(out.nranks) if r not in out.ranks_present]
+    out.missing_ranks = RankSet(out.nranks, out.ranks_present)
     return out

@@ -10,15 +10,19 @@ import select
 import signal
 import time
 
+from . import filecheck
 from .errors import TallyError
 
 _READ_LIMIT = 8 << 20   # the probe reads tables up to this size (bounds its cost)
 TIMEOUT = float(os.environ.get("TALLY_PROBE_TIMEOUT", "120"))
 
 
-def _child(path):
-    """Make the libhdf5 calls the reader will make (open, attributes, each
-    table within the size check); exit 0 (errors are the parent's to report).
+def _child(path, wfd):
+    """Make the libhdf5 calls the reader will make (open, the structure
+    checks, attributes, each table within the size check); exit 0 (errors
+    are the parent's to report), or 3 with the sentence on wfd when the
+    structure checks refuse the file (filecheck.py): then no table data is
+    read at all (an external file's, a FIFO's).
     Its stderr goes nowhere: a libhdf5 crash makes glibc print its own line
     ("free(): invalid pointer"), and the user gets the parent's sentence only."""
     os.environ["LIBC_FATAL_STDERR_"] = "1"   # glibc's abort message to fd 2, not /dev/tty
@@ -30,12 +34,15 @@ def _child(path):
         pass
     try:
         import h5py
-        from . import sanity
+        from . import filecheck, sanity
         with h5py.File(path, "r") as f:
+            try:
+                names = filecheck.structure(f, path)
+            except TallyError as e:
+                os.write(wfd, str(e).encode("utf-8", "replace")[:4000])
+                os._exit(3)
             for v in f.attrs.values():
                 del v
-            names = []
-            f.visititems(lambda n, o: names.append(n) if isinstance(o, h5py.Dataset) else None)
             for n in names:
                 sanity.dataset_size(path, n, f[n])
                 if f[n].id.get_storage_size() <= _READ_LIMIT:   # big tables: their metadata only
@@ -49,9 +56,20 @@ def _child(path):
 
 def _probe_one(path):
     """None, or one sentence when reading path kills or hangs the reader."""
+    rfd, wfd = os.pipe()
     pid = os.fork()
     if pid == 0:
-        _child(path)
+        os.close(rfd)
+        _child(path, wfd)
+    os.close(wfd)
+    try:
+        return _wait(path, pid, rfd)
+    finally:
+        os.close(rfd)
+
+
+def _wait(path, pid, rfd):
+    """The child's verdict (see _probe_one)."""
     deadline = time.monotonic() + TIMEOUT
     while True:
         done, status = os.waitpid(pid, os.WNOHANG)
@@ -62,6 +80,8 @@ def _probe_one(path):
             os.waitpid(pid, 0)
             return f"{path}: reading it did not end within {TIMEOUT:.0f} s; the file is damaged"
         select.select([], [], [], 0.01)
+    if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 3:
+        return os.read(rfd, 4096).decode("utf-8", "replace") or f"{path}: the file is damaged"
     if os.WIFSIGNALED(status):
         return (f"{path}: the HDF5 library crashed reading it (signal {os.WTERMSIG(status)}); "
                 "the file is damaged")
@@ -74,12 +94,19 @@ def probe(path):
     if not hasattr(os, "fork") or os.environ.get("TALLY_NO_PROBE"):
         return {}
     if not os.path.isdir(path):
+        if os.path.exists(path):
+            filecheck.regular_file(path)   # a FIFO would block the child's open
         why = _probe_one(path) if os.path.isfile(path) else None
         if why:
             raise TallyError(why)
         return {}
     bad = {}
     for f in sorted(glob.glob(os.path.join(path, "*.h5"))):
+        try:
+            filecheck.regular_file(f)
+        except TallyError as e:
+            bad[f] = str(e)
+            continue
         why = _probe_one(f)
         if why:
             bad[f] = why

@@ -103,6 +103,8 @@ def partial_rows(run):
 
 def _ranges(values):
     """[0,1,2,5] -> '0-2, 5'."""
+    if hasattr(values, "text"):   # a RankSet (rankset.py): ranges already
+        return values.text()
     out, vals = [], sorted(values)
     i = 0
     while i < len(vals):

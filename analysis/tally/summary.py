@@ -2,6 +2,7 @@
 inclusive time and the MPI functions (tally-report summary FILE.h5, also
 tally-run --summary FILE.h5).  Reads the file with h5py alone (fast, no
 pandas), table names from schema.def (h5table.rows)."""
+import os
 import sys
 
 from . import names
@@ -72,8 +73,12 @@ def summary(path, out=sys.stdout):
     """Print the summary of the Tally file at path.  Raises TallyError (one
     sentence) for a file that is missing, not HDF5 or not a Tally file."""
     import h5py
+    from . import filecheck
+    if os.path.exists(path):
+        filecheck.regular_file(path)   # a FIFO would block the open
     try:
         with h5py.File(path, "r") as f:
+            filecheck.structure(f, path)   # nothing outside the file is read
             _header(path, f, out)
             _regions(f, out)
             _mpi(f, out)

@@ -13,7 +13,7 @@
 #include "papi.h"
 
 #define TLY_HL_MAX_EVENTS 32
-#define TLY_HL_BUCKETS 64
+#define TLY_HL_SLOTS 256   /* first size of a thread's table; 4x as it fills */
 
 /* Totals of one region name in one thread. */
 struct tly_hl_region {
@@ -21,12 +21,13 @@ struct tly_hl_region {
 	unsigned hash;
 	long long visits;     /* completed begin..end pairs */
 	long long real_nsec;  /* inclusive real time over those visits */
-	long long values[TLY_HL_MAX_EVENTS]; /* summed begin..end deltas */
+	long long *values;    /* summed begin..end deltas, one per event of the process */
 	long long reads;      /* PAPI_hl_read calls */
 	long long last_read_nsec;
-	long long last_read[TLY_HL_MAX_EVENTS];
-	struct tly_hl_region *chain;  /* hash bucket */
+	long long *last_read;
 	struct tly_hl_region *next;   /* creation order, for output */
+	long long v[];        /* values and last_read: sized by the events counted, not
+	                       * TLY_HL_MAX_EVENTS (100,000 regions: 60 MB -> 14 MB) */
 };
 
 /* One open (begun, not yet ended) instance of a region. */
@@ -44,7 +45,10 @@ struct tly_hl_thread {
 	int evset;             /* PAPI_NULL when not started */
 	int nslots;            /* events in evset */
 	int slot[TLY_HL_MAX_EVENTS]; /* process event i -> evset index, -1 */
-	struct tly_hl_region *bucket[TLY_HL_BUCKETS];
+	/* open addressing, at most half full: the hash kept in the slot, so
+	 * neither a miss nor a rehash reads a region (a cache miss each) */
+	struct tly_hl_slot { unsigned hash; struct tly_hl_region *region; } *tab;
+	unsigned ntab, nregions;
 	struct tly_hl_region *first, *last;
 	struct tly_hl_open *stack;
 	int depth, cap;

@@ -291,24 +291,65 @@ static unsigned name_hash(const char *s)
 	return (unsigned)tly_fnv1a(TLY_FNV_BASIS, s, strlen(s));
 }
 
+/* The slot of `name` (hash h) in t's table: its region's, or the free
+ * one it would take. */
+static unsigned slot_of(const struct tly_hl_thread *t, const char *name, unsigned h)
+{
+	unsigned m = t->ntab - 1, k = h & m;
+
+	while (t->tab[k].region && (t->tab[k].hash != h || strcmp(t->tab[k].region->name, name) != 0))
+		k = (k + 1) & m;
+	return k;
+}
+
+/* Room for one more region in t's table: 4x larger when it would be more
+ * than half full, so a lookup stays O(1) whatever the number of names (a
+ * fixed 64 chains made 80,000 names take 8.9 s).  -1 when out of memory. */
+static int table_room(struct tly_hl_thread *t)
+{
+	unsigned n = t->ntab ? 4 * t->ntab : TLY_HL_SLOTS;
+	struct tly_hl_slot *ns;
+
+	if (2 * (t->nregions + 1) <= t->ntab)
+		return 0;
+	ns = calloc(n, sizeof *ns);
+	if (!ns)
+		return t->ntab && t->nregions + 1 < t->ntab ? 0 : -1;   /* fuller, slower, still right */
+	for (unsigned i = 0; i < t->ntab; i++) {
+		unsigned k = t->tab[i].hash & (n - 1);
+
+		if (!t->tab[i].region)
+			continue;
+		while (ns[k].region)
+			k = (k + 1) & (n - 1);
+		ns[k] = t->tab[i];
+	}
+	free(t->tab);
+	t->tab = ns;
+	t->ntab = n;
+	return 0;
+}
+
 /* Region `name` of thread t, created when new (caller holds t->lock). */
 static struct tly_hl_region *region_get(struct tly_hl_thread *t, const char *name)
 {
-	unsigned h = name_hash(name);
-	struct tly_hl_region **b = &t->bucket[h % TLY_HL_BUCKETS];
+	unsigned h = name_hash(name), k;
 	struct tly_hl_region *r;
 
-	for (r = *b; r; r = r->chain)
-		if (r->hash == h && strcmp(r->name, name) == 0)
-			return r;
-	r = calloc(1, sizeof *r);
+	if (t->ntab && t->tab[k = slot_of(t, name, h)].region)
+		return t->tab[k].region;
+	if (table_room(t) != 0)
+		return NULL;
+	r = calloc(1, sizeof *r + 2 * (size_t)hl.ev.n * sizeof r->v[0]);   /* the events are settled by now */
 	if (!r || !(r->name = strdup(name))) {
 		free(r);
 		return NULL;
 	}
+	r->values = r->v;
+	r->last_read = r->v + hl.ev.n;
 	r->hash = h;
-	r->chain = *b;
-	*b = r;
+	t->tab[slot_of(t, name, h)] = (struct tly_hl_slot){ h, r };
+	t->nregions++;
 	if (t->last)
 		t->last->next = r;
 	else

@@ -241,8 +241,12 @@ int PAPI_library_init(int version)
 			PAPI_VERSION_MAJOR(version), PAPI_VERSION_MINOR(version),
 			PAPI_VERSION_MAJOR(PAPI_VERSION), PAPI_VERSION_MINOR(PAPI_VERSION)));
 	tly_lib_lock();
-	if (tly_lib_state() == PAPI_NOT_INITED)
+	if (tly_lib_state() == PAPI_NOT_INITED) {
 		rc = lib_init_locked();
+		/* every machine says a malformed library setting, GPU or not (the
+		 * cuda rows are otherwise read only where a GPU is) */
+		tly_settings_say_library();
+	}
 	tly_lib_unlock();
 	if (rc != PAPI_OK)
 		return TLY_RET(rc);

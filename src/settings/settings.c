@@ -174,37 +174,78 @@ int tly_setting_word(int id, const char *v, char *out, size_t len)
 	return !v || !*v || hit ? 0 : -1;
 }
 
+/* One byte of a value as it is shown: itself, or an escape. */
+static int quote_byte(unsigned char c, char *out)
+{
+	static const char named[] = { '\n', 'n', '\t', 't', '\r', 'r' };
+
+	for (size_t i = 0; i < sizeof named; i += 2)
+		if (c == (unsigned char)named[i])
+			return snprintf(out, 5, "\\%c", named[i + 1]);
+	if (c < 0x20 || c == 0x7f)
+		return snprintf(out, 5, "\\x%02x", c);
+	out[0] = (char)c;
+	return 1;
+}
+
+const char *tly_quote(const char *v, char *out, size_t len)
+{
+	size_t n = 0;
+	char one[5];
+
+	if (len < 4) {
+		if (len)
+			out[0] = 0;
+		return out;
+	}
+	for (; v && *v; v++) {
+		int k = quote_byte((unsigned char)*v, one);
+
+		if (n + (size_t)k + 4 > len) {   /* room for "..." and the NUL */
+			memcpy(out + n, "...", 3);
+			n += 3;
+			break;
+		}
+		memcpy(out + n, one, (size_t)k);
+		n += (size_t)k;
+	}
+	out[n] = 0;
+	return out;
+}
+
 int tly_setting_check(int id, const char *v, char *why, size_t len)
 {
 	const struct tly_setting_row *r = tly_setting_row(id);
 	long long x;
+	char q[160];
 
 	if (!r || !v || !*v)
 		return 0;
+	tly_quote(v, q, sizeof q);
 	switch (r->kind) {
 	case TLY_KIND_BOOL:
 		if (tly_parse_bool(v) >= 0)
 			return 0;
 		snprintf(why, len, "%s='%s' is not a valid yes/no value (1/0, yes/no, on/off, true/false)",
-			 r->env, v);
+			 r->env, q);
 		return -1;
 	case TLY_KIND_INT:
 		if (tly_parse_num(v, 0, r->max, &x) == 0)
 			return 0;
-		snprintf(why, len, "%s='%s' is not a valid whole number (0..%lld)", r->env, v, r->max);
+		snprintf(why, len, "%s='%s' is not a valid whole number (0..%lld)", r->env, q, r->max);
 		return -1;
 	case TLY_KIND_SIZE:
 		if (tly_parse_num(v, 1, r->max, &x) == 0)
 			return 0;
 		snprintf(why, len, "%s='%s' is not a valid size (bytes, with an optional k, M or G suffix; "
-			 "at most %lld)", r->env, v, r->max);
+			 "at most %lld)", r->env, q, r->max);
 		return -1;
 	case TLY_KIND_CHOICE: {
 		size_t n;
 
 		if (find_word(choices[id], v, &n))
 			return 0;
-		snprintf(why, len, "%s='%s' is not one of %s", r->env, v, choices[id] ? choices[id] : "(none)");
+		snprintf(why, len, "%s='%s' is not one of %s", r->env, q, choices[id] ? choices[id] : "(none)");
 		return -1;
 	}
 	default:

@@ -171,6 +171,39 @@ def case_envjob():
     check(said == 1, f"the job file is announced once ({said})")
 
 
+def case_separate():
+    """RANK/WORLD_SIZE set by hand, each process under a parent of its own
+    (timeout, as `RANK=0 WORLD_SIZE=2 timeout 60 tally-run -- app &`):
+    one job file with both ranks (each once wrote a *.parts/ of its own and
+    no job file), with and without torchrun's MASTER_ADDR/PORT; then the
+    same again beside the first file: the message names the file really
+    written (<name>.1.h5), not the name that was taken."""
+    for variant, extra in (("session", {}), ("master", {"MASTER_ADDR": "127.0.0.1", "MASTER_PORT": "29511"})):
+        d = scratch("separate_" + variant)
+        for attempt in range(2):
+            procs = []
+            for r in range(2):
+                env = dict(ENV, RANK=str(r), WORLD_SIZE="2", **extra)
+                for k in ("TORCHELASTIC_RUN_ID", "SLURM_JOB_ID", "PMIX_NAMESPACE", "OMPI_MCA_ess_base_jobid"):
+                    env.pop(k, None)
+                procs.append(subprocess.Popen(["/usr/bin/timeout", "60", RUN, "--output-name=job.h5", "--", APP, "work"],
+                                              cwd=d, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+            outs = [p.communicate(timeout=120) for p in procs]
+            for o in outs:
+                print("  | " + (o[0] + o[1]).replace("\n", "\n  | "))
+            check(all(p.returncode == 0 for p in procs), f"{variant}: both processes exit 0")
+            err = "".join(o[1] for o in outs)
+            if attempt == 0:
+                pids = [int(re.search(r"pid (\d+)", o[0]).group(1)) for o in outs]
+                job_checks(d, pids, f"separate parents ({variant})")
+                check(re.search(r"written to \S*job\.h5$", err, re.M) is not None, f"{variant}: job.h5 announced")
+            else:
+                check(sorted(os.listdir(d)) == ["job.1.h5", "job.h5"], f"{variant}: second job beside the first "
+                      f"({sorted(os.listdir(d))})")
+                check(re.search(r"written to \S*job\.1\.h5$", err, re.M) is not None,
+                      f"{variant}: the message names job.1.h5, the file really written")
+
+
 def case_mpirunjob():
     if not MPIEXEC:
         print("SKIP: no mpiexec")
@@ -370,7 +403,7 @@ def case_report():
 
 
 CASES = {"serial": case_serial, "threads": case_threads, "python": case_python, "envjob": case_envjob,
-         "mpirunjob": case_mpirunjob, "children": case_children, "cli": case_cli, "once": case_once,
+         "separate": case_separate, "mpirunjob": case_mpirunjob, "children": case_children, "cli": case_cli, "once": case_once,
          "report": case_report}
 
 if __name__ == "__main__":

@@ -42,6 +42,36 @@ once "event 'perf::CGROUP-SWITCHES' left out: the runtime records at most 16 eve
 [ "$(grep -c "left out\|cannot be counted" err.txt)" = 2 ] || bad "events before the 17th were left out"
 [ -f ev.h5 ] || bad "the measurement with 16 events was not written"
 
+# TALLY_VERBOSE out of range or in hex: refused and said (it once
+# silenced every message, its own included), the other bad settings still
+# said; library settings said on every machine, GPU or not; a control
+# character in a value is escaped (a newline once split the message)
+for v in 99999999999999999999999 0x10; do
+  TALLY_VERBOSE=$v TALLY_CHILDREN=mesure TALLY_PERF_RDPMC=maybe TALLY_QUIET=$'x\ny' PAPI_NO_WARNING=perhaps \
+    TALLY_CUDA_TIMING=zz TALLY_CUDA_RANGES=65537 TALLY_CUDA_NO_CACHE=$'a\e[2Jb' TALLY_CUDA_REPLAY=never \
+    "$run" --output-name=v.h5 --output-replace -- "$app" 0 >/dev/null 2>err.txt || bad "run failed"
+  cat err.txt
+  once "TALLY_VERBOSE='$v' is not a valid whole number (0..999999); using the default '1'"
+  once "TALLY_CHILDREN='mesure' is not one of"
+  once "TALLY_PERF_RDPMC='maybe' is not a valid yes/no value"
+  once "TALLY_QUIET='x\\\\ny' is not a valid yes/no value"
+  once "PAPI_NO_WARNING='perhaps' is not a valid yes/no value"
+  once "TALLY_CUDA_TIMING='zz' is not a valid yes/no value"
+  once "TALLY_CUDA_RANGES='65537' is not a valid whole number (0..65536)"
+  once "TALLY_CUDA_NO_CACHE='a\\\\x1b\\[2Jb' is not a valid yes/no value"
+  once "TALLY_CUDA_REPLAY='never' is not one of"
+  grep -q $'\e' err.txt && bad "a raw escape reached stderr"
+  [ "$(grep -vc '^tally' err.txt)" = 0 ] || bad "a message was split over lines"
+done
+# the library alone (no tally-run): its own settings said once each
+mkdir lib
+(cd lib && TALLY_PERF_RDPMC=maybe PAPI_NO_WARNING=perhaps TALLY_CUDA_TIMING=zz "$app" 0 hl >/dev/null 2>../err.txt) \
+  || bad "plain run failed"
+cat err.txt
+once "TALLY_PERF_RDPMC='maybe' is not a valid yes/no value"
+once "PAPI_NO_WARNING='perhaps' is not a valid yes/no value"
+once "TALLY_CUDA_TIMING='zz' is not a valid yes/no value"
+
 mkdir off
 TALLY_DISABLE=1 "$run" --output-dir=off --output-name=b.h5 -- "$app" 0 hl >/dev/null 2>err.txt || bad "run failed"
 cat err.txt

@@ -4,7 +4,10 @@
  * sentence naming the variable and what it accepts, the default kept for
  * a bad value, every default of the table well-formed by its own grammar,
  * a choice's words (any case in, the table's spelling out), and the
- * high-level API's TALLY_QUIET read with that grammar (no: warn).
+ * high-level API's TALLY_QUIET read with that grammar (no: warn), values
+ * quoted in messages with their control characters escaped (a newline in
+ * a value once split the message), and TALLY_VERBOSE out of range (huge,
+ * hexadecimal) refused by the table.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -228,6 +231,38 @@ static void check_quiet(void)
 	unsetenv("PAPI_NO_WARNING");
 }
 
+static void check_quote(void)
+{
+	static const struct { int line; const char *in; size_t len; const char *want; } rows[] = {
+		{ __LINE__, "plain", 64, "plain" },
+		{ __LINE__, "a\nb", 64, "a\\nb" },
+		{ __LINE__, "\x1b[2J\x07", 64, "\\x1b[2J\\x07" },
+		{ __LINE__, "t\tr\r\x7f", 64, "t\\tr\\r\\x7f" },
+		{ __LINE__, "it's \\ ok", 64, "it's \\ ok" },     /* printable stays as it is */
+		{ __LINE__, "0123456789", 8, "0123..." },          /* cut, and said to be */
+		{ __LINE__, "\n\n\n", 8, "\\n\\n..." },          /* an escape is never cut */
+		{ __LINE__, "", 8, "" },
+		{ __LINE__, "abc", 3, "" },                        /* no room even for "..." */
+	};
+	char out[64], why[256];
+
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		th_at(rows[i].line);
+		memset(out, 'Z', sizeof out);
+		TH_CHECK(tly_quote(rows[i].in, out, rows[i].len) == out);
+		TH_CHECK(strcmp(out, rows[i].want) == 0);
+		TH_CHECK(strlen(out) < rows[i].len);
+	}
+	th_at(0);
+	/* the quoted value reaches the sentence: one line */
+	TH_EQ(tly_setting_check(TLY_SET_quiet, "x\ny", why, sizeof why), -1);
+	TH_CHECK(strchr(why, '\n') == NULL && strstr(why, "TALLY_QUIET='x\\ny'") != NULL);
+	/* TALLY_VERBOSE: a whole number within the table's range only */
+	TH_EQ(tly_setting_check(TLY_SET_verbose, "99999999999999999999999", why, sizeof why), -1);
+	TH_EQ(tly_setting_check(TLY_SET_verbose, "0x10", why, sizeof why), -1);
+	TH_EQ(tly_setting_check(TLY_SET_verbose, "2", why, sizeof why), 0);
+}
+
 int main(void)
 {
 	check_bool_words();
@@ -236,5 +271,6 @@ int main(void)
 	check_environment();
 	check_choices();
 	check_quiet();
+	check_quote();
 	return th_done();
 }

@@ -34,7 +34,7 @@
 #define TLY_NV_MAX_DEPTH 8            /* nesting of schemas */
 #define TLY_NV_MAX_ROW (1u << 28)     /* bytes of one table row in Tally */
 #define TLY_NV_MAX_SCHEMAS 4096
-#define TLY_NV_MAX_STRINGS 65536
+#define TLY_NV_MAX_STRINGS (1 << 20)   /* a multiple of 4096 (nvtx_names.c) */
 #define TLY_NV_MAX_DOMAINS 1024
 
 /* ---- settings (nvtx_names.c) ------------------------------------------ */
@@ -50,6 +50,8 @@ void tly_nv_domain_destroy(nvtxDomainHandle_t d);
 int tly_nv_domain_enabled(nvtxDomainHandle_t d);
 const char *tly_nv_domain_name(int index);
 int tly_nv_ndomains(void);
+/* Domains created beyond TLY_NV_MAX_DOMAINS (said once, at the first). */
+long tly_nv_domains_over(void);
 nvtxStringHandle_t tly_nv_string_register(int domain, const char *s);
 const char *tly_nv_string(nvtxStringHandle_t h);        /* NULL when unknown */
 void tly_nv_name_add(int domain, int kind, uint64_t id, const char *name);

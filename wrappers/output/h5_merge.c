@@ -351,8 +351,9 @@ static int open_pieces(struct merge *m, const char *dir, int size)
 }
 
 /* The merged file under its name, never replacing another file unless
- * TALLY_OUTPUT_REPLACE says so (a numbered name otherwise, told). */
-static int publish(const char *tmp, const char *path)
+ * TALLY_OUTPUT_REPLACE says so (a numbered name otherwise, told, and
+ * left in path for the caller's message). */
+static int publish(const char *tmp, char *path, size_t len)
 {
 	char final[1300];
 	int e = tly_out_publish(tmp, path, tly_rt_proc()->opt.output_replace, final, sizeof final);
@@ -361,12 +362,14 @@ static int publish(const char *tmp, const char *path)
 		tly_rt_log(1, "cannot rename %s to %s (%s); the measurement stays in %s", tmp, path, strerror(-e), tmp);
 		return -1;
 	}
-	if (strcmp(final, path))
+	if (strcmp(final, path)) {
 		tly_rt_log(1, "%s exists; the job file is %s (TALLY_OUTPUT_REPLACE=1 replaces it)", path, final);
+		snprintf(path, len, "%s", final);
+	}
 	return 0;
 }
 
-int tly_out_merge(const char *dir, int size, const char *path)
+int tly_out_merge(const char *dir, int size, char *path, size_t len)
 {
 	struct merge m = { .regtype = -1 };
 	struct stat st;
@@ -401,7 +404,7 @@ done:
 		rc = -1;
 	if (out >= 0 && rc)
 		unlink(tmp);
-	else if (out >= 0 && publish(tmp, path) != 0)
+	else if (out >= 0 && publish(tmp, path, len) != 0)
 		rc = -1;
 	for (int k = 0; k < m.n; k++) {
 		H5Fclose(m.p[k].f);

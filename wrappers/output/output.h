@@ -14,7 +14,7 @@ int tly_out_write(void *comm_ptr, char *path, size_t len, int partial);
 void tly_out_init(void);
 
 /* Merge the pieces rank<r>.h5 of dir into one job file (output/h5_merge.c). */
-int tly_out_merge(const char *dir, int size, const char *path);
+int tly_out_merge(const char *dir, int size, char *path, size_t len);
 /* The output path: TALLY_OUTPUT_DIR/TALLY_OUTPUT_NAME, else a name of the
  * program, date, time and pid, with `suffix` (output/out_name.c). */
 void tly_out_choose_name(char *buf, size_t len, const char *suffix);

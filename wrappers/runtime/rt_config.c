@@ -37,8 +37,9 @@ static void load_one(int id, struct tly_rt_cfg *cfg, int say)
 				       r->env, sizeof cfg->events - 1, r->def);
 		v = NULL;
 	} else if (tly_setting_check(id, v, why, sizeof why) != 0) {
-		/* the library says its own settings' bad values (settings_say.c) */
-		if (say && strncmp(r->help, "library:", 8) != 0)
+		/* a library setting is said here once per job, and claimed on
+		 * every rank so the library's copy stays quiet (settings_say.c) */
+		if (say && (!tly_setting_is_library(id) || tly_setting_claim(id)))
 			tly_rt_log_job(1, "%s; using the default '%s'", why, r->def);
 		v = NULL;
 	}

@@ -105,10 +105,13 @@ static int write_piece(struct tly_rt_proc *p, int partial)
 	if (tly_rt_writer.write(NULL, piece, sizeof piece, partial) != 0)
 		return -1;
 	if (!tly_rt_job_claim_merge(dir, p->job.size)) {
-		tly_rt_log(2, "piece of rank %d written to %s", p->rank, piece);
+		/* the job's first process says where the pieces wait: a job
+		 * whose other processes never come still says so */
+		tly_rt_log(p->rank == 0 ? 1 : 2, "the piece of rank %d of %d is in %s; the process that completes "
+			   "the set merges them (tally-report %s reads them meanwhile)", p->rank, p->job.size, dir, dir);
 		return 0;
 	}
-	if (tly_rt_writer.merge(dir, p->job.size, path) == 0) {
+	if (tly_rt_writer.merge(dir, p->job.size, path, sizeof path) == 0) {
 		tly_rt_job_clean(dir);
 		tly_rt_log(1, "measurement of %d processes (ranks from %s) written to %s", p->job.size,
 			   p->job.launcher, path);

@@ -4,13 +4,18 @@
  *
  * torchrun, srun, mpirun and mpiexec tell every process its rank and the
  * job's size in environment variables; they also name the job (Slurm's
- * job and step, PMIx's namespace, torchrun's run id).  A process of a job
+ * job and step, PMIx's namespace, torchrun's run id, or its rendezvous
+ * MASTER_ADDR:MASTER_PORT).  A process of a job
  * of two or more writes its piece into a job directory beside the final
  * file; the process that writes the last piece merges them into the one
  * job file (output/h5_merge.c), the schema the MPI path writes.  Without
- * an identity from the launcher, the parent process (its pid and start
- * time) stands for the job: every process a launcher starts on a node has
- * the same parent.
+ * an identity from the launcher, RANK/WORLD_SIZE set by hand (processes
+ * started one by one, `RANK=0 WORLD_SIZE=2 tally-run -- app &`, each under
+ * a parent of its own: a shell, timeout, nohup) name the job by their
+ * session (its id and start time) and the size: the pieces meet in the job
+ * directory beside the output file, whatever the parents.  For other
+ * launchers the parent process (its pid and start time) stands for the
+ * job: every process a launcher starts on a node has the same parent.
  *
  * Whether the program is an MPI program (it links libmpi) decides when GPU
  * metrics start: an MPI program's at MPI_Init, where the ranks agree on
@@ -88,6 +93,22 @@ static unsigned long long start_ticks(long pid)
 	return v;
 }
 
+/* RANK/WORLD_SIZE without a run id: torchrun's rendezvous address when
+ * set (every worker has it), else the session and the job's size. */
+static void by_hand(struct tly_rt_job *j)
+{
+	const char *addr = tly_env_raw("MASTER_ADDR"), *port = tly_env_raw("MASTER_PORT");
+	char buf[96];
+	long sid = (long)getsid(0);
+
+	if (addr && *addr && port && *port) {
+		snprintf(buf, sizeof buf, "%s-%s-w%d", addr, port, j->size);
+		safe_copy(j->id, sizeof j->id, "torch", buf);
+	} else {
+		snprintf(j->id, sizeof j->id, "s%ld-%llu-w%d", sid, start_ticks(sid), j->size);
+	}
+}
+
 static void job_id(struct tly_rt_job *j)
 {
 	const char *own = tly_env_raw("TALLY_INTERNAL_JOB"), *slurm = tly_env_raw("SLURM_JOB_ID");
@@ -106,6 +127,8 @@ static void job_id(struct tly_rt_job *j)
 		safe_copy(j->id, sizeof j->id, "ompi", ompi);
 	} else if (torch && *torch && strcmp(torch, "none")) {
 		safe_copy(j->id, sizeof j->id, "torch", torch);
+	} else if (!strcmp(j->launcher, "torchrun")) {
+		by_hand(j);
 	} else {
 		long pp = (long)getppid();
 

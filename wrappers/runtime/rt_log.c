@@ -7,21 +7,23 @@
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "tally_shared.h"
 
 static void say(int level, const char *fmt, va_list ap)
 {
-	/* read here: messages come before the settings are loaded */
-	const char *v = tly_setting_raw(TLY_SET_verbose);
-	int verbose = v && *v >= '0' && *v <= '9' ? atoi(v) : 1;
+	/* read here, through the table: messages come before the settings are
+	 * loaded; a malformed value (99999999999999999999999, 0x10) is the
+	 * default 1, so its own message is said (rt_config.c) */
 	struct tly_rt_proc *p = tly_rt_proc();
-	char msg[1024];
+	long long verbose;
+	char why[8], raw[1024], msg[1024];
 
+	tly_setting_num(TLY_SET_verbose, &verbose, why, sizeof why);
 	if (level > verbose)
 		return;
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	vsnprintf(raw, sizeof raw, fmt, ap);
+	tly_quote(raw, msg, sizeof msg);   /* one line, whatever a name holds */
 	if (p && (p->in_mpi_job || p->job.known))
 		fprintf(stderr, "tally[rank %d]: %s\n", p->rank, msg);
 	else

@@ -16,8 +16,10 @@ struct tly_rt_writer {
 	 * NULL for a serial (or per-rank partial) file; path: the name chosen,
 	 * filled in when empty.  0 or -1. */
 	int (*write)(void *comm_ptr, char *path, size_t len, int partial);
-	/* Merge the pieces rank<r>.h5 of dir into one job file.  0 or -1. */
-	int (*merge)(const char *dir, int size, const char *path);
+	/* Merge the pieces rank<r>.h5 of dir into one job file path[len],
+	 * which then holds the name really written (<name>.1.h5 after a
+	 * collision).  0 or -1. */
+	int (*merge)(const char *dir, int size, char *path, size_t len);
 	/* The output path, with `suffix` (".h5", ".partial.h5"). */
 	void (*choose_name)(char *buf, size_t len, const char *suffix);
 };

@@ -261,7 +261,26 @@ int tly_pe_ctl_reopen(struct tly_pe_ctl *c, const struct tly_ctl_opts *o, const 
 		c->opts = *o;
 	rc = tly_pe_ovf_map(c);
 	tly_pe_mpx_plan(c);
+	if (rc == PAPI_OK)
+		tly_pe_park_opened(c);
 	return rc;
+}
+
+int tly_pe_ctl_open_as(struct tly_pe_ctl *c, const struct tly_ctl_opts *o, const char *const *names, int n)
+{
+	struct tly_pe_group g;
+	int rc = open_group(c, o, names, n, &g);
+
+	if (rc != PAPI_OK)
+		return rc;
+	group_close(&c->g);
+	c->g = g;
+	return PAPI_OK;
+}
+
+void tly_pe_ctl_close(struct tly_pe_ctl *c)
+{
+	group_close(&c->g);
 }
 
 int tly_pe_ctl_init(void *ctl, const struct tly_ctl_opts *opts)
@@ -317,6 +336,8 @@ int tly_pe_ctl_set_opts(void *ctl, const struct tly_ctl_opts *opts)
 	if (!c || !opts)
 		return PAPI_EINVAL;
 	rc = check_opts(opts);
+	if (rc == PAPI_OK)
+		rc = tly_pe_park_wake(c);   /* the new options are tried on open descriptors */
 	if (rc != PAPI_OK || c->g.n == 0) {
 		if (rc == PAPI_OK)
 			c->opts = *opts;
@@ -359,6 +380,9 @@ int tly_pe_ctl_start(void *ctl)
 
 	if (!c)
 		return PAPI_EINVAL;
+	rc = tly_pe_park_wake(c);
+	if (rc != PAPI_OK)
+		return rc;
 	rc = c->ovf.any ? tly_pe_ovf_start(c) : PAPI_OK;
 	c->based = 0;
 	if (rc == PAPI_OK && c->mpx.on)
@@ -384,6 +408,7 @@ int tly_pe_ctl_stop(void *ctl)
 	/* only sampling and rotating sets routed signals to this thread */
 	if (c->ovf.any || c->mpx.rotate)
 		tly_pe_ovf_stop(c);
+	tly_pe_park_stopped(c);
 	return rc;
 }
 
@@ -475,6 +500,7 @@ void tly_pe_ctl_cleanup(void *ctl)
 	tly_pe_ovf_stop(c);
 	tly_pe_ovf_unmap(c);
 	group_close(&c->g);
+	tly_pe_park_forget(c);
 }
 
 int tly_pe_ctl_fds(void *ctl, int *fds, int max)
@@ -484,6 +510,8 @@ int tly_pe_ctl_fds(void *ctl, int *fds, int max)
 
 	if (!c || !fds || max < 0)
 		return PAPI_EINVAL;
+	if (tly_pe_park_wake(c) != PAPI_OK)
+		return 0;
 	for (int s = 0; s < c->g.nsub; s++)
 		for (int j = 0; j < c->g.sub_cnt[s] && n < max; j++)
 			fds[n++] = c->g.fds[c->g.pos[c->g.sub_start[s] + j]];
@@ -497,6 +525,8 @@ int tly_pe_ctl_groups(void *ctl, int *fds, size_t *bytes, int max)
 
 	if (!c || !fds || !bytes || max < 0)
 		return PAPI_EINVAL;
+	if (tly_pe_park_wake(c) != PAPI_OK)
+		return 0;
 	for (s = 0; s < c->g.nsub && s < max; s++) {
 		fds[s] = c->g.sub_fd[s];
 		bytes[s] = c->g.sub_bytes[s];

@@ -20,6 +20,8 @@
  *   pe_mpx.c      multiplexed reads (scaling, coverage) and the rotation
  *                 the component drives itself (FORCE_SW or over budget)
  *   pe_overflow.c sampling: ring buffers, signal set-up and dispatch
+ *   pe_park.c     idle sets beyond a cap give their descriptors back
+ *                 (the kernel's enable/disable walks every open event)
  *
  * Native event tokens (uint64_t):
  *   bits  0..31  libpfm4 event index (pfm_get_event_next() space), or
@@ -182,7 +184,27 @@ struct tly_pe_ctl {
 	int based;
 	long long base[TLY_PE_MAX_EVENTS];
 	char names[TLY_PE_MAX_EVENTS][TLY_PE_NAME_LEN];
+	/* pe_park.c: open and not running (counted), or parked: closed,
+	 * reopened for parked_n events by the thread tid opened them for */
+	int idle, parked_n;
+	long tid;
 };
+
+/* The group opened for names with o, o not kept (pe_park.c wakes a set
+ * with the thread it counted); the descriptors closed, names and options
+ * kept. */
+int tly_pe_ctl_open_as(struct tly_pe_ctl *c, const struct tly_ctl_opts *o, const char *const *names, int n);
+void tly_pe_ctl_close(struct tly_pe_ctl *c);
+/* pe_park.c.  After a (re)open of a set that is not running: counted
+ * idle, or parked at once when too many are. */
+void tly_pe_park_opened(struct tly_pe_ctl *c);
+/* Before a start (or anything that needs the descriptors): reopened when
+ * parked, no longer idle.  PAPI_OK or the reopen's error. */
+int tly_pe_park_wake(struct tly_pe_ctl *c);
+/* After a stop: idle, or parked when too many sets are idle. */
+void tly_pe_park_stopped(struct tly_pe_ctl *c);
+/* At cleanup: no longer counted. */
+void tly_pe_park_forget(struct tly_pe_ctl *c);
 
 int tly_pe_ctl_init(void *ctl, const struct tly_ctl_opts *opts);
 int tly_pe_ctl_update(void *ctl, const char *const *names, int n);

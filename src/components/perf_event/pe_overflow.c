@@ -287,6 +287,8 @@ int tly_pe_ctl_set_overflow(void *ctl, int k, long long threshold, int tag, tly_
 	long long old;
 	int rc, n;
 
+	if (c && tly_pe_park_wake(c) != PAPI_OK)   /* a parked set: its descriptors back first */
+		return tly_err_set(PAPI_ESYS, "perf_event: cannot reopen the counters of a parked set");
 	if (!c || k < 0 || k >= c->g.n || threshold < 0 || (threshold && !cb))
 		return tly_err_set(PAPI_EINVAL, "perf_event: bad overflow request for counter %d", k);
 	if (c->opts.multiplex && threshold)

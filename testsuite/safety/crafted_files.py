@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""crafted_files.py BASE.h5 TALLY_REPORT... - tally-report against files
+crafted (with h5py, on purpose) to cost it what no real run could.
+
+Each case is a copy of BASE.h5, a file the runtime wrote, made hostile: a
+cycle in the region tree, duplicate region ids, a complete file claiming
+16,777,216 ranks, a rank of 2**31-2, a table whose storage is an external
+file (a planted secret) or a FIFO, a virtual dataset and an external link
+to files of secrets, a soft link, a FIFO as the file, 40 tables filled to
+just under 64 MiB, a compressed table of 60 MiB of zeros.  Each must end
+with exit status 2 and one line on stderr, within 10 s and 200 MB of
+maximum resident memory (the child's getrusage), and read nothing outside
+the file: the secret never reaches the output, the secret files' access
+time never moves (set older than their modification time, so the kernel
+updates it on any read under relatime too; checked on a control read
+first), and a read of the FIFO would block past the time limit.
+Two files a real run can make are answered with exit 0 under the same
+limits: a partial file of a job of 16,777,216 ranks, and region names and
+a command line holding terminal escapes (printed escaped, never raw).
+"""
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import h5py
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+import th  # noqa: E402
+
+LIMIT_S = 10
+LIMIT_KB = 200 * 1024
+SECRET = "SECRET-e7c1d2-not-for-the-report"
+
+
+def plant(path, text):
+    """A file of secret text whose atime is older than its mtime."""
+    with open(path, "w") as f:
+        f.write((text + "\n") * 64)
+    st = os.stat(path)
+    os.utime(path, (st.st_mtime - 3600, st.st_mtime))
+
+
+def atime_moves(d):
+    """Does a read of a planted file move its atime here (relatime, not noatime)?"""
+    p = os.path.join(d, "control")
+    plant(p, "control")
+    before = os.stat(p).st_atime
+    with open(p) as f:
+        f.read()
+    return os.stat(p).st_atime != before
+
+
+def set_regions(f, ids, parents):
+    r = f["regions"][()]
+    r = np.resize(r, len(ids))
+    r["id"], r["parent"] = ids, parents
+    del f["regions"]
+    f["regions"] = r
+
+
+def cycle(f, d):
+    n = len(f["regions"])
+    ids = list(range(max(n, 3)))
+    set_regions(f, ids, [-1] + [2] + [1] + list(range(2, len(ids) - 1)))   # 1 -> 2 -> 1
+
+
+def duplicate_ids(f, d):
+    n = max(len(f["regions"]), 2)
+    set_regions(f, [0] + [0] * (n - 1), [-1] + [0] * (n - 1))
+
+
+def huge_nranks(f, d):
+    f.attrs["nranks"] = np.int32(1 << 24)
+
+
+def huge_rank(f, d):
+    st = f["region_stats"][()]
+    st["rank"][-1] = 2**31 - 2
+    del f["region_stats"]
+    f["region_stats"] = st
+
+
+def external(target):
+    def make(f, d):
+        ev = f["events"][()]
+        del f["events"]
+        f.create_dataset("events", shape=ev.shape, dtype=ev.dtype,
+                         external=[(target, 0, h5py.h5f.UNLIMITED)])
+    return make
+
+
+def virtual(f, d):
+    src = os.path.join(d, "secret_src.h5")
+    with h5py.File(src, "w") as s:
+        s["data"] = np.frombuffer((SECRET * 4).encode(), dtype=np.uint8)
+    os.utime(src, (os.stat(src).st_mtime - 3600, os.stat(src).st_mtime))
+    lay = h5py.VirtualLayout(shape=(len(SECRET) * 4,), dtype=np.uint8)
+    lay[:] = h5py.VirtualSource(src, "data", shape=(len(SECRET) * 4,))
+    f.create_virtual_dataset("secret", lay)
+    return src
+
+
+def external_link(f, d):
+    src = os.path.join(d, "secret_link.h5")
+    with h5py.File(src, "w") as s:
+        s["events"] = np.frombuffer((SECRET * 4).encode(), dtype=np.uint8)
+    os.utime(src, (os.stat(src).st_mtime - 3600, os.stat(src).st_mtime))
+    del f["events"]
+    f["events"] = h5py.ExternalLink(src, "events")
+    return src
+
+
+def soft_link(f, d):
+    f["threads_again"] = h5py.SoftLink("/threads")
+
+
+def fill_tables(f, d):
+    for i in range(40):   # never written: 64 MiB of fill values each
+        f.create_dataset(f"fill{i}", shape=((64 << 20) // 8 - 1,), dtype="i8")
+
+
+def compressed(f, d):
+    f.create_dataset("zeros", data=np.zeros((60 << 20) // 8, dtype="i8"), compression="gzip",
+                     compression_opts=9, chunks=(1 << 20,))
+
+
+def partial_of_huge_job(f, d):
+    f.attrs["partial"] = np.int32(1)
+    f.attrs["partial_rank"] = np.int32(0)
+    f.attrs["nranks"] = np.int32(1 << 24)
+
+
+def escapes(f, d):
+    r = f["regions"][()]
+    r["name"][-1] = b"\x1b[2J\x1b]0;pwned\x07evil\nname"
+    del f["regions"]
+    f["regions"] = r
+    f.attrs["command"] = "app \x1b[31mred\x1b[0m\rline"
+
+
+# name, what to do to the copy, a secret file it points at (or None), exit status wanted
+CASES = [
+    ("region cycle", cycle, 2), ("duplicate region ids", duplicate_ids, 2),
+    ("complete file of 16,777,216 ranks", huge_nranks, 2), ("rank 2**31-2", huge_rank, 2),
+    ("external storage: secret file", "external_file", 2), ("external storage: FIFO", "external_fifo", 2),
+    ("virtual dataset", virtual, 2), ("external link", external_link, 2), ("soft link", soft_link, 2),
+    ("40 tables of fill values", fill_tables, 2), ("compressed 60 MiB", compressed, 2),
+    ("the file is a FIFO", "fifo", 2),
+    ("partial file of 16,777,216 ranks", partial_of_huge_job, 0), ("terminal escapes in names", escapes, 0),
+]
+
+
+def build(base, d, name, how):
+    """The case's file; returns (path, secret file or None)."""
+    path = os.path.join(d, name.replace(" ", "_").replace(",", "").replace("*", "").replace(":", "") + ".h5")
+    if how == "fifo":
+        os.mkfifo(path)
+        return path, None
+    shutil.copyfile(base, path)
+    secret = None
+    if how == "external_file":
+        secret = os.path.join(d, "shadow")
+        plant(secret, SECRET)
+        how = external(secret)
+    elif how == "external_fifo":
+        fifo = os.path.join(d, "table.fifo")
+        os.mkfifo(fifo)
+        how = external(fifo)
+    with h5py.File(path, "r+") as f:
+        secret = how(f, d) or secret
+    return path, secret
+
+
+def run(report, path):
+    """(exit status, stdout, stderr, seconds, max RSS in kB) of tally-report path."""
+    t0 = time.monotonic()
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        p = subprocess.Popen(report + [path], stdout=out, stderr=err, stdin=subprocess.DEVNULL)
+        while True:
+            pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() - t0 > 3 * LIMIT_S:
+                p.kill()
+                pid, status, ru = os.wait4(p.pid, 0)
+                break
+            time.sleep(0.02)
+        p.returncode = os.waitstatus_to_exitcode(status) if hasattr(os, "waitstatus_to_exitcode") else status >> 8
+        out.seek(0)
+        err.seek(0)
+        return p.returncode, out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"), \
+            time.monotonic() - t0, ru.ru_maxrss
+
+
+def one(report, d, base, name, how, want, watch_atime):
+    path, secret = build(base, d, name, how)
+    atime = os.stat(secret).st_atime if secret else None
+    rc, out, err, secs, rss = run(report, path)
+    lines = err.strip().splitlines()
+    print(f"{name}: exit {rc}, {secs:.2f} s, {rss / 1024:.0f} MB: {err.strip()[:300]}")
+    th.check(rc == want, f"{name}: exit {rc}, want {want}")
+    th.check(want == 0 or len(lines) == 1, f"{name}: {len(lines)} lines on stderr, want 1")
+    th.check(secs < LIMIT_S, f"{name}: {secs:.1f} s, limit {LIMIT_S}")
+    th.check(rss < LIMIT_KB, f"{name}: {rss / 1024:.0f} MB resident, limit {LIMIT_KB // 1024}")
+    th.check(SECRET not in out + err, f"{name}: the secret reached the output")
+    th.check("\x1b" not in out + err and "\x07" not in out + err, f"{name}: a raw escape reached the terminal")
+    if secret and watch_atime:
+        th.check(os.stat(secret).st_atime == atime, f"{name}: {secret} was read (its access time moved)")
+    if how is escapes:
+        th.check("\\x1b[2J" in out, f"{name}: the region name is not shown escaped")
+    os.unlink(path)
+
+
+def main(argv):
+    if len(argv) < 3 or not os.path.isfile(argv[1]):
+        print(__doc__, file=sys.stderr)
+        return 2
+    base, report = argv[1], argv[2:]
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    with tempfile.TemporaryDirectory() as d:
+        watch = atime_moves(d)
+        if not watch:
+            print("note: this file system does not update access times; the FIFO and the output checks remain")
+        rc, _, err, secs, rss = run(report, base)
+        print(f"control (the real file): exit {rc}, {secs:.2f} s, {rss / 1024:.0f} MB")
+        th.check(rc == 0, f"control: exit {rc}: {err}")
+        for name, how, want in CASES:
+            one(report, d, base, name, how, want, watch)
+    return th.done("crafted_files")
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,101 @@
+/*
+ * test_many_sets.c - 2,000 event sets of one perf::TASK-CLOCK each, each
+ * started and stopped around a spin, in the library alone.  The kernel
+ * walks every open perf event at each enable and disable, so idle sets
+ * beyond a cap give their descriptors back (pe_park.c): the process's
+ * open descriptors stay bounded (counted in /proc/self/fd) while each
+ * set counts what it did: its task-clock within the thread's CPU time of
+ * its own window (ground truth: CLOCK_THREAD_CPUTIME_ID), on its first
+ * start and again after being parked, and PAPI_read of a stopped parked
+ * set gives the values its stop returned.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "papi.h"
+#include "th_clock.h"
+#include "tharness.h"
+
+#define NSETS 2000
+#define CAP_FDS 200   /* the park cap (128) and the harness's own, with room */
+
+static long open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	long n = 0;
+
+	while (d && readdir(d))
+		n++;
+	if (d)
+		closedir(d);
+	return n - 3;   /* ".", ".." and the directory's own descriptor */
+}
+
+static long long thread_cpu_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+/* One window of set es around a 50 us spin: its count, and the thread's
+ * CPU time around the start..stop (which holds the count). */
+static int window(int es, long long *count, long long *cpu)
+{
+	long long c0 = thread_cpu_ns(), v;
+	int rc = PAPI_start(es);
+
+	th_spin_rounds(2000);
+	if (rc == PAPI_OK)
+		rc = PAPI_stop(es, &v);
+	*cpu = thread_cpu_ns() - c0;
+	*count = v;
+	return rc;
+}
+
+int main(void)
+{
+	static int es[NSETS];
+	long most = 0, bad = 0, before = open_fds();
+	struct rlimit rl;
+
+	if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT)
+		TH_SKIP("the library did not initialise");
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	for (int i = 0; i < NSETS; i++) {
+		es[i] = PAPI_NULL;
+		TH_EQ(PAPI_create_eventset(&es[i]), PAPI_OK);
+		if (PAPI_add_named_event(es[i], "perf::TASK-CLOCK") != PAPI_OK)
+			TH_SKIP("perf::TASK-CLOCK cannot be counted here");
+		most = open_fds() > most ? open_fds() : most;
+	}
+	for (int round = 0; round < 2; round++)   /* round 1: every set was parked in between */
+		for (int i = 0; i < NSETS; i++) {
+			long long count, cpu, again;
+
+			TH_EQ(window(es[i], &count, &cpu), PAPI_OK);
+			/* task-clock counts this thread's CPU time inside the window */
+			bad += count <= 0 || count > cpu + 50000;
+			TH_EQ(PAPI_read(es[i], &again), PAPI_OK);
+			bad += again != count;
+			if (i % 97 == 0)
+				most = open_fds() > most ? open_fds() : most;
+		}
+	printf("open descriptors: %ld before, at most %ld with %d sets\n", before, most, NSETS);
+	TH_EQ(bad, 0);
+	TH_CHECK(most - before < CAP_FDS);
+	for (int i = 0; i < NSETS; i++) {
+		TH_EQ(PAPI_cleanup_eventset(es[i]), PAPI_OK);
+		TH_EQ(PAPI_destroy_eventset(&es[i]), PAPI_OK);
+	}
+	TH_CHECK(open_fds() <= before + 1);
+	return th_done();
+}
