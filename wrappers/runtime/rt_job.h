@@ -29,6 +29,22 @@ int tly_rt_program_links_mpi(void);
 /* ---- exit paths (runtime/rt_exit.c) ----------------------------------- */
 void tly_rt_exit_install(void);
 void tly_rt_write_partial(const char *why);
+/* MPI_Finalize's job file is one write among the exit paths': begin
+ * returns 0 when it may write (-1: a partial file was written instead);
+ * end, after a write that worked (`ok`), ends the process when a signal
+ * came during it; after one that failed the partial file comes next. */
+int tly_rt_final_begin(void);
+void tly_rt_final_end(int ok);
+
+/* ---- signals (runtime/rt_signal.c) ------------------------------------ */
+/* Takes SIGTERM (and SIGINT, unless a Python interpreter is in the
+ * process) where they are at SIG_DFL: the handler wakes a thread of
+ * Tally's that calls `write` on another thread, waits at most `timeout`
+ * seconds (0: no limit), then ends the process with the signal. */
+void tly_rt_signals_install(void (*write)(const char *why), int timeout);
+int tly_rt_signal_caught(void);      /* the signal taken, 0: none (async-signal-safe) */
+/* Ends the process by `sig`'s default action (exit status: the signal's). */
+void tly_rt_die(int sig) __attribute__((noreturn));
 /* The watchdog over the job's end (MPI_Finalize: the collective write and
  * PMPI_Finalize itself).  Armed with the caller's jump buffer: after
  * TALLY_EXIT_TIMEOUT seconds the watchdog jumps back there (sigsetjmp
