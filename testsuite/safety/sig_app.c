@@ -4,6 +4,7 @@
  * them holds the allocator's lock) for argv[1] seconds, then it exits 0.
  * "ready" goes to stdout once the threads run.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>

@@ -73,7 +73,7 @@ static void rank_finish(void)
 		/* every rank knows (the writer's phases end in agreement) */
 		if (p->rank == 0)
 			tly_rt_log(1, "the job file %s could not be written (%s); each rank writes its partial "
-				   "file instead", p->outname, rc < -1 ? strerror(-rc) : "see above");
+				   "file instead", p->outname, tly_out_why(rc));
 		tly_rt_write_partial("job file not written");
 	}
 	PMPI_Comm_free(&life.comm);

@@ -34,9 +34,13 @@
 #include <time.h>
 #include <unistd.h>
 
+atomic_int tly_rt_dying;              /* the first signal taken, 0: none */
+
+/* Set in Tally's own threads (the watcher and the writer). */
+static _Thread_local int tally_thread;
+
 static struct {
 	sem_t wake, done;
-	atomic_int caught;            /* the first signal taken, 0: none */
 	atomic_int installed;
 	void (*write)(const char *why);
 	int timeout;                  /* seconds, 0: none */
@@ -44,7 +48,7 @@ static struct {
 
 int tly_rt_signal_caught(void)
 {
-	return atomic_load(&sigs.caught);
+	return atomic_load(&tly_rt_dying);
 }
 
 void tly_rt_die(int sig)
@@ -67,16 +71,25 @@ static void on_signal(int sig)
 {
 	int saved = errno, none = 0;
 
-	atomic_compare_exchange_strong(&sigs.caught, &none, sig);
+	atomic_compare_exchange_strong(&tly_rt_dying, &none, sig);
 	sem_post(&sigs.wake);
 	errno = saved;
 }
 
+void tly_rt_safe_point(void)
+{
+	if (tally_thread)
+		return;
+	for (;;)
+		pause();   /* the writer, or the watcher's deadline, ends the process */
+}
+
 static void *writer_main(void *arg)
 {
-	int sig = atomic_load(&sigs.caught);
+	int sig = atomic_load(&tly_rt_dying);
 
 	(void)arg;
+	tally_thread = 1;
 	sigs.write(sig == SIGTERM ? "SIGTERM" : sig == SIGINT ? "SIGINT" : "signal");
 	sem_post(&sigs.done);
 	return NULL;
@@ -106,9 +119,10 @@ static void *watch_main(void *arg)
 	int sig;
 
 	(void)arg;
+	tally_thread = 1;
 	while (sem_wait(&sigs.wake) != 0)
 		;
-	sig = atomic_load(&sigs.caught);
+	sig = atomic_load(&tly_rt_dying);
 	pthread_attr_init(&at);
 	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
 	if (pthread_create(&w, &at, writer_main, NULL) != 0)
