@@ -51,7 +51,8 @@ for i in $(seq 1 "$runs"); do
   ls "$d" | grep -q tmp && bad "run $i: a temporary file or directory is left: $(ls "$d")"
 done
 echo "$runs SIGTERMs: $partial partial files, $said runs said why not; longest run ${longest} s after the signal"
-TALLY_PYTHONPATH=$pypath $py "$(dirname "$0")/check_partials.py" "$work" SIGTERM "$partial" || fail=1
+shopt -s nullglob
+TALLY_PYTHONPATH=$pypath $py "$(dirname "$0")/check_files.py" SIGTERM "$partial" "$work"/*.partial.h5 || fail=1
 
 # 2. KeyboardInterrupt
 cat >"$work/ki.py" <<'PY'

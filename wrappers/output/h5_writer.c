@@ -156,10 +156,17 @@ static int open_file(struct wctx *w, const char *path, long long need, struct tl
 		PMPI_Bcast(&made, (int)sizeof made, MPI_BYTE, 0, *w->comm);
 	if (made.rc)
 		return made.rc;
-	if (w->rank != 0)
-		rc = tly_out_stage_join(st, path, made.priv, made.ino);
-	if (w->comm)
+	/* the other ranks open it by name: when someone renamed it away,
+	 * rank 0 reads its new name from its descriptor and they try again */
+	for (int tries = 0; w->comm && tries < 4; tries++) {
+		rc = w->rank ? tly_out_stage_join(st, path, made.priv, made.ino) : 0;
 		PMPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, *w->comm);
+		if (!rc)
+			break;
+		if (w->rank == 0 && tly_out_stage_current(st) == 0)
+			snprintf(made.priv, sizeof made.priv, "%s", st->priv);
+		PMPI_Bcast(made.priv, (int)sizeof made.priv, MPI_CHAR, 0, *w->comm);
+	}
 	if (rc) {
 		if (w->rank == 0)
 			tly_out_stage_discard(st);
@@ -257,6 +264,8 @@ const char *tly_out_why(int e)
 {
 	if (e == -EXDEV)
 		return "a name Tally created there was replaced by someone else's file or link";
+	if (e == -ELOOP)
+		return "the directory is a link made by another user, not followed";
 	return strerror(e < 0 ? -e : EIO);
 }
 

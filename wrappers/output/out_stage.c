@@ -24,6 +24,49 @@ static void reset(struct tly_out_stage *s)
 	s->dirfd = s->privfd = -1;
 }
 
+/* A link as the output directory is followed only when this user, root
+ * or the owner of the directory holding it made it (the rule of the
+ * kernel's protected_symlinks): a link someone else put there (in place
+ * of a job directory .parts, or of the directory a user named) is not.
+ * The link checked is the one followed: opened O_PATH, its target read
+ * from that descriptor. */
+static int follow_trusted(const char *dir)
+{
+	char parent[1024], target[4096];
+	const char *slash = strrchr(dir, '/');
+	const char *name = slash ? slash + 1 : dir;
+	struct stat ls, ps;
+	int pfd, lfd, fd = -ELOOP;
+	ssize_t n;
+
+	snprintf(parent, sizeof parent, "%.*s", slash ? (slash == dir ? 1 : (int)(slash - dir)) : 1,
+		 slash ? dir : ".");
+	pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (pfd < 0)
+		return -errno;
+	lfd = openat(pfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (lfd >= 0 && fstat(lfd, &ls) == 0 && fstat(pfd, &ps) == 0 && S_ISLNK(ls.st_mode)
+	    && (ls.st_uid == geteuid() || ls.st_uid == 0 || ls.st_uid == ps.st_uid)
+	    && (n = readlinkat(lfd, "", target, sizeof target - 1)) > 0) {
+		target[n] = '\0';
+		fd = openat(pfd, target, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		fd = fd < 0 ? -errno : fd;
+	}
+	if (lfd >= 0)
+		close(lfd);
+	close(pfd);
+	return fd;
+}
+
+static int open_out_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd >= 0)
+		return fd;
+	return errno == ELOOP ? follow_trusted(dir) : -errno;
+}
+
 /* The directory part and the name of `path`. */
 static int split(struct tly_out_stage *s, const char *path)
 {
@@ -41,8 +84,10 @@ static int split(struct tly_out_stage *s, const char *path)
 	else
 		snprintf(s->dir, sizeof s->dir, "%.*s", (int)(slash - path), path);
 	snprintf(s->base, sizeof s->base, "%s", base);
-	s->dirfd = open(s->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	return s->dirfd < 0 ? -errno : 0;
+	for (size_t n = strlen(s->dir); n > 1 && s->dir[n - 1] == '/'; n--)
+		s->dir[n - 1] = '\0';   /* "d/" would follow a link d */
+	s->dirfd = open_out_dir(s->dir);
+	return s->dirfd < 0 ? s->dirfd : 0;
 }
 
 /* The private directory `name` opened without following a link and
@@ -267,6 +312,24 @@ void tly_out_stage_close(struct tly_out_stage *s)
 	if (s->dirfd >= 0)
 		close(s->dirfd);
 	s->privfd = s->dirfd = -1;
+}
+
+int tly_out_stage_current(struct tly_out_stage *s)
+{
+	char via[64], now[4096];
+	const char *slash;
+	ssize_t n;
+
+	snprintf(via, sizeof via, "/proc/self/fd/%d", s->privfd);
+	n = readlink(via, now, sizeof now - 1);
+	if (n <= 0)
+		return -errno;
+	now[n] = '\0';
+	slash = strrchr(now, '/');
+	if (!slash || strlen(slash + 1) >= sizeof s->priv)
+		return -ENAMETOOLONG;
+	snprintf(s->priv, sizeof s->priv, "%s", slash + 1);
+	return 0;
 }
 
 const char *tly_out_stage_where(const struct tly_out_stage *s, char *buf, size_t len)

@@ -35,6 +35,9 @@ struct tly_out_stage {
 int tly_out_stage_create(struct tly_out_stage *s, const char *path, long long reserve);
 /* Another rank: the directory rank 0 made (`priv`, inode `ino`).  0 or -errno. */
 int tly_out_stage_join(struct tly_out_stage *s, const char *path, const char *priv, unsigned long long ino);
+/* The private directory's name now (renamed within the output directory
+ * by someone who may write there, it is still ours): 0 or -errno. */
+int tly_out_stage_current(struct tly_out_stage *s);
 /* 0 when the file is still the one created (after HDF5 opened it). */
 int tly_out_stage_check(const struct tly_out_stage *s);
 /* Renames the file into the output directory as `path`'s name, or when

@@ -75,7 +75,7 @@ static void arm_watchdog(void)
 /* The job directory, made 0700 by the first process (the pieces are this
  * user's until merged); one already there is used only when it is a real
  * directory of this user that nobody else may write to, never a link. */
-static int job_dir_make(const char *dir)
+static int job_dir_make(const char *dir, struct stat *made)
 {
 	struct stat st;
 
@@ -89,7 +89,16 @@ static int job_dir_make(const char *dir)
 			   "no measurement file written", dir);
 		return -1;
 	}
+	*made = st;
 	return 0;
+}
+
+/* 1 when the job directory's name still holds the directory made. */
+static int job_dir_same(const char *dir, const struct stat *made)
+{
+	struct stat st;
+
+	return lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_ino == made->st_ino && st.st_dev == made->st_dev;
 }
 
 /* A process of a job without MPI (rt_job.c) writes its piece into the
@@ -98,14 +107,20 @@ static int job_dir_make(const char *dir)
 static int write_piece(struct tly_rt_proc *p, int partial)
 {
 	char path[1024], dir[1200], piece[1300];
+	struct stat made;
 
 	tly_rt_writer.choose_name(path, sizeof path, ".h5");
 	tly_rt_job_dir(path, &p->job, dir, sizeof dir);
-	if (job_dir_make(dir) != 0)
+	if (job_dir_make(dir, &made) != 0)
 		return -1;
 	snprintf(piece, sizeof piece, "%s/rank%05d.h5", dir, p->rank);
 	if (tly_rt_writer.write(NULL, piece, sizeof piece, partial) != 0)
 		return -1;
+	if (!job_dir_same(dir, &made)) {
+		tly_rt_log(1, "the job directory %s was renamed or replaced by someone else; the piece of rank %d "
+			   "is in the directory under its new name, and no job file is written", dir, p->rank);
+		return -1;
+	}
 	if (!tly_rt_job_claim_merge(dir, p->job.size)) {
 		tly_rt_log(2, "piece of rank %d written to %s", p->rank, piece);
 		return 0;
