@@ -38,6 +38,11 @@ struct tly_rt_proc *tly_rt_proc(void)
 }
 
 _Thread_local struct tly_rt_thread *tly_rt_self_tls;
+atomic_int tly_rt_dying;   /* never set: no signals here */
+
+void tly_rt_safe_point(void)
+{
+}
 
 struct tly_rt_thread *tly_rt_self_slow(void)
 {

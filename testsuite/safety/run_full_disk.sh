@@ -36,6 +36,29 @@ job() {
 job room.h5
 /usr/bin/python3 -c "import h5py,sys; f=h5py.File(sys.argv[1]); assert f.attrs['nranks']==2" "$mnt/room.h5" \
   || bad "room: job file not written"
+size=$(stat -c %s "$mnt/room.h5")
+rm -f "$mnt"/*
+
+# two jobs at once with room for one and a half files: a job that fails
+# leaves nothing on the disk (its incomplete file is removed, so partial
+# files have room), and every message says why (never "see above")
+dd if=/dev/zero of="$mnt/fill" bs=4k 2>/dev/null
+rm -f "$mnt/fill"; free=$(( $(stat -f -c '%a * %S' "$mnt") ))
+dd if=/dev/zero of="$mnt/fill" bs=1k count=$(( (free - size * 3 / 2) / 1024 )) 2>/dev/null
+for k in 1 2; do
+  env timeout 60 mpirun --oversubscribe -np 2 "$run" --output-dir="$mnt" --output-name="race$k.h5" --exit-timeout=4 \
+    -- "$app" 5 >"race$k.out" 2>"race$k.err" &
+  sleep 0.5   # two mpiruns starting together race for Open MPI's session directory
+done
+wait
+cat race1.err race2.err
+ls -la "$mnt"
+ls -a "$mnt" | grep -q tmp && bad "race: a failed write left its temporary file on the full disk"
+grep -q "see above" race1.err race2.err && bad "race: a message says 'see above'"
+for k in 1 2; do
+  grep -q "race$k.h5 could not be written ([A-Za-z]" "race$k.err" || grep -q "written to .*race$k" "race$k.err" \
+    || bad "race: job $k neither wrote its file nor said why"
+done
 rm -f "$mnt"/*
 
 dd if=/dev/zero of="$mnt/fill" bs=4k 2>/dev/null

@@ -59,11 +59,12 @@ static void rank_finish(void)
 	struct tly_rt_proc *p = tly_rt_proc();
 	int rc;
 
-	if (!life.started || p->finished)
+	if (!life.started || p->finished || tly_rt_final_begin() != 0)
 		return;
 	tly_rt_stop_all();
 	test_stall(p->rank);
 	rc = tly_out_write(&life.comm, p->outname, sizeof p->outname, 0);
+	tly_rt_final_end(rc == 0);
 	if (rc == 0) {
 		p->finished = 1;
 		if (p->rank == 0)
@@ -72,7 +73,7 @@ static void rank_finish(void)
 		/* every rank knows (the writer's phases end in agreement) */
 		if (p->rank == 0)
 			tly_rt_log(1, "the job file %s could not be written (%s); each rank writes its partial "
-				   "file instead", p->outname, rc < -1 ? strerror(-rc) : "see above");
+				   "file instead", p->outname, tly_out_why(rc));
 		tly_rt_write_partial("job file not written");
 	}
 	PMPI_Comm_free(&life.comm);

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "output/out_file.h"
+#include "output/out_stage.h"
 #include "output/output.h"
 
 #define TLY_MAX_PIECES 4096
@@ -353,13 +354,15 @@ static int open_pieces(struct merge *m, const char *dir, int size)
 /* The merged file under its name, never replacing another file unless
  * TALLY_OUTPUT_REPLACE says so (a numbered name otherwise, told, and
  * left in path for the caller's message). */
-static int publish(const char *tmp, char *path, size_t len)
+static int publish(struct tly_out_stage *st, char *path, size_t len)
 {
-	char final[1300];
-	int e = tly_out_publish(tmp, path, tly_rt_proc()->opt.output_replace, final, sizeof final);
+	char final[1300], where[1600];
+	int e = tly_out_stage_publish(st, path, tly_rt_proc()->opt.output_replace, final, sizeof final);
 
 	if (e) {
-		tly_rt_log(1, "cannot rename %s to %s (%s); the measurement stays in %s", tmp, path, strerror(-e), tmp);
+		tly_rt_log(1, "cannot rename the merged file to %s (%s); the measurement stays in %s", final,
+			   strerror(-e), tly_out_stage_where(st, where, sizeof where));
+		tly_out_stage_close(st);
 		return -1;
 	}
 	if (strcmp(final, path)) {
@@ -372,8 +375,7 @@ static int publish(const char *tmp, char *path, size_t len)
 int tly_out_merge(const char *dir, int size, char *path, size_t len)
 {
 	struct merge m = { .regtype = -1 };
-	struct stat st;
-	char tmp[1200];
+	struct tly_out_stage st;
 	hid_t out = -1;
 	int rc = -1;
 
@@ -384,15 +386,15 @@ int tly_out_merge(const char *dir, int size, char *path, size_t len)
 		H5Ovisit(m.p[k].f, H5_INDEX_NAME, H5_ITER_INC, collect, &m);
 	if (unify_regions(&m) < 0)
 		goto done;
-	/* a unique temporary name created safely (output/out_file.c) */
-	if (tly_out_tmp_create(path, 0, tmp, sizeof tmp, &st) != 0)
+	/* written in a private directory of Tally's (output/out_stage.c) */
+	if (tly_out_stage_create(&st, path, 0) != 0)
 		goto done;
-	out = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-	if (out < 0 || tly_out_tmp_verify(tmp, &st) != 0) {
+	out = H5Fcreate(st.h5, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+	if (out < 0 || tly_out_stage_check(&st) != 0) {
 		if (out >= 0)
 			H5Fclose(out);
 		out = -1;
-		unlink(tmp);
+		tly_out_stage_discard(&st);
 		goto done;
 	}
 	merge_attrs(&m, out, size);
@@ -403,8 +405,8 @@ done:
 	if (out >= 0 && H5Fclose(out) < 0)
 		rc = -1;
 	if (out >= 0 && rc)
-		unlink(tmp);
-	else if (out >= 0 && publish(tmp, path, len) != 0)
+		tly_out_stage_discard(&st);
+	else if (out >= 0 && publish(&st, path, len) != 0)
 		rc = -1;
 	for (int k = 0; k < m.n; k++) {
 		H5Fclose(m.p[k].f);

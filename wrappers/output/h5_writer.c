@@ -17,6 +17,7 @@
 
 #include "output/h5_par.h"
 #include "output/out_file.h"
+#include "output/out_stage.h"
 #include "output/out_rows.h"
 #include "output/output.h"
 #include "runtime/rt_writer.h"
@@ -30,6 +31,7 @@ struct wctx {
 	hid_t mem[TLY_NTABLES], ftype[TLY_NTABLES];
 	int nindep;           /* tables HDF5 wrote by independent MPI-IO */
 	uint32_t why;         /* its H5D_MPIO_* causes */
+	int err;              /* errno at this rank's first failure */
 };
 
 static int64_t reduce_i64(struct wctx *w, int64_t v, MPI_Op op)
@@ -46,7 +48,18 @@ static int64_t reduce_i64(struct wctx *w, int64_t v, MPI_Op op)
  * job (ranks end up in different collectives), so each phase ends here. */
 static int agree(struct wctx *w, int ok)
 {
+	if (!ok && !w->err)
+		w->err = errno ? errno : EIO;
 	return (int)-reduce_i64(w, -(int64_t)(ok != 0), MPI_MAX);
+}
+
+/* The reason of a failed phase on every rank (the largest errno seen);
+ * called by every rank after agree() said no. */
+static int failure(struct wctx *w)
+{
+	int e = (int)reduce_i64(w, w->err ? w->err : EIO, MPI_MAX);
+
+	return e > 0 ? e : EIO;
 }
 
 static void attr_write(struct wctx *w, const char *name, hid_t type, const void *v, const char *doc)
@@ -125,28 +138,48 @@ static long long need_bytes(struct wctx *w, struct tly_rows *rows)
 	return (long long)(b + b / 4 + (256 << 10));
 }
 
-/* Rank 0 creates a unique temporary file safely (output/out_file.c) and
- * every rank opens that one name.  0, or -errno on every rank. */
-static int open_file(struct wctx *w, const char *path, long long need, char *tmp, size_t len)
+/* Rank 0 makes the private directory and the file in it
+ * (output/out_stage.c); every rank opens that file through its own
+ * descriptor of the directory.  0, or -errno on every rank. */
+static int open_file(struct wctx *w, const char *path, long long need, struct tly_out_stage *st)
 {
-	struct stat st;
+	struct { int rc; unsigned long long ino; char priv[256]; } made = { 0 };
 	hid_t fapl;
 	int rc = 0;
 
-	if (w->rank == 0)
-		rc = tly_out_tmp_create(path, need, tmp, len, &st);
-	if (w->comm) {
-		PMPI_Bcast(&rc, 1, MPI_INT, 0, *w->comm);
-		PMPI_Bcast(tmp, (int)len, MPI_CHAR, 0, *w->comm);
+	if (w->rank == 0) {
+		made.rc = tly_out_stage_create(st, path, need);
+		made.ino = st->ino;
+		snprintf(made.priv, sizeof made.priv, "%s", st->priv);
 	}
-	if (rc)
+	if (w->comm)
+		PMPI_Bcast(&made, (int)sizeof made, MPI_BYTE, 0, *w->comm);
+	if (made.rc)
+		return made.rc;
+	/* the other ranks open it by name: when someone renamed it away,
+	 * rank 0 reads its new name from its descriptor and they try again */
+	for (int tries = 0; w->comm && tries < 4; tries++) {
+		rc = w->rank ? tly_out_stage_join(st, path, made.priv, made.ino) : 0;
+		PMPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, *w->comm);
+		if (!rc)
+			break;
+		if (w->rank == 0 && tly_out_stage_current(st) == 0)
+			snprintf(made.priv, sizeof made.priv, "%s", st->priv);
+		PMPI_Bcast(made.priv, (int)sizeof made.priv, MPI_CHAR, 0, *w->comm);
+	}
+	if (rc) {
+		if (w->rank == 0)
+			tly_out_stage_discard(st);
+		else
+			tly_out_stage_close(st);
 		return rc;
+	}
 	fapl = H5Pcreate(H5P_FILE_ACCESS);
 	if (w->comm)
 		tly_h5_par_fapl(fapl, *w->comm);
-	w->file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+	w->file = H5Fcreate(st->h5, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
 	H5Pclose(fapl);
-	if (w->rank == 0 && w->file >= 0 && tly_out_tmp_verify(tmp, &st) != 0)
+	if (w->rank == 0 && w->file >= 0 && tly_out_stage_check(st) != 0)
 		rc = -EXDEV;   /* replaced under us: never write through it */
 	else if (w->file < 0)
 		rc = -EIO;
@@ -155,7 +188,9 @@ static int open_file(struct wctx *w, const char *path, long long need, char *tmp
 	if (rc && w->file >= 0)
 		H5Fclose(w->file);
 	if (rc && w->rank == 0)
-		unlink(tmp);
+		tly_out_stage_discard(st);
+	else if (rc)
+		tly_out_stage_close(st);
 	return rc;
 }
 
@@ -201,26 +236,37 @@ static int write_all(struct wctx *w, struct tly_rt_proc *p, struct tly_rows *row
 }
 
 /* Renames the complete file into place without replacing another (one
- * rank does it for the job); `path` receives the name used. */
-static int finish_file(const char *tmp, char *path, size_t len, int rc)
+ * rank does it for the job); `path` receives the name used.  A failed
+ * write is removed, so its space is free for the partial files. */
+static int finish_file(struct tly_out_stage *st, char *path, size_t len, int rc)
 {
-	char final[1200];
+	char final[1200], where[1600];
 	int e;
 
 	if (rc) {
-		tly_rt_log(1, "writing %s failed; incomplete data left in %s", path, tmp);
+		tly_out_stage_discard(st);
 		return rc;
 	}
-	e = tly_out_publish(tmp, path, tly_rt_proc()->opt.output_replace, final, sizeof final);
+	e = tly_out_stage_publish(st, path, tly_rt_proc()->opt.output_replace, final, sizeof final);
 	if (e) {
-		tly_rt_log(1, "cannot rename %s to %s (%s); the measurement stays in %s", tmp, path,
-			   strerror(-e), tmp);
-		return -1;
+		tly_rt_log(1, "cannot rename the complete file to %s (%s); the measurement stays in %s", final,
+			   strerror(-e), tly_out_stage_where(st, where, sizeof where));
+		tly_out_stage_close(st);
+		return e;
 	}
 	if (strcmp(final, path))
 		tly_rt_log(1, "%s exists; writing %s instead (TALLY_OUTPUT_REPLACE=1 replaces it)", path, final);
 	snprintf(path, len, "%s", final);
 	return 0;
+}
+
+const char *tly_out_why(int e)
+{
+	if (e == -EXDEV)
+		return "a name Tally created there was replaced by someone else's file or link";
+	if (e == -ELOOP)
+		return "the directory is a link made by another user, not followed";
+	return strerror(e < 0 ? -e : EIO);
 }
 
 /* Initialise HDF5 early: its atexit clean-up then runs after Tally's
@@ -239,10 +285,11 @@ int tly_out_write(void *comm_ptr, char *path, size_t len, int partial)
 	struct tly_out_ctx ctx;
 	int32_t **gid = NULL;
 	int64_t t0 = tly_rt_now();
+	struct tly_out_stage st;
 	int rc = -1, e;
-	char tmp[1200];
 
 	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+	errno = 0;
 	tly_unify(comm_ptr, p, &all, &gid);
 	ctx = (struct tly_out_ctx){ .p = p, .comm = comm_ptr, .names = &all, .gid = gid,
 				    .rank0 = w.rank == 0, .partial = partial };
@@ -250,8 +297,8 @@ int tly_out_write(void *comm_ptr, char *path, size_t len, int partial)
 	tly_h5_types(w.mem, w.ftype, p->nev);
 	/* written under a unique temporary name and renamed when complete: a
 	 * reader never sees a half-written file, a writer killed mid-way
-	 * leaves only the .tmp file */
-	e = open_file(&w, path, need_bytes(&w, &rows), tmp, sizeof tmp);
+	 * leaves only its private directory <name>.XXXXXX.tmp/ */
+	e = open_file(&w, path, need_bytes(&w, &rows), &st);
 	if (e == 0) {
 		w.dxpl = H5Pcreate(H5P_DATASET_XFER);
 		w.dcpl = tly_h5_par_dcpl();
@@ -261,13 +308,19 @@ int tly_out_write(void *comm_ptr, char *path, size_t len, int partial)
 		if (rc == 0)
 			rc = tly_out_modules_write(&ctx, w.file, w.dxpl);
 		rc = agree(&w, rc == 0) ? 0 : -1;
+		errno = 0;
 		H5Pclose(w.dxpl);
 		H5Pclose(w.dcpl);
-		rc = agree(&w, H5Fclose(w.file) >= 0 && rc == 0) ? 0 : -1;
+		rc = agree(&w, H5Fclose(w.file) >= 0 && rc == 0) ? 0 : -failure(&w);
+		errno = 0;
 		if (w.rank == 0)
-			rc = finish_file(tmp, path, len, rc);
+			rc = finish_file(&st, path, len, rc);
+		else
+			tly_out_stage_close(&st);
+		if (rc && !w.comm)
+			tly_rt_log(1, "writing %s failed (%s); no measurement file written", path, tly_out_why(rc));
 	} else if (!w.comm) {   /* a job file's failure is told by the caller, once */
-		tly_rt_log(1, "cannot create %s (%s); no measurement file written", path, strerror(-e));
+		tly_rt_log(1, "cannot create %s (%s); no measurement file written", path, tly_out_why(e));
 	}
 	for (int i = 0; i < TLY_NTABLES; i++) {
 		H5Tclose(w.mem[i]);

@@ -44,6 +44,25 @@ static void dir_of(const char *path, char *buf, size_t len)
 		snprintf(buf, len, "%.*s", (int)(slash - path), path);
 }
 
+/* A name the user gave, with the suffix's ".partial" when it has one:
+ * `run.h5` -> `run.partial.h5` (a partial file never takes the name of
+ * the complete one). */
+static void given_name(char *buf, size_t len, const char *dir, const char *name, const char *suffix)
+{
+	size_t n = strlen(name);
+
+	if (!strstr(suffix, ".partial"))
+		snprintf(buf, len, "%s/%s", dir, name);
+	else if (n > 3 && !strcmp(name + n - 3, ".h5"))
+		snprintf(buf, len, "%s/%.*s.partial.h5", dir, (int)(n - 3), name);
+	else
+		snprintf(buf, len, "%s/%s.partial.h5", dir, name);
+}
+
+/* The program's name in a default file name: at most PROG_MAX characters
+ * (a file name is at most 255; a 250-character program wrote nothing). */
+#define PROG_MAX 64
+
 void tly_out_choose_name(char *buf, size_t len, const char *suffix)
 {
 	struct tly_rt_proc *p = tly_rt_proc();
@@ -57,20 +76,20 @@ void tly_out_choose_name(char *buf, size_t len, const char *suffix)
 
 		dir_of(name, given, sizeof given);
 		dir = writable_dir(given, priv, sizeof priv);
-		snprintf(buf, len, "%s/%s", dir, base);
+		given_name(buf, len, dir, base, suffix);
 		return;
 	}
 	dir = writable_dir(p->opt.raw.output_dir, priv, sizeof priv);
 	if (name[0]) {
-		snprintf(buf, len, "%s/%s", dir, name);
+		given_name(buf, len, dir, name, suffix);
 		return;
 	}
 	if (p->job.size > 1 && !p->in_mpi_job) {
 		/* every process of the job finds the same name without talking */
-		snprintf(buf, len, "%s/tally-%s-%s%s", dir, p->exe, p->job.id, suffix);
+		snprintf(buf, len, "%s/tally-%.*s-%s%s", dir, PROG_MAX, p->exe, p->job.id, suffix);
 		return;
 	}
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-	snprintf(buf, len, "%s/tally-%s-%s-%ld%s", dir, p->exe, stamp, (long)getpid(), suffix);
+	snprintf(buf, len, "%s/tally-%.*s-%s-%ld%s", dir, PROG_MAX, p->exe, stamp, (long)getpid(), suffix);
 }

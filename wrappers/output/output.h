@@ -9,8 +9,11 @@
 
 
 /* Write the job file.  comm_ptr: pointer to the tool's MPI_Comm, or NULL
- * for a serial (or per-rank partial) file.  0 or -1. */
+ * for a serial (or per-rank partial) file.  0 or -errno (the same on
+ * every rank: why it failed). */
 int tly_out_write(void *comm_ptr, char *path, size_t len, int partial);
+/* The reason of a -errno of tly_out_write, said in words. */
+const char *tly_out_why(int e);
 void tly_out_init(void);
 
 /* Merge the pieces rank<r>.h5 of dir into one job file (output/h5_merge.c). */

@@ -12,6 +12,7 @@
 #define TALLY_RT_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "runtime/rt_clock.h"
@@ -97,6 +98,10 @@ extern _Thread_local struct tly_rt_thread *tly_rt_self_tls __attribute__((tls_mo
 static inline struct tly_rt_thread *tly_rt_self(void)
 {
 	struct tly_rt_thread *t = tly_rt_self_tls;
+
+	/* every wrapper comes here first: the safe point of a dying process */
+	if (__builtin_expect(atomic_load_explicit(&tly_rt_dying, memory_order_relaxed) != 0, 0))
+		tly_rt_safe_point();
 
 	return t ? t : tly_rt_self_slow();
 }

@@ -1,12 +1,15 @@
 /*
  * rt_exit.c - nothing lost at the end: exit() and signals.
  *
- * SIGTERM/SIGINT: if the application left them at their default action,
- * the runtime catches them, writes this rank's partial file, restores the
- * default and raises the signal again, so the process dies exactly as it
- * would have.  A watchdog (SIGALRM after TALLY_EXIT_TIMEOUT seconds) makes
- * sure a writer stuck in a lock the signal interrupted never hangs the
- * application: it too ends the process the way it was ending.
+ * SIGTERM/SIGINT left at their default action are taken by rt_signal.c,
+ * whose handler only wakes a thread of Tally's; that thread has this
+ * file write the rank's partial file (signal_write) and then ends the
+ * process with the signal, so it dies exactly as it would have.  exit()
+ * writes the serial file or a rank's partial file on the exiting thread,
+ * under a watchdog (SIGALRM after TALLY_EXIT_TIMEOUT seconds) that ends
+ * the process the way it was ending if the writer gets stuck.  One write
+ * at a time (ex.writing): a signal that arrives during another write
+ * waits for it, then ends the process.
  */
 #include "runtime/rt.h"
 #include "runtime/rt_writer.h"
@@ -18,12 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static struct {
 	atomic_int writing;        /* a final write has begun */
 	atomic_int written;        /* ... and has ended */
-	volatile sig_atomic_t dying_signal;
 	volatile sig_atomic_t exit_status;
 	sigjmp_buf *volatile guard;  /* MPI_Finalize's, while it runs */
 	volatile sig_atomic_t abandoned;
@@ -34,29 +37,28 @@ static struct {
  * the file is complete, then ends the process as it says. */
 static void deliver_deferred(void)
 {
-	int sig = ex.dying_signal;
+	int sig = tly_rt_signal_caught();
 
 	atomic_store(&ex.written, 1);
-	if (sig) {
-		signal(sig, SIG_DFL);
-		raise(sig);
-	}
+	if (sig)
+		tly_rt_die(sig);
 }
 
+/* Async-signal-safe: what it calls (siglongjmp, sigaction, raise, _exit)
+ * may be called from a handler. */
 static void watchdog(int sig)
 {
 	sigjmp_buf *jb = ex.guard;
+	int dying = tly_rt_signal_caught();
 
 	(void)sig;
-	if (jb && !ex.dying_signal) {
+	if (jb && !dying) {
 		ex.guard = NULL;
 		ex.abandoned = 1;
 		siglongjmp(*jb, 1);
 	}
-	if (ex.dying_signal) {
-		signal(ex.dying_signal, SIG_DFL);
-		raise(ex.dying_signal);
-	}
+	if (dying)
+		tly_rt_die(dying);
 	_exit(ex.exit_status);
 }
 
@@ -73,7 +75,7 @@ static void arm_watchdog(void)
 /* The job directory, made 0700 by the first process (the pieces are this
  * user's until merged); one already there is used only when it is a real
  * directory of this user that nobody else may write to, never a link. */
-static int job_dir_make(const char *dir)
+static int job_dir_make(const char *dir, struct stat *made)
 {
 	struct stat st;
 
@@ -87,7 +89,16 @@ static int job_dir_make(const char *dir)
 			   "no measurement file written", dir);
 		return -1;
 	}
+	*made = st;
 	return 0;
+}
+
+/* 1 when the job directory's name still holds the directory made. */
+static int job_dir_same(const char *dir, const struct stat *made)
+{
+	struct stat st;
+
+	return lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_ino == made->st_ino && st.st_dev == made->st_dev;
 }
 
 /* A process of a job without MPI (rt_job.c) writes its piece into the
@@ -96,14 +107,20 @@ static int job_dir_make(const char *dir)
 static int write_piece(struct tly_rt_proc *p, int partial)
 {
 	char path[1024], dir[1200], piece[1300];
+	struct stat made;
 
 	tly_rt_writer.choose_name(path, sizeof path, ".h5");
 	tly_rt_job_dir(path, &p->job, dir, sizeof dir);
-	if (job_dir_make(dir) != 0)
+	if (job_dir_make(dir, &made) != 0)
 		return -1;
 	snprintf(piece, sizeof piece, "%s/rank%05d.h5", dir, p->rank);
 	if (tly_rt_writer.write(NULL, piece, sizeof piece, partial) != 0)
 		return -1;
+	if (!job_dir_same(dir, &made)) {
+		tly_rt_log(1, "the job directory %s was renamed or replaced by someone else; the piece of rank %d "
+			   "is in the directory under its new name, and no job file is written", dir, p->rank);
+		return -1;
+	}
 	if (!tly_rt_job_claim_merge(dir, p->job.size)) {
 		/* the job's first process says where the pieces wait: a job
 		 * whose other processes never come still says so */
@@ -122,24 +139,30 @@ static int write_piece(struct tly_rt_proc *p, int partial)
 	return 0;
 }
 
-void tly_rt_write_partial(const char *why)
+/* 1 when another write is under way (nothing done), else 0.  `watch`:
+ * under the SIGALRM watchdog (the signal thread keeps its own time). */
+static int write_partial(const char *why, int watch)
 {
 	struct tly_rt_proc *p = tly_rt_proc();
 	char path[1100];
 	int expected = 0;
 
-	if (!p->active || p->finished || !atomic_compare_exchange_strong(&ex.writing, &expected, 1))
-		return;
-	arm_watchdog();
+	if (!p->active || p->finished)
+		return 0;
+	if (!atomic_compare_exchange_strong(&ex.writing, &expected, 1))
+		return 1;
+	if (watch)
+		arm_watchdog();
 	snprintf(p->why, sizeof p->why, "%s", why);
 	tly_rt_stop_all();
 	if (!p->in_mpi_job && p->job.size > 1) {
 		if (write_piece(p, 1) == 0)
 			tly_rt_log(1, "%s: partial data of rank %d written", why, p->rank);
 		p->finished = 1;
-		alarm(0);
+		if (watch)
+			alarm(0);
 		deliver_deferred();
-		return;
+		return 0;
 	}
 	if (p->in_mpi_job) {
 		size_t n = strlen(p->outname);
@@ -153,19 +176,44 @@ void tly_rt_write_partial(const char *why)
 	if (tly_rt_writer.write(NULL, path, sizeof path, 1) == 0)
 		tly_rt_log(1, "%s: partial data written to %s", why, path);
 	p->finished = 1;
-	if (!ex.guard)
+	if (watch && !ex.guard)
 		alarm(0);
 	deliver_deferred();
+	return 0;
 }
 
-static void on_signal(int sig)
+void tly_rt_write_partial(const char *why)
 {
-	ex.dying_signal = sig;
-	if (atomic_load(&ex.writing) && !atomic_load(&ex.written))
-		return;    /* a write is under way: it raises the signal when done */
-	tly_rt_write_partial(sig == SIGTERM ? "SIGTERM" : "SIGINT");
-	signal(sig, SIG_DFL);
-	raise(sig);
+	write_partial(why, 1);
+}
+
+/* On the signal thread's writer (rt_signal.c): the partial file, or, when
+ * another write is under way (exit(), MPI_Finalize), its end: that writer
+ * ends the process with the signal when done. */
+static void signal_write(const char *why)
+{
+	struct timespec tick = { 0, 10000000 };
+
+	while (write_partial(why, 0))
+		nanosleep(&tick, NULL);
+}
+
+/* While the signal's writer is at work, an exiting thread waits: the
+ * writer ends the process with the signal.  Also a destructor of the
+ * preload: a preloaded library's on_exit handler runs after _dl_fini
+ * (registered by __libc_start_main, after the preload's constructors
+ * ran), which has already run HDF5's and the core's clean-up; the
+ * preload's destructor runs before those of the libraries it needs. */
+static void wait_for_signal_writer(void)
+{
+	if (tly_rt_signal_caught() && !atomic_load(&ex.written) && (long)getpid() == tly_rt_proc()->pid)
+		for (;;)
+			pause();
+}
+
+__attribute__((destructor)) static void at_unload(void)
+{
+	wait_for_signal_writer();
 }
 
 static void at_exit(int status, void *arg)
@@ -176,8 +224,11 @@ static void at_exit(int status, void *arg)
 
 	(void)arg;
 	ex.exit_status = status;
-	if (!p->active || p->finished || (long)getpid() != p->pid)
-		return;    /* also a fork() child: it never writes */
+	if ((long)getpid() != p->pid)
+		return;    /* a fork() child: it never writes */
+	wait_for_signal_writer();
+	if (!p->active || p->finished)
+		return;
 	if (p->in_mpi_job) {
 		tly_rt_write_partial("exit() without MPI_Finalize");
 		return;
@@ -196,18 +247,6 @@ static void at_exit(int status, void *arg)
 	p->finished = 1;
 	alarm(0);
 	deliver_deferred();
-}
-
-static void catch_if_default(int sig)
-{
-	struct sigaction old, sa;
-
-	if (sigaction(sig, NULL, &old) != 0 || old.sa_handler != SIG_DFL)
-		return;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(sig, &sa, NULL);
 }
 
 void tly_rt_guard_arm(sigjmp_buf *jb)
@@ -251,6 +290,28 @@ void tly_rt_exit_install(void)
 	on_exit(at_exit, NULL);
 	if (!tly_rt_proc()->opt.signals)
 		return;
-	catch_if_default(SIGTERM);
-	catch_if_default(SIGINT);
+	tly_rt_signals_install(signal_write, tly_rt_proc()->opt.exit_timeout);
+}
+
+int tly_rt_final_begin(void)
+{
+	struct timespec tick = { 0, 10000000 };
+	int expected = 0;
+
+	while (!atomic_compare_exchange_strong(&ex.writing, &expected, 1)) {
+		if (atomic_load(&ex.written))
+			return -1;
+		expected = 0;
+		nanosleep(&tick, NULL);   /* a signal's partial file: it ends the process */
+	}
+	return 0;
+}
+
+void tly_rt_final_end(int ok)
+{
+	if (ok && tly_rt_signal_caught()) {
+		atomic_store(&ex.written, 1);
+		tly_rt_die(tly_rt_signal_caught());   /* the job file is complete: end as the signal says */
+	}
+	atomic_store(&ex.writing, 0);
 }

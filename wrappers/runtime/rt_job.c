@@ -177,9 +177,20 @@ static int is_piece(const char *name)
 	return !strncmp(name, "rank", 4) && n > 7 && !strcmp(name + n - 3, ".h5");
 }
 
+/* The job directory itself, never a link put in its place. */
+static DIR *open_job_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+
+	if (!d && fd >= 0)
+		close(fd);
+	return d;
+}
+
 int tly_rt_job_pieces(const char *dir)
 {
-	DIR *d = opendir(dir);
+	DIR *d = open_job_dir(dir);
 	struct dirent *e;
 	int n = 0;
 
@@ -195,13 +206,13 @@ int tly_rt_job_pieces(const char *dir)
  * marker makes that one process even when two finish together. */
 int tly_rt_job_claim_merge(const char *dir, int size)
 {
-	char mark[1100];
+	DIR *d;
 	int fd;
 
-	if (tly_rt_job_pieces(dir) < size)
+	if (tly_rt_job_pieces(dir) < size || !(d = open_job_dir(dir)))
 		return 0;
-	snprintf(mark, sizeof mark, "%s/merging", dir);
-	fd = open(mark, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	fd = openat(dirfd(d), "merging", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	closedir(d);
 	if (fd < 0)
 		return 0;
 	close(fd);
@@ -211,18 +222,14 @@ int tly_rt_job_claim_merge(const char *dir, int size)
 /* Remove the pieces, the marker and the directory after a merge. */
 void tly_rt_job_clean(const char *dir)
 {
-	DIR *d = opendir(dir);
+	DIR *d = open_job_dir(dir);
 	struct dirent *e;
-	char path[1400];
 
 	if (!d)
 		return;
-	while ((e = readdir(d))) {
-		if (!is_piece(e->d_name) && strcmp(e->d_name, "merging"))
-			continue;
-		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-		unlink(path);
-	}
+	while ((e = readdir(d)))
+		if (is_piece(e->d_name) || !strcmp(e->d_name, "merging"))
+			unlinkat(dirfd(d), e->d_name, 0);   /* in the directory itself, not through a link */
 	closedir(d);
 	if (rmdir(dir) != 0 && errno != ENOENT)
 		tly_rt_log(1, "cannot remove the job directory %s: %s", dir, strerror(errno));

@@ -6,6 +6,7 @@
 #define TALLY_RT_JOB_H
 
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stddef.h>
 
 /* ---- the job of a process without MPI (runtime/rt_job.c) -------------- */
@@ -29,6 +30,30 @@ int tly_rt_program_links_mpi(void);
 /* ---- exit paths (runtime/rt_exit.c) ----------------------------------- */
 void tly_rt_exit_install(void);
 void tly_rt_write_partial(const char *why);
+/* MPI_Finalize's job file is one write among the exit paths': begin
+ * returns 0 when it may write (-1: a partial file was written instead);
+ * end, after a write that worked (`ok`), ends the process when a signal
+ * came during it; after one that failed the partial file comes next. */
+int tly_rt_final_begin(void);
+void tly_rt_final_end(int ok);
+
+/* ---- signals (runtime/rt_signal.c) ------------------------------------ */
+/* Takes SIGTERM (and SIGINT, unless a Python interpreter is in the
+ * process) where they are at SIG_DFL: the handler wakes a thread of
+ * Tally's that calls `write` on another thread, waits at most `timeout`
+ * seconds (0: no limit), then ends the process with the signal. */
+void tly_rt_signals_install(void (*write)(const char *why), int timeout);
+int tly_rt_signal_caught(void);      /* the signal taken, 0: none (async-signal-safe) */
+/* The same, read inline by tly_rt_self() (rt.h) on every wrapper's way in:
+ * written once, by the handler (an atomic store is async-signal-safe). */
+extern atomic_int tly_rt_dying;
+/* An application thread that enters Tally while the partial file is being
+ * written waits here for the end (so the file holds the state at the
+ * signal, give or take the calls already inside Tally); Tally's own
+ * threads pass. */
+void tly_rt_safe_point(void);
+/* Ends the process by `sig`'s default action (exit status: the signal's). */
+void tly_rt_die(int sig) __attribute__((noreturn));
 /* The watchdog over the job's end (MPI_Finalize: the collective write and
  * PMPI_Finalize itself).  Armed with the caller's jump buffer: after
  * TALLY_EXIT_TIMEOUT seconds the watchdog jumps back there (sigsetjmp

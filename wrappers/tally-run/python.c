@@ -38,8 +38,8 @@ static int on_path(char *buf, size_t len)
 
 static int has_h5py(const char *py)
 {
-	char *av[] = { (char *)py, "-c", "import importlib.util as u, sys; sys.exit(u.find_spec('h5py') is None)",
-		       NULL };
+	char *av[] = { (char *)py, "-I", "-c",
+		       "import importlib.util as u, sys; sys.exit(u.find_spec('h5py') is None)", NULL };
 	char out[8];
 
 	return access(py, X_OK) == 0 && tly_spawn_capture(av, out, sizeof out) == 0;
@@ -76,8 +76,11 @@ const char *tly_python(void)
 	return chosen[0] ? chosen : "python3";
 }
 
-/* Puts the package directory first on sys.path, then runs tally-report's
- * main with the rest of the arguments. */
+/* Isolated (-I: no current directory, script directory or user site on
+ * sys.path, no PYTHON* variable read), the package directory put first
+ * on sys.path by the code itself, then tally-report's main with the rest
+ * of the arguments: nothing planted in the directory the user runs from
+ * (argparse.py, numpy.py) or named by PYTHONPATH/PYTHONSTARTUP runs. */
 static char report_boot[] = "import sys; sys.path.insert(0, sys.argv.pop(1)); "
 			    "from tally.cli import main; sys.exit(main())";
 
@@ -90,8 +93,9 @@ int tly_report_argv(char **av)
 	exe[n > 0 ? n : 0] = '\0';
 	snprintf(pkg, sizeof pkg, "%s/../share/tally/python", dirname(exe));
 	av[0] = (char *)tly_python();
-	av[1] = "-c";
-	av[2] = report_boot;
-	av[3] = pkg;
+	av[1] = "-I";
+	av[2] = "-c";
+	av[3] = report_boot;
+	av[4] = pkg;
 	return TLY_REPORT_ARGS;
 }

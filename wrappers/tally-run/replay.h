@@ -19,7 +19,7 @@ const char *tly_python(void);
 /* python.c: the first TLY_REPORT_ARGS words of a command line that runs
  * tally-report (the tally package installed beside tally-run) with that
  * interpreter; the caller appends the command, its arguments and NULL. */
-#define TLY_REPORT_ARGS 4
+#define TLY_REPORT_ARGS 5
 int tly_report_argv(char **av);
 
 #endif /* TALLY_RUN_REPLAY_H */

@@ -34,6 +34,7 @@
 #include "pe_internal.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
@@ -218,6 +219,51 @@ static void on_overflow(int sig, siginfo_t *si, void *uc)
 	errno = saved;
 }
 
+/* When the thread's queue of real-time signals is full (RLIMIT_SIGPENDING,
+ * counted per user; a 10 us threshold on a loaded machine), the kernel
+ * sends SIGIO instead of the overflow signal (fs/fcntl.c,
+ * send_sigio_to_task), and SIGIO's default action ends the process.  So
+ * SIGIO is taken before any counter is routed: each one drains every ring
+ * of the thread's set (clocks count their crossings from their values, so
+ * the merged signals lose nothing), then the handler it displaced runs (a
+ * program's own SIGIO handler keeps its signals; SIG_IGN stays). */
+static struct {
+	pthread_once_t once;
+	struct sigaction displaced;
+} sigio = { PTHREAD_ONCE_INIT };
+
+static void on_sigio(int sig, siginfo_t *si, void *uc)
+{
+	int saved = errno;
+	struct tly_pe_ctl *c = running_ctl;
+
+	if (c && c->ovf.any && c->ovf.cb) {
+		for (int i = 0; i < c->g.n; i++)
+			if (c->ovf.ring[i] && !c->g.rd[i])
+				drain(c, i, uc);
+		catch_up(c, -1, uc);
+	}
+	errno = saved;
+	if (sigio.displaced.sa_flags & SA_SIGINFO)
+		sigio.displaced.sa_sigaction(sig, si, uc);
+	else if (sigio.displaced.sa_handler != SIG_DFL && sigio.displaced.sa_handler != SIG_IGN)
+		sigio.displaced.sa_handler(sig);
+}
+
+static void take_sigio(void)
+{
+	struct sigaction sa;
+
+	if (sigaction(SIGIO, NULL, &sigio.displaced) != 0
+	    || (!(sigio.displaced.sa_flags & SA_SIGINFO) && sigio.displaced.sa_handler == SIG_IGN))
+		return;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_sigio;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGIO, &sa, NULL);
+}
+
 static int route(int fd, const char *name)
 {
 	struct f_owner_ex own = { .type = F_OWNER_TID, .pid = (pid_t)tly_gettid() };
@@ -241,6 +287,7 @@ int tly_pe_ovf_start(struct tly_pe_ctl *c)
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(OVF_SIG, &sa, NULL) < 0)
 		return tly_err_set(PAPI_ESYS, "perf_event: cannot install the overflow handler (%s)", strerror(errno));
+	pthread_once(&sigio.once, take_sigio);   /* before any counter can signal */
 	tly_pe_thread_set(c);
 	for (int i = 0; i < c->g.n; i++) {
 		struct perf_event_mmap_page *pg = c->ovf.ring[i];

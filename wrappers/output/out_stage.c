@@ -1,0 +1,339 @@
+/*
+ * out_stage.c - the private directory an output file is written in (see
+ * out_stage.h for the design and docs/runtime.md for why).  HDF5 opens
+ * files by name and follows links, and MPI-IO needs a name every rank can
+ * open; a name under a descriptor (/proc/self/fd/N/...) gives both without
+ * a name anyone else can change.
+ */
+#include "output/out_stage.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TRIES 8   /* private directories tried when one is swapped away */
+
+static void reset(struct tly_out_stage *s)
+{
+	memset(s, 0, sizeof *s);
+	s->dirfd = s->privfd = -1;
+}
+
+/* A link as the output directory is followed only when this user, root
+ * or the owner of the directory holding it made it (the rule of the
+ * kernel's protected_symlinks): a link someone else put there (in place
+ * of a job directory .parts, or of the directory a user named) is not.
+ * The link checked is the one followed: opened O_PATH, its target read
+ * from that descriptor. */
+static int follow_trusted(const char *dir)
+{
+	char parent[1024], target[4096];
+	const char *slash = strrchr(dir, '/');
+	const char *name = slash ? slash + 1 : dir;
+	struct stat ls, ps;
+	int pfd, lfd, fd = -ELOOP;
+	ssize_t n;
+
+	snprintf(parent, sizeof parent, "%.*s", slash ? (slash == dir ? 1 : (int)(slash - dir)) : 1,
+		 slash ? dir : ".");
+	pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (pfd < 0)
+		return -errno;
+	lfd = openat(pfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (lfd >= 0 && fstat(lfd, &ls) == 0 && fstat(pfd, &ps) == 0 && S_ISLNK(ls.st_mode)
+	    && (ls.st_uid == geteuid() || ls.st_uid == 0 || ls.st_uid == ps.st_uid)
+	    && (n = readlinkat(lfd, "", target, sizeof target - 1)) > 0) {
+		target[n] = '\0';
+		fd = openat(pfd, target, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		fd = fd < 0 ? -errno : fd;
+	}
+	if (lfd >= 0)
+		close(lfd);
+	close(pfd);
+	return fd;
+}
+
+static int open_out_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd >= 0)
+		return fd;
+	return errno == ELOOP ? follow_trusted(dir) : -errno;
+}
+
+/* The directory part and the name of `path`. */
+static int split(struct tly_out_stage *s, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+
+	if (!*base || strlen(base) > 255)
+		return -ENAMETOOLONG;
+	if (!slash)
+		snprintf(s->dir, sizeof s->dir, ".");
+	else if (slash == path)
+		snprintf(s->dir, sizeof s->dir, "/");
+	else if ((size_t)(slash - path) >= sizeof s->dir)
+		return -ENAMETOOLONG;
+	else
+		snprintf(s->dir, sizeof s->dir, "%.*s", (int)(slash - path), path);
+	snprintf(s->base, sizeof s->base, "%s", base);
+	for (size_t n = strlen(s->dir); n > 1 && s->dir[n - 1] == '/'; n--)
+		s->dir[n - 1] = '\0';   /* "d/" would follow a link d */
+	s->dirfd = open_out_dir(s->dir);
+	return s->dirfd < 0 ? s->dirfd : 0;
+}
+
+/* The private directory `name` opened without following a link and
+ * checked to be a directory of this user; 0 or -errno. */
+static int open_private(struct tly_out_stage *s, const char *name)
+{
+	struct stat st;
+	int fd = openat(s->dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid()) {
+		close(fd);
+		return -EXDEV;
+	}
+	s->privfd = fd;
+	s->ino = (unsigned long long)st.st_ino;
+	snprintf(s->priv, sizeof s->priv, "%s", name);
+	return 0;
+}
+
+/* HDF5's name for the file: through the directory's descriptor. */
+static void h5_name(struct tly_out_stage *s)
+{
+	struct stat st;
+	char via[64];
+
+	snprintf(via, sizeof via, "/proc/self/fd/%d", s->privfd);
+	if (stat(via, &st) == 0 && (unsigned long long)st.st_ino == s->ino)
+		snprintf(s->h5, sizeof s->h5, "%s/%s", via, s->base);
+	else   /* no /proc: by name, still checked after HDF5 opened it */
+		snprintf(s->h5, sizeof s->h5, "%s/%s/%s", s->dir, s->priv, s->base);
+}
+
+static void random_name(const struct tly_out_stage *s, char *buf, size_t len)
+{
+	static const char abc[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	unsigned char r[6];
+	char tail[7];
+
+	if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		for (size_t i = 0; i < sizeof r; i++)
+			r[i] = (unsigned char)((ts.tv_nsec >> (i * 5)) ^ (getpid() >> i));
+	}
+	for (size_t i = 0; i < sizeof r; i++)
+		tail[i] = abc[r[i] % (sizeof abc - 1)];
+	tail[6] = '\0';
+	snprintf(buf, len, "%.200s.%s.tmp", s->base, tail);
+}
+
+/* A new private directory; one swapped for a link or another's directory
+ * before it was opened is given up and another made. */
+static int make_private(struct tly_out_stage *s)
+{
+	char name[256];
+	int swaps = 0;
+
+	for (int i = 0; i < 4 * TRIES && swaps < TRIES; i++) {
+		random_name(s, name, sizeof name);
+		if (mkdirat(s->dirfd, name, 0700) != 0) {
+			if (errno != EEXIST)
+				return -errno;
+			continue;
+		}
+		if (open_private(s, name) == 0) {
+			if (fchmod(s->privfd, 0700) == 0)
+				return 0;
+			close(s->privfd);
+			s->privfd = -1;
+		}
+		swaps++;
+	}
+	return -EXDEV;
+}
+
+static int make_file(struct tly_out_stage *s, long long reserve)
+{
+	mode_t um = umask(0);
+	struct stat st;
+	int fd, rc = 0;
+
+	umask(um);
+	fd = openat(s->privfd, s->base, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		    (0666 & ~um) & ~(mode_t)S_IWOTH);
+	if (fd < 0)
+		return -errno;
+	if (fchmod(fd, (0666 & ~um) & ~(mode_t)S_IWOTH) != 0 || fstat(fd, &st) != 0)
+		rc = -errno;
+	s->fino = (unsigned long long)st.st_ino;
+	if (!rc && reserve > 0) {
+		rc = -posix_fallocate(fd, 0, (off_t)reserve);
+		if (rc == -EOPNOTSUPP || rc == -EINVAL)
+			rc = 0;   /* the file system cannot tell in advance */
+		if (ftruncate(fd, 0) != 0 && !rc)
+			rc = -errno;
+	}
+	close(fd);
+	return rc;
+}
+
+int tly_out_stage_create(struct tly_out_stage *s, const char *path, long long reserve)
+{
+	int rc;
+
+	reset(s);
+	rc = split(s, path);
+	if (!rc)
+		rc = make_private(s);
+	if (!rc)
+		rc = make_file(s, reserve);
+	if (rc) {
+		tly_out_stage_discard(s);
+		return rc;
+	}
+	h5_name(s);
+	return 0;
+}
+
+int tly_out_stage_join(struct tly_out_stage *s, const char *path, const char *priv, unsigned long long ino)
+{
+	int rc;
+
+	reset(s);
+	rc = split(s, path);
+	if (!rc)
+		rc = open_private(s, priv);
+	if (!rc && s->ino != ino)
+		rc = -EXDEV;   /* not the directory rank 0 made */
+	if (rc) {
+		tly_out_stage_close(s);
+		return rc;
+	}
+	h5_name(s);
+	return 0;
+}
+
+int tly_out_stage_check(const struct tly_out_stage *s)
+{
+	struct stat st;
+
+	if (fstatat(s->privfd, s->base, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode) || (unsigned long long)st.st_ino != s->fino)
+		return -EXDEV;
+	return 0;
+}
+
+/* `<stem>.N.h5` for `name` = `<stem>.h5` (else `<name>.N`), within 255. */
+static void numbered(const char *name, int n, char *buf, size_t len)
+{
+	size_t l = strlen(name);
+
+	if (l > 3 && !strcmp(name + l - 3, ".h5"))
+		snprintf(buf, len, "%.*s.%d.h5", (int)(l - 3 > 240 ? 240 : l - 3), name, n);
+	else
+		snprintf(buf, len, "%.240s.%d", name, n);
+}
+
+/* By descriptors, never replacing: renameat2(RENAME_NOREPLACE), or where
+ * the file system lacks it, linkat + unlinkat (link never replaces). */
+static int move_noreplace(struct tly_out_stage *s, const char *to)
+{
+	if (renameat2(s->privfd, s->base, s->dirfd, to, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS)
+		return -errno;
+	if (linkat(s->privfd, s->base, s->dirfd, to, 0) != 0)
+		return -errno;
+	unlinkat(s->privfd, s->base, 0);
+	return 0;
+}
+
+/* The private directory, when its name is still ours (a swapped name is
+ * left alone: rmdir would act on whatever the name now is). */
+static void remove_private(struct tly_out_stage *s)
+{
+	struct stat st;
+
+	if (s->priv[0] && fstatat(s->dirfd, s->priv, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)
+	    && (unsigned long long)st.st_ino == s->ino)
+		unlinkat(s->dirfd, s->priv, AT_REMOVEDIR);
+}
+
+int tly_out_stage_publish(struct tly_out_stage *s, const char *path, int replace, char *final, size_t len)
+{
+	char name[256];
+	size_t keep = strlen(path) - strlen(s->base);   /* path's directory part, as given */
+	int rc = -EEXIST;
+
+	snprintf(name, sizeof name, "%s", s->base);
+	if (replace)
+		rc = renameat(s->privfd, s->base, s->dirfd, name) == 0 ? 0 : -errno;
+	for (int n = 1; !replace && rc == -EEXIST && n < 10000; n++) {
+		rc = move_noreplace(s, name);
+		if (rc == -EEXIST)
+			numbered(s->base, n, name, sizeof name);
+	}
+	snprintf(final, len, "%.*s%s", (int)keep, path, name);
+	if (rc == 0) {
+		remove_private(s);
+		tly_out_stage_close(s);
+	}
+	return rc;
+}
+
+void tly_out_stage_discard(struct tly_out_stage *s)
+{
+	if (s->privfd >= 0)
+		unlinkat(s->privfd, s->base, 0);
+	if (s->dirfd >= 0)
+		remove_private(s);
+	tly_out_stage_close(s);
+}
+
+void tly_out_stage_close(struct tly_out_stage *s)
+{
+	if (s->privfd >= 0)
+		close(s->privfd);
+	if (s->dirfd >= 0)
+		close(s->dirfd);
+	s->privfd = s->dirfd = -1;
+}
+
+int tly_out_stage_current(struct tly_out_stage *s)
+{
+	char via[64], now[4096];
+	const char *slash;
+	ssize_t n;
+
+	snprintf(via, sizeof via, "/proc/self/fd/%d", s->privfd);
+	n = readlink(via, now, sizeof now - 1);
+	if (n <= 0)
+		return -errno;
+	now[n] = '\0';
+	slash = strrchr(now, '/');
+	if (!slash || strlen(slash + 1) >= sizeof s->priv)
+		return -ENAMETOOLONG;
+	snprintf(s->priv, sizeof s->priv, "%s", slash + 1);
+	return 0;
+}
+
+const char *tly_out_stage_where(const struct tly_out_stage *s, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s/%s", s->dir, s->priv, s->base);
+	return buf;
+}
