@@ -31,7 +31,22 @@ def parser():
     p.add_argument("--csv-dir", metavar="DIR", help="write every table as CSV to DIR")
     p.add_argument("--hatchet", metavar="FILE", help="write the region tree as Hatchet literal JSON")
     p.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout")
+    p.add_argument("--trace-export", nargs=2, metavar=("perfetto", "OUT.json"),
+                   help="convert the run's trace (FILE.h5's FILE.trace/, or the archive) to Chrome Trace "
+                        "Event JSON for Perfetto's UI; nothing else is done")
     return p
+
+
+def run_trace_export(args):
+    """--trace-export perfetto OUT: the trace archive as Chrome Trace Event JSON."""
+    from . import trace_export
+    fmt, out = args.trace_export
+    if fmt != "perfetto":
+        raise TallyError(f"--trace-export: unknown format '{fmt}' (perfetto)")
+    n, nmsg, unmatched = trace_export.perfetto(args.path, out)
+    print(f"{out}: {n} trace events, {nmsg} message arrows"
+          + (f", {unmatched} messages without their other end" if unmatched else ""), file=sys.stderr)
+    return 0
 
 
 def run_report(args):
@@ -98,4 +113,6 @@ def main(argv=None):
         name, rest = argv[0], argv[1:]
         return guarded(f"tally-report {name}", rest[-1] if rest else "", lambda: COMMANDS[name](rest))
     args = parser().parse_args(argv)
+    if args.trace_export:
+        return guarded("tally-report", args.path, lambda: run_trace_export(args))
     return guarded("tally-report", args.path, lambda: run_report(args))
