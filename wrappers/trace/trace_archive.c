@@ -115,8 +115,8 @@ static void read_opts(struct tly_trace_opts *o, const struct tly_rt_cfg *raw)
 	long long v;
 
 	o->buffer = tly_parse_num(raw->trace_buffer, 1, 1LL << 30, &v) == 0 ? v : 4 << 20;
-	if (o->buffer < 64 * 1024)
-		o->buffer = 64 * 1024;
+	if (o->buffer < 2 * (int64_t)OTF2_CHUNK_SIZE_MIN)   /* two of OTF2's smallest chunks */
+		o->buffer = 2 * (int64_t)OTF2_CHUNK_SIZE_MIN;
 	o->max_events = tly_parse_num(raw->trace_max_events, 0, 1000000000000LL, &v) == 0 ? v : 0;
 	o->max_depth = tly_parse_num(raw->trace_max_depth, 0, 999999, &v) == 0 ? (int)v : 0;
 	o->min_ns = tly_parse_num(raw->trace_min_ns, 0, 1000000000000LL, &v) == 0 ? v : 0;
@@ -150,10 +150,12 @@ static int make_dir(char *dir, size_t len, const char *outname, int rank_tag)
 
 static int open_archive(void)
 {
-	uint64_t chunk = (uint64_t)(trace.opt.buffer / 4 < (1 << 20) ? trace.opt.buffer / 4 : (1 << 20));
+	uint64_t chunk = (uint64_t)trace.opt.buffer / 4;
+
+	chunk = chunk < OTF2_CHUNK_SIZE_MIN ? OTF2_CHUNK_SIZE_MIN : chunk > (1 << 20) ? (1 << 20) : chunk;
 	int ok;
 
-	trace.ar = OTF2_Archive_Open(trace.dir, "traces", OTF2_FILEMODE_WRITE, chunk, 4 << 20,
+	trace.ar = OTF2_Archive_Open(trace.dir, "traces", OTF2_FILEMODE_WRITE, chunk, OTF2_CHUNK_SIZE_MIN,
 				     OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
 	ok = trace.ar != NULL;
 	if (ok && trace.comm)
@@ -201,8 +203,10 @@ static void job_start(void *comm_ptr)
 	if (comm_ptr)
 		PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, *(MPI_Comm *)comm_ptr);
 	if (!ok) {
-		if (trace.rank == 0)
+		if (trace.rank == 0) {
 			tly_rt_log(1, "trace not taken: OTF2 cannot open an archive in %s", trace.dir);
+			rmdir(trace.dir);
+		}
 		return;   /* the archive handle, if any, is left: closing it is collective */
 	}
 	trace.off0_at = tly_rt_now();
