@@ -92,7 +92,6 @@ void tly_trace_mpi_stop(void);
  * comm; 0 without MPI). */
 int64_t tly_trace_clock_offset(void *comm);
 
-/* ---- trace_defs.c ---- */
-int tly_trace_close(void *comm, const int32_t *const *gid, const void *names, int partial);
+/* trace_defs.c defines the writer module tly_out_mod_trace (output/out_module.h). */
 
 #endif
