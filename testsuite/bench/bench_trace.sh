@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench_trace.sh TALLY_RUN APP - what an event costs in trace mode
 # (tally-run --trace) against profile mode, in the same job: bench_trace
-# times 2x200,000 region events per block (best of 9) under each, with
+# times 2x200,000 region events per block (best of 9, thread CPU time;
+# 5 runs each, alternating) under each, with
 # the same counters; then the archive's bytes per event (its .evt files
 # over the events written).  Target (issue 39): <= 100 ns per event above
 # profile mode.  Figures: docs/trace.md.
@@ -10,7 +11,7 @@ run=$1 app=$2
 dir=$(mktemp -d) ; trap 'rm -rf "$dir"' EXIT
 cd "$dir"
 export TALLY_EVENTS=${TALLY_EVENTS:-perf::TASK-CLOCK}
-for k in 1 2 3; do
+for k in 1 2 3 4 5; do   # alternating, best of each: the machine's load hits both
   "$run" --output-name=p$k.h5 -- "$app" > p$k.txt || exit 1
   "$run" --trace --output-name=t$k.h5 -- "$app" > t$k.txt || exit 1
 done
