@@ -4,6 +4,7 @@ profile of the same run (read with tally.read) and against what the test
 program says it did.
 
 Usage: check_trace.py OTF2PRINT FILE.h5 [--capped] [--user-events N] [--mpi]
+                      [--exclude NAME] [--min-ns N]
 
 - otf2-print reads the archive (events and global definitions);
 - per location, times never decrease and enters and leaves nest;
@@ -14,7 +15,10 @@ Usage: check_trace.py OTF2PRINT FILE.h5 [--capped] [--user-events N] [--mpi]
   leaves equals 2 x the profile's visits of user regions;
 - --mpi: every send (MPI_SEND / MPI_ISEND) has its receive (MPI_RECV /
   MPI_IRECV) with the same sender, receiver, tag and length, and the
-  other way round; collectives begin and end in pairs.
+  other way round; collectives begin and end in pairs;
+- --exclude NAME: no region on a path through NAME is in the trace, every
+  other region's enters still equal its visits;
+- --min-ns N: every traced region with no event inside lasts N ns or more.
 """
 import collections
 import re
@@ -65,12 +69,15 @@ def read_dropped(otf2print, anchor):
     return {int(m.group(1)): int(m.group(2)) for m in map(PROP.search, out.stdout.splitlines()) if m}
 
 
-def per_location(evs):
+def per_location(evs, min_ns=0):
     """enters/leaves per (loc, region); checks order and nesting."""
     enters, leaves = collections.Counter(), collections.Counter()
     for loc, lst in evs.items():
-        last, stack = -1, []
+        last, stack, prev = -1, [], None
         for kind, ts, rest in lst:
+            if min_ns and kind == "LEAVE" and prev and prev[0] == "ENTER":
+                check(ts - prev[1] >= min_ns, "location %d: a region of %d ns traced (min %d)" % (loc, ts - prev[1], min_ns))
+            prev = (kind, ts)
             check(ts >= last, "location %d: time goes back %d -> %d at %s" % (loc, last, ts, kind))
             last = max(last, ts)
             if kind in ("ENTER", "LEAVE"):
@@ -115,6 +122,8 @@ def main():
     otf2print, h5 = args[0], args[1]
     capped, mpi = "--capped" in args, "--mpi" in args
     user = int(args[args.index("--user-events") + 1]) if "--user-events" in args else None
+    excl = args[args.index("--exclude") + 1] if "--exclude" in args else None
+    min_ns = int(args[args.index("--min-ns") + 1]) if "--min-ns" in args else 0
     anchor = h5[:-3] + ".trace/traces.otf2"
     run = tally.read(h5)
     st, regs = run.tables["region_stats"], run.tables["regions"]
@@ -124,16 +133,22 @@ def main():
         visits[((int(r) << 16) | int(th), int(reg))] += int(v)
     evs = read_events(otf2print, anchor)
     dropped = read_dropped(otf2print, anchor)
-    enters, leaves = per_location(evs)
+    enters, leaves = per_location(evs, min_ns)
+    paths = dict(zip(regs["id"].astype(int), regs["path"].astype(str)))
+    if excl:   # left out of the trace: not in it at all, the others exact
+        out = {r for r, p in paths.items() if excl in p.split(" / ")}
+        check(out, "no region %s in the profile" % excl)
+        check(not any(r in out for (_, r) in enters), "excluded region %s traced" % excl)
+        visits = collections.Counter({k: v for k, v in visits.items() if k[1] not in out})
     check(len(evs) == len({loc for loc, _ in visits}),
           "%d locations in the trace, %d threads in the profile" % (len(evs), len({loc for loc, _ in visits})))
-    if not capped:
+    if not capped and not min_ns:
         for key in set(visits) | set(enters):
             check(enters[key] == visits[key] and leaves[key] == visits[key],
                   "location %d region %d: %d enters, %d leaves, %d visits"
                   % (key[0], key[1], enters[key], leaves[key], visits[key]))
         check(sum(dropped.values()) == 0, "events dropped without a cap: %s" % dropped)
-    for loc in evs:
+    for loc in evs if not (excl or min_ns) else []:
         kept = sum(n for (l, _), n in enters.items() if l == loc) + sum(n for (l, _), n in leaves.items() if l == loc)
         made = 2 * sum(v for (l, _), v in visits.items() if l == loc)
         check(kept + dropped.get(loc, -1) == made,

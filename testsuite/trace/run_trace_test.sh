@@ -4,7 +4,8 @@
 # exported for Perfetto by tally-report and that JSON checked
 # (check_perfetto.py).  Environment: TRACE_REPORT (tally-report),
 # TRACE_PYTHONPATH (where the tally package is).
-#   serial: trace_serial (3 OpenMP threads) under tally-run --trace
+#   serial: trace_serial (3 OpenMP threads) under tally-run --trace; then
+#           with --trace-exclude and with --trace-min-ns
 #   ring:   trace_ring on 4 MPI ranks (mpirun tally-run --trace)
 #   cap:    10^7 region events with TALLY_TRACE_MAX_EVENTS=100000 and a
 #           512k buffer, and 2x10^6 events with no cap (flushed as the
@@ -33,6 +34,13 @@ serial)
   cat out.txt
   /usr/bin/python3 "$here/check_trace.py" "$otf2print" s.h5 --user-events "$(awk '/^user region events/ {print $4}' out.txt)" || fail=1
   perfetto s.h5 0 || fail=1
+  # the filters: a name (with what is inside it), a minimum duration
+  OMP_NUM_THREADS=3 timeout 120 "$run" --trace --trace-exclude=deep --output-name=x.h5 --libomp=auto \
+    -- "$app" 20000 > /dev/null || fail=1
+  /usr/bin/python3 "$here/check_trace.py" "$otf2print" x.h5 --exclude deep || fail=1
+  OMP_NUM_THREADS=3 timeout 120 "$run" --trace --trace-min-ns=2000 --output-name=m.h5 --libomp=auto \
+    -- "$app" 20000 > /dev/null || fail=1
+  /usr/bin/python3 "$here/check_trace.py" "$otf2print" m.h5 --min-ns 2000 || fail=1
   ;;
 ring)
   OMP_NUM_THREADS=1 timeout 150 mpirun --oversubscribe -np 4 "$run" --trace --output-name=r.h5 -- "$app" 20 || fail=1
