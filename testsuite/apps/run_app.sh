@@ -75,14 +75,14 @@ fi
 $py "$src/check_app.py" "$dir/tally/app.h5" "$dir/counts" "$np" "$nt" \
     "$dir/plain/$out" "$dir/tally/$out" "$app" || bad=1
 if [ "$app" = hpcc ]; then
-  echo "== the trace: otf2-print reads it, enters = the profile's visits, every send received; Perfetto export"
-  if [ -x /usr/bin/otf2-print ] && $py -c "import otf2" 2>/dev/null; then
+  # (1.4 million events: the Perfetto export, minutes here, is tested on
+  # the trace tests' runs, label trace)
+  echo "== the trace: otf2-print reads it, enters = the profile's visits, every send received"
+  if [ -x /usr/bin/otf2-print ]; then
     PYTHONPATH="$(dirname "$report")/../../share/tally/python${PYTHONPATH:+:$PYTHONPATH}" \
       $py "$src/../trace/check_trace.py" /usr/bin/otf2-print "$dir/tally/app.h5" --mpi || bad=1
-    "$report" "$dir/tally/app.h5" --trace-export perfetto "$dir/trace.json" &&
-      $py "$src/../trace/check_perfetto.py" "$dir/trace.json" 1 || bad=1
   else
-    echo "FAIL: otf2-print (otf2-tools) or python3-otf2 missing: testsuite/install-deps.sh installs them"; bad=1
+    echo "FAIL: otf2-print missing (Debian otf2-tools): testsuite/install-deps.sh installs it"; bad=1
   fi
 fi
 echo "== tally-report, every format"

@@ -17,6 +17,7 @@ Format):
 
 Usage: check_perfetto.py FILE.json [MIN_FLOWS]
 """
+import bisect
 import collections
 import json
 import numbers
@@ -85,8 +86,21 @@ def main():
         slices[key] = spans
         nslices += len(spans)
 
+    # inside a slice: the latest end among the slices that begin at or
+    # before the time reaches it (spans sorted by begin, running maximum of ends)
+    index = {}
+    for key, spans in slices.items():
+        spans.sort()
+        ends, m = [], float("-inf")
+        for _, x in spans:
+            m = max(m, x)
+            ends.append(m)
+        index[key] = ([b for b, _ in spans], ends)
+
     def inside(e):
-        return any(b <= e["ts"] <= x for b, x in slices.get((e["pid"], e["tid"]), []))
+        begins, ends = index.get((e["pid"], e["tid"]), ([], []))
+        k = bisect.bisect_right(begins, e["ts"]) - 1
+        return k >= 0 and ends[k] >= e["ts"]
 
     for key, lst in flows.items():
         phs = sorted(x["ph"] for x in lst)

@@ -102,10 +102,12 @@ def check_mpi(evs):
         for kind, _, rest in lst:
             f = fields(rest)
             if kind in ("MPI_SEND", "MPI_ISEND"):
-                sends[(rank, f["Receiver"], f["Tag"], f["Length"])] += 1
+                check(all(k in f for k in ("Receiver", "Tag", "Length")), "location %d: %s %s" % (loc, kind, rest))
+                sends[(rank, f.get("Receiver"), f.get("Tag"), f.get("Length"))] += 1
                 nsend += 1
             elif kind in ("MPI_RECV", "MPI_IRECV"):
-                recvs[(f["Sender"], rank, f["Tag"], f["Length"])] += 1
+                check(all(k in f for k in ("Sender", "Tag", "Length")), "location %d: %s %s" % (loc, kind, rest))
+                recvs[(f.get("Sender"), rank, f.get("Tag"), f.get("Length"))] += 1
             elif kind.startswith("MPI_COLLECTIVE_"):
                 coll[(loc, kind)] += 1
     check(nsend > 0, "no MPI sends in the trace")

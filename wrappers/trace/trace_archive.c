@@ -171,6 +171,16 @@ static int open_archive(void)
 	return ok ? 0 : -1;
 }
 
+/* A fork() child shares the archive's files but not its end: it records
+ * nothing (its events would go into its parent's files). */
+static void fork_child(void)
+{
+	__atomic_store_n(&trace.open, 0, __ATOMIC_RELEASE);
+	tly_region_follow(NULL);
+	if (trace.comm)
+		tly_trace_mpi_stop();
+}
+
 /* The job starts (rt_parts.h): every rank, together. */
 static void job_start(void *comm_ptr)
 {
@@ -211,6 +221,7 @@ static void job_start(void *comm_ptr)
 	}
 	trace.off0_at = tly_rt_now();
 	trace.off0 = tly_trace_clock_offset(comm_ptr);
+	pthread_atfork(NULL, NULL, fork_child);
 	__atomic_store_n(&trace.open, 1, __ATOMIC_RELEASE);
 	tly_region_follow(tly_trace_follow);
 	if (comm_ptr)

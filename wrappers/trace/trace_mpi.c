@@ -3,7 +3,7 @@
  * layer's hooks, mpi/mpi_support.h): MpiSend/MpiRecv for blocking calls,
  * MpiIsend/MpiIsendComplete and MpiIrecvRequest/MpiIrecv for requests
  * (matched at the completing Wait or Test by the request handle, kept per
- * thread), MpiCollectiveBegin/End with root and bytes.  Every event names
+ * thread; MpiRequestCancelled for a cancelled one), MpiCollectiveBegin/End with root and bytes.  Every event names
  * the archive's one communicator, MPI_COMM_WORLD: peers and roots of
  * other communicators are translated to world ranks, so every message
  * line joins two locations of the archive.
@@ -188,10 +188,18 @@ static void on_done(struct tly_rt_thread *t, MPI_Request req, const MPI_Status *
 	uint64_t id;
 	int send;
 
+	int cancelled = 0;
+
 	if (!l || (send = req_take(l, req, &id, &comm)) < 0)
 		return;
-	if (!send) {
-		if (st->MPI_SOURCE != MPI_PROC_NULL)
+	/* a cancelled request's status names no peer */
+	if (PMPI_Test_cancelled(st, &cancelled) != MPI_SUCCESS)
+		cancelled = 0;
+	if (cancelled) {
+		if (tly_trace_admit(l, &ts))
+			OTF2_EvtWriter_MpiRequestCancelled(l->w, NULL, (OTF2_TimeStamp)ts, id);
+	} else if (!send) {
+		if (st->MPI_SOURCE >= 0)
 			recv_event(l, st, comm, ts, id);
 	} else if (tly_trace_admit(l, &ts)) {
 		OTF2_EvtWriter_MpiIsendComplete(l->w, NULL, (OTF2_TimeStamp)ts, id);
