@@ -78,7 +78,8 @@ class _Builder:
                                     args={"sent": int(ev.size_sent), "received": int(ev.size_received)}))
         elif isinstance(ev, E.Metric):
             vals = {str(getattr(m, "name", m)): v for m, v in zip(ev.metric.members, ev.values)}
-            self.events.append(dict(base, ph="C", name="counters", args=vals))
+            # counter tracks belong to a process: one per thread by name
+            self.events.append(dict(base, ph="C", name=f"counters thread {tid}", args=vals))
 
     def flows(self):
         """The k-th send from s to d with tag t is the k-th receive (MPI's non-overtaking order)."""

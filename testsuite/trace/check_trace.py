@@ -18,7 +18,9 @@ Usage: check_trace.py OTF2PRINT FILE.h5 [--capped] [--user-events N] [--mpi]
   other way round; collectives begin and end in pairs;
 - --exclude NAME: no region on a path through NAME is in the trace, every
   other region's enters still equal its visits;
-- --min-ns N: every traced region with no event inside lasts N ns or more.
+- --min-ns N: every traced region with no event inside lasts N ns or more;
+- --metrics: each location has counter values (METRIC events), and each
+  counter's values never decrease (they count since the thread's start).
 """
 import collections
 import re
@@ -93,6 +95,20 @@ def per_location(evs, min_ns=0):
     return enters, leaves
 
 
+def check_metrics(evs):
+    n = 0
+    for loc, lst in evs.items():
+        last = {}
+        vals = [rest for kind, _, rest in lst if kind == "METRIC"]
+        check(vals, "location %d: no counter values" % loc)
+        for rest in vals:
+            for name, v in re.findall(r'\("([^"]+)" <\d+>; INT64; (-?\d+)\)', rest):
+                check(int(v) >= last.get(name, 0), "location %d: %s goes back %d -> %s" % (loc, name, last.get(name, 0), v))
+                last[name] = int(v)
+                n += 1
+    return n
+
+
 def check_mpi(evs):
     sends, recvs = collections.Counter(), collections.Counter()
     coll = collections.Counter()
@@ -159,6 +175,8 @@ def main():
         uv = 2 * sum(v for (l, reg), v in visits.items() if kinds.get(reg) == 1)
         check(uv == user, "program made %d user region events, the profile counts %d" % (user, uv))
     nsend = check_mpi(evs) if mpi else 0
+    if "--metrics" in args:
+        print("counter values: %d, never decreasing per location" % check_metrics(evs))
     nev = sum(len(x) for x in evs.values())
     print("trace: %d locations, %d events (%d enters), %d dropped, %d sends matched"
           % (len(evs), nev, sum(enters.values()), sum(dropped.values()), nsend))

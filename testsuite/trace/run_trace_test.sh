@@ -32,7 +32,8 @@ case $case in
 serial)
   OMP_NUM_THREADS=3 timeout 120 "$run" --trace --output-name=s.h5 --libomp=auto -- "$app" 20000 > out.txt || fail=1
   cat out.txt
-  /usr/bin/python3 "$here/check_trace.py" "$otf2print" s.h5 --user-events "$(awk '/^user region events/ {print $4}' out.txt)" || fail=1
+  /usr/bin/python3 "$here/check_trace.py" "$otf2print" s.h5 --metrics \
+    --user-events "$(awk '/^user region events/ {print $4}' out.txt)" || fail=1
   perfetto s.h5 0 || fail=1
   # the filters: a name (with what is inside it), a minimum duration
   OMP_NUM_THREADS=3 timeout 120 "$run" --trace --trace-exclude=deep --output-name=x.h5 --libomp=auto \

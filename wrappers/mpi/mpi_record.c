@@ -31,7 +31,7 @@ static void enter_time_only(struct tly_rt_thread *t, struct tly_rt_mpi_stat *s, 
 	f->node = s->rnode;
 	f->counters = 0;
 	f->t0 = t0;
-	tly_region_note(t, f->node, t0, 1);
+	tly_region_note(t, f->node, t0, 1, NULL);
 }
 
 static void exit_time_only(struct tly_rt_thread *t, const struct tly_rt_mpi_stat *s, int64_t now)
@@ -47,7 +47,7 @@ static void exit_time_only(struct tly_rt_thread *t, const struct tly_rt_mpi_stat
 	n->visits++;
 	n->incl_ns += now - f->t0;
 	t->depth--;
-	tly_region_note(t, f->node, now, 0);
+	tly_region_note(t, f->node, now, 0, NULL);
 }
 
 int tly_mpi_begin(struct tly_mpi_call *c, int id, const void *ra)

@@ -119,7 +119,7 @@ int tly_rt_enter_at(struct tly_rt_thread *t, const char *name, int kind, int cou
 	if (f->counters && PAPI_read(t->evset, (long long *)f->v0) != PAPI_OK)
 		f->counters = 0;
 	tly_pass_enter(t, c);  /* passes/: region rotation */
-	tly_region_note(t, c, f->t0, 1);
+	tly_region_note(t, c, f->t0, 1, f->counters ? (const long long *)f->v0 : NULL);
 	tly_rt_parts_region_change(t);   /* gpu/: ranges per region */
 	return 0;
 }
@@ -159,7 +159,7 @@ int tly_rt_exit_at(struct tly_rt_thread *t, int64_t now)
 		now = tly_rt_now();
 	fold(t, f, now, ok ? v : NULL, 1);
 	t->depth--;
-	tly_region_note(t, f->node, now, 0);
+	tly_region_note(t, f->node, now, 0, ok ? v : NULL);
 	tly_rt_parts_region_change(t);
 	return 0;
 }

@@ -3,7 +3,9 @@
  * archive per job, one location per measured thread.
  *
  *   trace_loc.c      a thread's location: enter/leave from the region
- *                    layer's follower hook, filters and the event cap
+ *                    layer's follower hook (with the counter values read
+ *                    there as an OTF2 Metric of class 0), filters and the
+ *                    event cap
  *   trace_mpi.c      messages and collectives (the MPI layer's hooks)
  *   trace_archive.c  the archive: opened when the job starts (collective
  *                    over the tool's communicator), OTF2's buffers flushed
@@ -44,7 +46,7 @@ struct tly_trace_loc {
 	struct tly_rt_thread *t;
 	OTF2_EvtWriter *w;
 	uint64_t id;
-	int64_t kept, dropped, filtered;
+	int64_t kept, dropped, filtered, metrics;
 	int64_t first_ts, last_ts, stop_ts;
 	struct tly_trace_frame *fr;   /* open regions */
 	int nfr, cap, npending;
@@ -79,7 +81,7 @@ struct tly_trace_loc *tly_trace_loc_adopt(struct tly_rt_thread *t);
  * applied.  1: write it (ts clamped so times never decrease), 0: dropped. */
 int tly_trace_admit(struct tly_trace_loc *l, int64_t *ts);
 /* The follower registered with the region layer. */
-void tly_trace_follow(struct tly_rt_thread *t, int32_t node, int64_t ts, int enter);
+void tly_trace_follow(struct tly_rt_thread *t, int32_t node, int64_t ts, int enter, const long long *v);
 /* Leaves of every open region at ts (the close). */
 void tly_trace_loc_close(struct tly_trace_loc *l, int64_t ts);
 

@@ -133,8 +133,28 @@ static void write_region(struct gdefs *g, int id, const char *key)
 					 OTF2_REGION_FLAG_NONE, str(g, ""), 0, 0);
 }
 
-static void global_defs(const struct tly_trace_state *s, const struct tly_names *names, const int64_t *v, int n,
-			int nranks, int64_t *dropped)
+/* The counters of TALLY_EVENTS as metric class 0 (trace_loc.c writes its
+ * values at enters and leaves): cumulative counts since the thread's
+ * start, as PAPI reads them. */
+static void write_metrics(struct gdefs *g, const struct tly_rt_proc *p)
+{
+	OTF2_MetricMemberRef m[TLY_RT_MAX_EVENTS];
+
+	if (p->nev <= 0)
+		return;
+	for (int i = 0; i < p->nev; i++) {
+		m[i] = (OTF2_MetricMemberRef)i;
+		OTF2_GlobalDefWriter_WriteMetricMember(g->w, m[i], str(g, p->ev[i].name), str(g, p->ev[i].descr),
+						       OTF2_METRIC_TYPE_PAPI, OTF2_METRIC_ACCUMULATED_START,
+						       OTF2_TYPE_INT64, OTF2_BASE_DECIMAL, 0,
+						       str(g, p->ev[i].units[0] ? p->ev[i].units : "#"));
+	}
+	OTF2_GlobalDefWriter_WriteMetricClass(g->w, 0, (uint8_t)p->nev, m, OTF2_METRIC_SYNCHRONOUS_STRICT,
+					      OTF2_RECORDER_KIND_CPU);
+}
+
+static void global_defs(const struct tly_trace_state *s, const struct tly_rt_proc *p, const struct tly_names *names,
+			const int64_t *v, int n, int nranks, int64_t *dropped)
 {
 	struct gdefs g = { .w = OTF2_Archive_GetGlobalDefWriter(s->ar) };
 	int64_t t0 = INT64_MAX, t1 = 0;
@@ -177,6 +197,7 @@ static void global_defs(const struct tly_trace_state *s, const struct tly_names 
 	}
 	for (int i = 0; names && i < names->n; i++)
 		write_region(&g, i, tly_names_key(names, i));
+	write_metrics(&g, p);
 	if (s->comm) {
 		uint64_t *m = malloc((size_t)nranks * sizeof *m);
 
@@ -254,7 +275,7 @@ static int close_archive(const struct tly_out_ctx *c, hid_t file, hid_t dxpl)
 	local_defs(s, c->p, c->gid);
 	gather(s->comm, v, n, s->rank, s->nranks, &all, &nall);
 	if (s->rank == 0 && all)
-		global_defs(s, c->names, all, nall, s->nranks, &dropped);
+		global_defs(s, c->p, c->names, all, nall, s->nranks, &dropped);
 	if (OTF2_Archive_Close(s->ar) != OTF2_SUCCESS && s->rank == 0)
 		tly_rt_log(1, "the trace archive %s/traces.otf2 could not be closed", s->dir);
 	else if (s->rank == 0)

@@ -114,7 +114,26 @@ int tly_trace_admit(struct tly_trace_loc *l, int64_t *ts)
 	return 1;
 }
 
-static void on_enter(struct tly_trace_loc *l, int32_t node, int64_t ts)
+/* The counters read at an enter or leave that was written, as a Metric
+ * event of class 0 (trace_defs.c: one member per event of TALLY_EVENTS)
+ * at the same time; not an event the cap counts. */
+static void metric(struct tly_trace_loc *l, int64_t ts, const long long *v)
+{
+	OTF2_Type types[TLY_RT_MAX_EVENTS];
+	OTF2_MetricValue mv[TLY_RT_MAX_EVENTS];
+	int n = l->t->nev;
+
+	if (!v || n <= 0)
+		return;
+	for (int i = 0; i < n; i++) {
+		types[i] = OTF2_TYPE_INT64;
+		mv[i].signed_int = v[i];
+	}
+	OTF2_EvtWriter_Metric(l->w, NULL, (OTF2_TimeStamp)ts, 0, (uint8_t)n, types, mv);
+	l->metrics++;
+}
+
+static void on_enter(struct tly_trace_loc *l, int32_t node, int64_t ts, const long long *v)
 {
 	const struct tly_trace_opts *o = &tly_trace()->opt;
 	struct tly_trace_frame *f;
@@ -146,6 +165,7 @@ static void on_enter(struct tly_trace_loc *l, int32_t node, int64_t ts)
 			f->ts = t;
 			l->nfr++;
 			write_enter(l, f);
+			metric(l, f->ts, v);
 		} else {
 			l->nfr++;
 			f->state = TLY_TF_DROPPED;
@@ -153,7 +173,7 @@ static void on_enter(struct tly_trace_loc *l, int32_t node, int64_t ts)
 	}
 }
 
-static void on_leave(struct tly_trace_loc *l, int64_t ts)
+static void on_leave(struct tly_trace_loc *l, int64_t ts, const long long *v)
 {
 	struct tly_trace_frame *f;
 
@@ -181,6 +201,7 @@ static void on_leave(struct tly_trace_loc *l, int64_t ts)
 	}
 	if (ts < l->last_ts)
 		ts = l->last_ts;
+	metric(l, ts, v);
 	OTF2_EvtWriter_Leave(l->w, NULL, (OTF2_TimeStamp)ts, (OTF2_RegionRef)f->node);
 	l->last_ts = ts;
 	l->kept++;
@@ -225,7 +246,7 @@ struct tly_trace_loc *tly_trace_loc_of(struct tly_rt_thread *t, int open_below)
 	/* the regions already open (the thread's root, regions entered
 	 * before the archive opened) are entered at their start times */
 	for (int i = 0; i < open_below; i++)
-		on_enter(l, t->stack[i].node, t->stack[i].t0);
+		on_enter(l, t->stack[i].node, t->stack[i].t0, t->stack[i].counters ? (const long long *)t->stack[i].v0 : NULL);
 	tls_loc = l;
 	return l;
 }
@@ -235,11 +256,11 @@ struct tly_trace_loc *tly_trace_loc_adopt(struct tly_rt_thread *t)
 	struct tly_trace_loc *l = loc_new(t);
 
 	for (int i = 0; l && i < t->depth; i++)
-		on_enter(l, t->stack[i].node, t->stack[i].t0);
+		on_enter(l, t->stack[i].node, t->stack[i].t0, t->stack[i].counters ? (const long long *)t->stack[i].v0 : NULL);
 	return l;
 }
 
-void tly_trace_follow(struct tly_rt_thread *t, int32_t node, int64_t ts, int enter)
+void tly_trace_follow(struct tly_rt_thread *t, int32_t node, int64_t ts, int enter, const long long *v)
 {
 	struct tly_trace_loc *l;
 
@@ -251,9 +272,9 @@ void tly_trace_follow(struct tly_rt_thread *t, int32_t node, int64_t ts, int ent
 	if (!l)
 		return;
 	if (enter)
-		on_enter(l, node, ts);
+		on_enter(l, node, ts, v);
 	else
-		on_leave(l, ts);
+		on_leave(l, ts, v);
 }
 
 void tly_trace_loc_close(struct tly_trace_loc *l, int64_t ts)
@@ -261,5 +282,5 @@ void tly_trace_loc_close(struct tly_trace_loc *l, int64_t ts)
 	if (l->stop_ts && l->stop_ts < ts)
 		ts = l->stop_ts;
 	while (l->nfr)
-		on_leave(l, ts);
+		on_leave(l, ts, NULL);
 }
