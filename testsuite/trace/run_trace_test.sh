@@ -4,7 +4,8 @@
 # exported for Perfetto by tally-report and that JSON checked
 # (check_perfetto.py).  Environment: TRACE_REPORT (tally-report),
 # TRACE_PYTHONPATH (where the tally package is).
-#   serial: trace_serial (3 OpenMP threads) under tally-run --trace; then
+#   serial: trace_serial (3 OpenMP threads) under tally-run --trace
+#           --trace-counters; then
 #           with --trace-exclude and with --trace-min-ns
 #   ring:   trace_ring on 4 MPI ranks (mpirun tally-run --trace)
 #   cap:    10^7 region events with TALLY_TRACE_MAX_EVENTS=100000 and a
@@ -30,7 +31,8 @@ perfetto() {   # FILE.h5 MIN_FLOWS
 field() { awk -v k="$1" '$0 ~ "^"k" " {print $NF}' "$2"; }
 case $case in
 serial)
-  OMP_NUM_THREADS=3 timeout 120 "$run" --trace --output-name=s.h5 --libomp=auto -- "$app" 20000 > out.txt || fail=1
+  OMP_NUM_THREADS=3 timeout 120 "$run" --trace --trace-counters --output-name=s.h5 --libomp=auto \
+    -- "$app" 20000 > out.txt || fail=1
   cat out.txt
   /usr/bin/python3 "$here/check_trace.py" "$otf2print" s.h5 --metrics \
     --user-events "$(awk '/^user region events/ {print $4}' out.txt)" || fail=1

@@ -32,6 +32,7 @@ struct tly_trace_opts {
 	int max_depth;        /* 0: no limit */
 	int64_t min_ns;
 	const char *exclude;  /* LIST of names (prefix*) */
+	int counters;         /* counter values as metrics */
 };
 
 /* One open region of a location's trace. */

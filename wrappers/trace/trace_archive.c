@@ -121,6 +121,7 @@ static void read_opts(struct tly_trace_opts *o, const struct tly_rt_cfg *raw)
 	o->max_depth = tly_parse_num(raw->trace_max_depth, 0, 999999, &v) == 0 ? (int)v : 0;
 	o->min_ns = tly_parse_num(raw->trace_min_ns, 0, 1000000000000LL, &v) == 0 ? v : 0;
 	o->exclude = raw->trace_exclude;
+	o->counters = tly_parse_bool(raw->trace_counters) == 1;
 }
 
 /* A fresh directory <base>.trace (.1.trace, ... when taken) made by rank 0

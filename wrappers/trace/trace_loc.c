@@ -116,14 +116,15 @@ int tly_trace_admit(struct tly_trace_loc *l, int64_t *ts)
 
 /* The counters read at an enter or leave that was written, as a Metric
  * event of class 0 (trace_defs.c: one member per event of TALLY_EVENTS)
- * at the same time; not an event the cap counts. */
+ * at the same time, when TALLY_TRACE_COUNTERS asks; not an event the cap
+ * counts. */
 static void metric(struct tly_trace_loc *l, int64_t ts, const long long *v)
 {
 	OTF2_Type types[TLY_RT_MAX_EVENTS];
 	OTF2_MetricValue mv[TLY_RT_MAX_EVENTS];
 	int n = l->t->nev;
 
-	if (!v || n <= 0)
+	if (!v || n <= 0 || !tly_trace()->opt.counters)
 		return;
 	for (int i = 0; i < n; i++) {
 		types[i] = OTF2_TYPE_INT64;
