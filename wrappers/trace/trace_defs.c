@@ -248,6 +248,22 @@ static int gather(MPI_Comm *comm, const int64_t *v, int n, int rank, int nranks,
 	return 0;
 }
 
+/* The locations, once nothing writes to them (the hooks are gone). */
+static void free_locs(struct tly_trace_state *s)
+{
+	pthread_mutex_lock(&s->lock);
+	while (s->locs) {
+		struct tly_trace_loc *l = s->locs;
+
+		s->locs = l->next;
+		free(l->fr);
+		free(l->excl);
+		free(l->reqs);
+		free(l);
+	}
+	pthread_mutex_unlock(&s->lock);
+}
+
 /* The writer module's write (output/out_module.h): close the archive. */
 static int close_archive(const struct tly_out_ctx *c, hid_t file, hid_t dxpl)
 {
@@ -285,6 +301,7 @@ static int close_archive(const struct tly_out_ctx *c, hid_t file, hid_t dxpl)
 			   "(per location in the archive: tally::dropped_events)", (long long)dropped,
 			   (long long)s->opt.max_events);
 	s->ar = NULL;
+	free_locs(s);
 	free(v);
 	free(all);
 	return 0;
