@@ -4,6 +4,7 @@ set -euo pipefail
 pkgs=(build-essential cmake pkg-config python3 libpfm4-dev libopenmpi-dev openmpi-bin
       libhdf5-openmpi-dev gfortran libomp-dev clang python3-h5py hdf5-tools
       python3-numpy python3-pandas python3-matplotlib libdw-dev
+      libotf2-trace-dev otf2-tools python3-otf2
       flake8 black python3-setuptools python3-wheel python3-venv python3-pil chromium)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -35,6 +35,9 @@ def parser():
                    help="whole region and kernel names (default: the innermost frame, kernels demangled and "
                         "shortened; CSV, JSON and Hatchet always whole) and no 120-column limit on text")
     p.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout")
+    p.add_argument("--trace-export", nargs=2, metavar=("perfetto", "OUT.json"),
+                   help="convert the run's trace (FILE.h5's FILE.trace/, or the archive) to Chrome Trace "
+                        "Event JSON for Perfetto's UI; nothing else is done")
     return p
 
 
@@ -44,6 +47,19 @@ def _wrote(requested, written, what):
     line = said(requested, written, what)
     if line:
         print(line, file=sys.stderr)
+
+
+def run_trace_export(args):
+    """--trace-export perfetto OUT: the trace archive as Chrome Trace Event JSON."""
+    from . import trace_export
+    fmt, out = args.trace_export
+    if fmt != "perfetto":
+        raise TallyError(f"--trace-export: unknown format '{fmt}' (perfetto)")
+    n, nmsg, unmatched, written = trace_export.perfetto(args.path, out)
+    _wrote(out, written, "the trace export")
+    print(f"{written}: {n} trace events, {nmsg} message arrows"
+          + (f", {unmatched} messages without their other end" if unmatched else ""), file=sys.stderr)
+    return 0
 
 
 def run_report(args):
@@ -124,4 +140,6 @@ def main(argv=None):
         name, rest = argv[0], argv[1:]
         return guarded(f"tally-report {name}", rest[-1] if rest else "", lambda: COMMANDS[name](rest))
     args = parser().parse_args(argv)
+    if args.trace_export:
+        return guarded("tally-report", args.path, lambda: run_trace_export(args))
     return guarded("tally-report", args.path, lambda: run_report(args))

@@ -52,8 +52,11 @@ rc_plain=$?
 echo "== $app: under tally-run, with the test's counters in front of Tally"
 # The default settings: GCC OpenMP programs keep libgomp, measured inside it
 # (the counters' GOMP_parallel comes first and calls Tally's).
+# HPCC also writes its event trace (TALLY_TRACE, docs/trace.md), checked below.
+trace=()
+[ "$app" = hpcc ] && trace=(--trace)
 (cd "$dir/tally" && TLY_APPS_COUNT_DIR="$dir/counts" "${mpi[@]}" "$run" \
-   --output-name=app.h5 -- "$first" "$libs/libcount_mpi_c.so $libs/libcount_mpi_f.so $libs/libcount_omp.so" \
+   "${trace[@]}" --output-name=app.h5 -- "$first" "$libs/libcount_mpi_c.so $libs/libcount_mpi_f.so $libs/libcount_omp.so" \
    "$exe" "${args[@]}" >out.txt 2>&1)
 rc_tally=$?
 echo "exit status: plain $rc_plain, measured $rc_tally"
@@ -76,6 +79,17 @@ if [ -n "${TLY_APPS_PLANT:-}" ]; then   # a wrong expected value, to see the che
 fi
 $py "$src/check_app.py" "$dir/tally/app.h5" "$dir/counts" "$np" "$nt" \
     "$dir/plain/$out" "$dir/tally/$out" "$app" || bad=1
+if [ "$app" = hpcc ]; then
+  # (1.4 million events: the Perfetto export, minutes here, is tested on
+  # the trace tests' runs, label trace)
+  echo "== the trace: otf2-print reads it, enters = the profile's visits, every send received"
+  if [ -x /usr/bin/otf2-print ]; then
+    PYTHONPATH="$(dirname "$report")/../../share/tally/python${PYTHONPATH:+:$PYTHONPATH}" \
+      $py "$src/../trace/check_trace.py" /usr/bin/otf2-print "$dir/tally/app.h5" --mpi || bad=1
+  else
+    echo "FAIL: otf2-print missing (Debian otf2-tools): testsuite/install-deps.sh installs it"; bad=1
+  fi
+fi
 echo "== tally-report, every format"
 for fmt in text csv json markdown; do
   "$report" --format "$fmt" -o "$dir/report.$fmt" "$dir/tally/app.h5" >"$dir/report.log" 2>&1 &&

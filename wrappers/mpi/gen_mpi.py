@@ -2,6 +2,8 @@
 """gen_mpi.py - generate Tally's MPI wrappers from mpi_spec.txt.
 
 Usage: gen_mpi.py SPEC OUTDIR
+mpi_trace.txt next to SPEC, when present, adds what a traced call records
+(statements before and after the PMPI call of the C binding).
 Writes OUTDIR/mpi_ids.c (function-id table), OUTDIR/mpi_ids.h (enum),
 OUTDIR/mpi_wrap_c.c (C bindings through PMPI) and OUTDIR/mpi_wrap_f.c
 (Fortran symbols: mpif.h / use mpi as name, name_, name__, NAME, and
@@ -64,6 +66,23 @@ def parse(path):
     return funcs
 
 
+def parse_trace(path, funcs):
+    """NAME | before | after rows of mpi_trace.txt, into each function's dict."""
+    byname = {f["name"]: f for f in funcs}
+    for lineno, line in enumerate(open(path), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        cols = [c.strip() for c in line.split("|")]
+        if len(cols) != 3:
+            raise ValueError("%s:%d: expected 3 columns" % (path, lineno))
+        if cols[0] not in byname:
+            raise ValueError("%s:%d: %s is not in the spec" % (path, lineno, cols[0]))
+        if "trace" in byname[cols[0]]:
+            raise ValueError("%s:%d: %s listed twice" % (path, lineno, cols[0]))
+        byname[cols[0]]["trace"] = (cols[1], cols[2])
+
+
 def gen_ids(funcs, spec):
     h = [BANNER.format(spec=spec), "#ifndef TALLY_MPI_IDS_H\n#define TALLY_MPI_IDS_H\n",
          "enum tly_mpi_id {"]
@@ -88,6 +107,9 @@ def gen_c(funcs, spec):
         decl = ", ".join(p[2] for p in f["params"])
         args = ", ".join(p[1] for p in f["params"])
         n = f["name"]
+        before, after = f.get("trace", ("", ""))
+        before = "\t%s\n" % before if before else ""
+        after = "\tif (rc == MPI_SUCCESS && c.msg) {\n\t\t%s\n\t}\n" % after if after else ""
         # an ignored status is replaced by ours, so received bytes are exact
         st = ""
         if any(p[0] == "MPI_Status *" and p[1] == "status" for p in f["params"]) and "RCVD" in f["recv"]:
@@ -99,11 +121,11 @@ def gen_c(funcs, spec):
 %s
 	if (!tly_mpi_begin(&c, TLY_MPI_ID_%s, __builtin_return_address(0)))
 		return P%s(%s);
-	rc = P%s(%s);
-	tly_mpi_end(&c, rc == MPI_SUCCESS ? (int64_t)(%s) : 0, rc == MPI_SUCCESS ? (int64_t)(%s) : 0);
+%s	rc = P%s(%s);
+%s	tly_mpi_end(&c, rc == MPI_SUCCESS ? (int64_t)(%s) : 0, rc == MPI_SUCCESS ? (int64_t)(%s) : 0);
 	return rc;
 }
-""" % (n, decl, st, n, n, args, n, args, f["sent"], f["recv"]))
+""" % (n, decl, st, n, n, args, before, n, args, after, f["sent"], f["recv"]))
     return "\n".join(out)
 
 
@@ -181,6 +203,9 @@ def main():
     spec, outdir = sys.argv[1], sys.argv[2]
     try:
         funcs = parse(spec)
+        trace = os.path.join(os.path.dirname(spec), "mpi_trace.txt")
+        if os.path.exists(trace):
+            parse_trace(trace, funcs)
     except ValueError as e:
         sys.exit("gen_mpi.py: %s" % e)
     os.makedirs(outdir, exist_ok=True)

@@ -31,6 +31,7 @@ static void enter_time_only(struct tly_rt_thread *t, struct tly_rt_mpi_stat *s, 
 	f->node = s->rnode;
 	f->counters = 0;
 	f->t0 = t0;
+	tly_region_note(t, f->node, t0, 1, NULL);
 }
 
 static void exit_time_only(struct tly_rt_thread *t, const struct tly_rt_mpi_stat *s, int64_t now)
@@ -46,6 +47,7 @@ static void exit_time_only(struct tly_rt_thread *t, const struct tly_rt_mpi_stat
 	n->visits++;
 	n->incl_ns += now - f->t0;
 	t->depth--;
+	tly_region_note(t, f->node, now, 0, NULL);
 }
 
 int tly_mpi_begin(struct tly_mpi_call *c, int id, const void *ra)
@@ -64,6 +66,9 @@ int tly_mpi_begin(struct tly_mpi_call *c, int id, const void *ra)
 	c->region = p->opt.mpi_regions;
 	c->sites = p->opt.mpi_callsites;
 	c->ra = ra;
+	c->msg = tly_mpi_msg_on();
+	c->coll = 0;
+	c->scratch = NULL;
 	if (c->region && p->opt.mpi_counters) {
 		tly_rt_enter(t, tly_mpi_names[id], TLY_RK_MPI, 1);
 		c->t0 = tly_rt_now();
@@ -103,6 +108,8 @@ void tly_mpi_end(struct tly_mpi_call *c, int64_t sent, int64_t recv)
 		tly_mpi_site_frames(c->ra, c->sites, pc);
 		tly_mpi_site_add(c->t, c->id, pc, now - c->t0, sent, recv);
 	}
+	if (c->msg)
+		tly_mpi_msg_end(c, sent, recv, now);
 	if (c->region && tly_rt_proc()->opt.mpi_counters)
 		tly_rt_exit(c->t);
 	else if (c->region)

@@ -26,7 +26,44 @@ struct tly_mpi_call {
 	int sites;            /* frames of the call site to record (0: off) */
 	const void *ra;       /* the wrapper's return address: the call site */
 	int64_t t0;
+	int msg;              /* a trace follows the call's messages (mpi_msg.c) */
+	int coll, root;       /* a collective (root -1: none) on comm, told at the end */
+	MPI_Comm comm;
+	void *scratch;        /* saved requests and statuses, freed at the end */
 };
+
+/*
+ * What a trace (trace/trace_mpi.c) is told of the calls' messages, from
+ * the statements of mpi_trace.txt: set once, at start-up; each is called
+ * on the calling thread inside the call's region (before its leave).
+ * Times are the runtime's clock (send: the call's start, the others: its
+ * end); peers and roots are ranks in comm.
+ */
+struct tly_mpi_msg_hooks {
+	void (*send)(struct tly_rt_thread *t, int peer, int tag, MPI_Comm comm, int64_t bytes, MPI_Request req,
+		     int64_t ts);   /* req: MPI_REQUEST_NULL for a blocking send */
+	void (*recv)(struct tly_rt_thread *t, const MPI_Status *st, MPI_Comm comm, int64_t ts);
+	void (*irecv)(struct tly_rt_thread *t, MPI_Comm comm, MPI_Request req, int64_t ts);
+	void (*done)(struct tly_rt_thread *t, MPI_Request req, const MPI_Status *st, int64_t ts);
+	void (*coll)(struct tly_rt_thread *t, int id, MPI_Comm comm, int root, int64_t sent, int64_t recv,
+		     int64_t t0, int64_t t1);
+};
+void tly_mpi_msg_hooks_set(const struct tly_mpi_msg_hooks *h);
+int tly_mpi_msg_on(void);
+/* The helpers mpi_trace.txt's statements call (mpi_msg.c). */
+void tly_mpi_msg_send(struct tly_mpi_call *c, int peer, int tag, MPI_Comm comm, int64_t bytes);
+void tly_mpi_msg_isend(struct tly_mpi_call *c, int peer, int tag, MPI_Comm comm, int64_t bytes, MPI_Request req);
+void tly_mpi_msg_recv(struct tly_mpi_call *c, const MPI_Status *st, MPI_Comm comm);
+void tly_mpi_msg_irecv(struct tly_mpi_call *c, MPI_Comm comm, MPI_Request req);
+/* Copies of n requests (c->scratch) and, where *statuses is
+ * MPI_STATUSES_IGNORE, statuses of ours in their place; NULL when no
+ * trace follows the call or memory is short. */
+MPI_Request *tly_mpi_msg_save(struct tly_mpi_call *c, int n, const MPI_Request *reqs, MPI_Status **statuses);
+/* n requests completed: req[idx[i]] (idx NULL: req[i]) with status st[i]. */
+void tly_mpi_msg_done(struct tly_mpi_call *c, int n, const MPI_Request *req, const int *idx, const MPI_Status *st);
+void tly_mpi_msg_coll(struct tly_mpi_call *c, MPI_Comm comm, int root);
+/* The call's end: its collective, then the scratch freed (tly_mpi_end). */
+void tly_mpi_msg_end(struct tly_mpi_call *c, int64_t sent, int64_t recv, int64_t now);
 
 /* 0: not recorded (runtime off, nested call, after the file is written).
  * ra: the wrapper's __builtin_return_address(0). */

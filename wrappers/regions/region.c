@@ -12,10 +12,16 @@
 
 #include "papi.h"
 #include "passes/passes.h"
-#include "runtime/rt_parts.h"
 #include "regions/region_index.h"
 #include "regions/regions.h"
 #include "runtime/rt_parts.h"
+
+struct tly_region_hooks tly_region_hooks;
+
+void tly_region_follow(tly_region_follow_fn fn)
+{
+	__atomic_store_n(&tly_region_hooks.follow, fn, __ATOMIC_RELEASE);
+}
 
 static int32_t new_node(struct tly_rt_thread *t, int32_t parent, const char *name, int kind, uint32_t h)
 {
@@ -113,6 +119,7 @@ int tly_rt_enter_at(struct tly_rt_thread *t, const char *name, int kind, int cou
 	if (f->counters && PAPI_read(t->evset, (long long *)f->v0) != PAPI_OK)
 		f->counters = 0;
 	tly_pass_enter(t, c);  /* passes/: region rotation */
+	tly_region_note(t, c, f->t0, 1, f->counters ? (const long long *)f->v0 : NULL);
 	tly_rt_parts_region_change(t);   /* gpu/: ranges per region */
 	return 0;
 }
@@ -152,6 +159,7 @@ int tly_rt_exit_at(struct tly_rt_thread *t, int64_t now)
 		now = tly_rt_now();
 	fold(t, f, now, ok ? v : NULL, 1);
 	t->depth--;
+	tly_region_note(t, f->node, now, 0, ok ? v : NULL);
 	tly_rt_parts_region_change(t);
 	return 0;
 }

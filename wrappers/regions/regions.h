@@ -27,4 +27,30 @@ void tly_rt_exit_kind(struct tly_rt_thread *t, int kind);
 /* Stop the thread's counters and close its open regions (thread end). */
 void tly_rt_thread_stop(struct tly_rt_thread *t);
 
+/*
+ * The follower of every enter and leave (trace/ registers one when
+ * TALLY_TRACE is on): called on the thread itself, after the frame is
+ * pushed (enter: node = the new top) or popped (leave: node = the frame
+ * left, still at t->stack[t->depth]), with the time stamp the region
+ * used and the thread's counter values read there (t->nev of them; NULL
+ * when none were read).  Regions the tree does not record (beyond
+ * TALLY_MAX_DEPTH) are not followed.  Set once, at start-up, before it can
+ * be called.
+ */
+typedef void (*tly_region_follow_fn)(struct tly_rt_thread *t, int32_t node, int64_t ts, int enter,
+				     const long long *v);
+void tly_region_follow(tly_region_follow_fn fn);
+extern struct tly_region_hooks {
+	tly_region_follow_fn follow;
+} tly_region_hooks;
+
+static inline void tly_region_note(struct tly_rt_thread *t, int32_t node, int64_t ts, int enter,
+				   const long long *v)
+{
+	tly_region_follow_fn fn = __atomic_load_n(&tly_region_hooks.follow, __ATOMIC_RELAXED);
+
+	if (fn)
+		fn(t, node, ts, enter, v);
+}
+
 #endif /* TALLY_REGIONS_H */

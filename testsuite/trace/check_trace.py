@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""check_trace.py - checks of a trace TALLY_TRACE wrote, against the
+profile of the same run (read with tally.read) and against what the test
+program says it did.
+
+Usage: check_trace.py OTF2PRINT FILE.h5 [--capped] [--user-events N] [--mpi]
+                      [--exclude NAME] [--min-ns N]
+
+- otf2-print reads the archive (events and global definitions);
+- per location, times never decrease and enters and leaves nest;
+- per location and region, enters == leaves == the profile's visits
+  (not with --capped: then the kept events plus the location's
+  tally::dropped_events equal 2 x the profile's visits, exactly);
+- --user-events N: the program's own count of its region enters and
+  leaves equals 2 x the profile's visits of user regions;
+- --mpi: every send (MPI_SEND / MPI_ISEND) has its receive (MPI_RECV /
+  MPI_IRECV) with the same sender, receiver, tag and length, and the
+  other way round; collectives begin and end in pairs;
+- --exclude NAME: no region on a path through NAME is in the trace, every
+  other region's enters still equal its visits;
+- --min-ns N: every traced region with no event inside lasts N ns or more;
+- --metrics: each location has counter values (METRIC events), and each
+  counter's values never decrease (they count since the thread's start).
+"""
+import collections
+import re
+import subprocess
+import sys
+
+import tally
+
+EV = re.compile(r'^(\w+)\s+(\d+)\s+(\d+)\s*(.*)$')
+REGION = re.compile(r'Region: "[^"]*" <(\d+)>')
+FIELD = re.compile(r'(\w[\w ]*?): (?:"[^"]*" )?<?(\d+)>?(?:,|$)')
+PROP = re.compile(r'LOCATION_PROPERTY.*Location: "[^"]*" <(\d+)>, Name: "tally::dropped_events".*Value: (\d+)')
+fails = []
+
+
+def check(ok, msg):
+    if not ok:
+        fails.append(msg)
+
+
+def fields(rest):
+    """'Receiver: 1, Communicator: "MPI_COMM_WORLD" <0>, Tag: 3, Length: 8' -> dict"""
+    out = {}
+    for part in rest.split(", "):
+        if ": " in part:
+            k, v = part.split(": ", 1)
+            m = re.search(r'<(\d+)>\s*$', v) or re.match(r'(\d+)', v)
+            if m:
+                out[k.strip()] = int(m.group(1))
+    return out
+
+
+def read_events(otf2print, anchor):
+    out = subprocess.run([otf2print, anchor], capture_output=True, text=True, check=False)
+    check(out.returncode == 0 and "error" not in out.stderr.lower(),
+          "otf2-print failed (%d): %s" % (out.returncode, out.stderr[-500:]))
+    evs = collections.defaultdict(list)
+    for line in out.stdout.splitlines():
+        m = EV.match(line)
+        if m:
+            evs[int(m.group(2))].append((m.group(1), int(m.group(3)), m.group(4)))
+    return evs
+
+
+def read_dropped(otf2print, anchor):
+    out = subprocess.run([otf2print, "-G", anchor], capture_output=True, text=True, check=False)
+    check(out.returncode == 0, "otf2-print -G failed: %s" % out.stderr[-500:])
+    return {int(m.group(1)): int(m.group(2)) for m in map(PROP.search, out.stdout.splitlines()) if m}
+
+
+def per_location(evs, min_ns=0):
+    """enters/leaves per (loc, region); checks order and nesting."""
+    enters, leaves = collections.Counter(), collections.Counter()
+    for loc, lst in evs.items():
+        last, stack, prev = -1, [], None
+        for kind, ts, rest in lst:
+            if min_ns and kind == "LEAVE" and prev and prev[0] == "ENTER":
+                check(ts - prev[1] >= min_ns, "location %d: a region of %d ns traced (min %d)" % (loc, ts - prev[1], min_ns))
+            prev = (kind, ts)
+            check(ts >= last, "location %d: time goes back %d -> %d at %s" % (loc, last, ts, kind))
+            last = max(last, ts)
+            if kind in ("ENTER", "LEAVE"):
+                reg = int(REGION.search(rest).group(1))
+                if kind == "ENTER":
+                    stack.append(reg)
+                    enters[(loc, reg)] += 1
+                else:
+                    check(stack and stack[-1] == reg, "location %d: leave of %d, open %s" % (loc, reg, stack[-3:]))
+                    stack and stack.pop()
+                    leaves[(loc, reg)] += 1
+        check(not stack, "location %d: regions left open %s" % (loc, stack))
+    return enters, leaves
+
+
+def check_metrics(evs):
+    n = 0
+    for loc, lst in evs.items():
+        last = {}
+        vals = [rest for kind, _, rest in lst if kind == "METRIC"]
+        check(vals, "location %d: no counter values" % loc)
+        for rest in vals:
+            for name, v in re.findall(r'\("([^"]+)" <\d+>; INT64; (-?\d+)\)', rest):
+                check(int(v) >= last.get(name, 0), "location %d: %s goes back %d -> %s" % (loc, name, last.get(name, 0), v))
+                last[name] = int(v)
+                n += 1
+    return n
+
+
+def check_mpi(evs):
+    sends, recvs = collections.Counter(), collections.Counter()
+    coll = collections.Counter()
+    nsend = 0
+    for loc, lst in evs.items():
+        rank = loc >> 16
+        for kind, _, rest in lst:
+            f = fields(rest)
+            if kind in ("MPI_SEND", "MPI_ISEND"):
+                check(all(k in f for k in ("Receiver", "Tag", "Length")), "location %d: %s %s" % (loc, kind, rest))
+                sends[(rank, f.get("Receiver"), f.get("Tag"), f.get("Length"))] += 1
+                nsend += 1
+            elif kind in ("MPI_RECV", "MPI_IRECV"):
+                check(all(k in f for k in ("Sender", "Tag", "Length")), "location %d: %s %s" % (loc, kind, rest))
+                recvs[(f.get("Sender"), rank, f.get("Tag"), f.get("Length"))] += 1
+            elif kind.startswith("MPI_COLLECTIVE_"):
+                coll[(loc, kind)] += 1
+    check(nsend > 0, "no MPI sends in the trace")
+    check(sends == recvs, "sends without receives %s; receives without sends %s"
+          % (list((sends - recvs).items())[:5], list((recvs - sends).items())[:5]))
+    for (loc, kind), n in coll.items():
+        if kind == "MPI_COLLECTIVE_BEGIN":
+            check(coll[(loc, "MPI_COLLECTIVE_END")] == n, "location %d: collective begins and ends differ" % loc)
+    return nsend
+
+
+def main():
+    args = sys.argv[1:]
+    otf2print, h5 = args[0], args[1]
+    capped, mpi = "--capped" in args, "--mpi" in args
+    user = int(args[args.index("--user-events") + 1]) if "--user-events" in args else None
+    excl = args[args.index("--exclude") + 1] if "--exclude" in args else None
+    min_ns = int(args[args.index("--min-ns") + 1]) if "--min-ns" in args else 0
+    anchor = h5[:-3] + ".trace/traces.otf2"
+    run = tally.read(h5)
+    st, regs = run.tables["region_stats"], run.tables["regions"]
+    kinds = dict(zip(regs["id"].astype(int), regs["kind"].astype(int)))
+    visits = collections.Counter()
+    for r, th, reg, v in zip(st["rank"], st["thread"], st["region"], st["visits"]):
+        visits[((int(r) << 16) | int(th), int(reg))] += int(v)
+    evs = read_events(otf2print, anchor)
+    dropped = read_dropped(otf2print, anchor)
+    enters, leaves = per_location(evs, min_ns)
+    paths = dict(zip(regs["id"].astype(int), regs["path"].astype(str)))
+    if excl:   # left out of the trace: not in it at all, the others exact
+        out = {r for r, p in paths.items() if excl in p.split(" / ")}
+        check(out, "no region %s in the profile" % excl)
+        check(not any(r in out for (_, r) in enters), "excluded region %s traced" % excl)
+        visits = collections.Counter({k: v for k, v in visits.items() if k[1] not in out})
+    check(len(evs) == len({loc for loc, _ in visits}),
+          "%d locations in the trace, %d threads in the profile" % (len(evs), len({loc for loc, _ in visits})))
+    if not capped and not min_ns:
+        for key in set(visits) | set(enters):
+            check(enters[key] == visits[key] and leaves[key] == visits[key],
+                  "location %d region %d: %d enters, %d leaves, %d visits"
+                  % (key[0], key[1], enters[key], leaves[key], visits[key]))
+        check(sum(dropped.values()) == 0, "events dropped without a cap: %s" % dropped)
+    for loc in evs if not (excl or min_ns) else []:
+        kept = sum(n for (l, _), n in enters.items() if l == loc) + sum(n for (l, _), n in leaves.items() if l == loc)
+        made = 2 * sum(v for (l, _), v in visits.items() if l == loc)
+        check(kept + dropped.get(loc, -1) == made,
+              "location %d: %d kept + %s dropped != %d made" % (loc, kept, dropped.get(loc), made))
+    if user is not None:
+        uv = 2 * sum(v for (l, reg), v in visits.items() if kinds.get(reg) == 1)
+        check(uv == user, "program made %d user region events, the profile counts %d" % (user, uv))
+    nsend = check_mpi(evs) if mpi else 0
+    if "--metrics" in args:
+        print("counter values: %d, never decreasing per location" % check_metrics(evs))
+    nev = sum(len(x) for x in evs.values())
+    print("trace: %d locations, %d events (%d enters), %d dropped, %d sends matched"
+          % (len(evs), nev, sum(enters.values()), sum(dropped.values()), nsend))
+    for f in fails[:20]:
+        print("FAIL:", f)
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# run_trace_test.sh CASE TALLY_RUN OTF2PRINT APP - a traced run, then the
+# archive checked against the profile of the same run (check_trace.py),
+# exported for Perfetto by tally-report and that JSON checked
+# (check_perfetto.py).  Environment: TRACE_REPORT (tally-report),
+# TRACE_PYTHONPATH (where the tally package is).
+#   serial: trace_serial (3 OpenMP threads) under tally-run --trace
+#           --trace-counters; then
+#           with --trace-exclude and with --trace-min-ns
+#   ring:   trace_ring on 4 MPI ranks (mpirun tally-run --trace)
+#   cap:    10^7 region events with TALLY_TRACE_MAX_EVENTS=100000 and a
+#           512k buffer, and 2x10^6 events with no cap (flushed as the
+#           buffers fill): peak RSS (VmHWM from /proc) within the buffers
+#           plus a constant of the untraced run's, the dropped count exact
+set -u
+case=$1 run=$2 otf2print=$3 app=$4
+here=$(cd "$(dirname "$0")" && pwd)
+report=${TRACE_REPORT:?}
+/usr/bin/python3 -c "import h5py, otf2" 2>/dev/null || { echo "python3-h5py or python3-otf2 missing"; exit 77; }
+[ -x "$otf2print" ] || { echo "otf2-print (otf2-tools) missing"; exit 77; }
+export PYTHONPATH=${TRACE_PYTHONPATH:?}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
+dir=$(mktemp -d) ; trap 'rm -rf "$dir"' EXIT
+cd "$dir"
+fail=0
+perfetto() {   # FILE.h5 MIN_FLOWS
+  "$report" "$1" --trace-export perfetto "${1%.h5}.json" || return 1
+  /usr/bin/python3 "$here/check_perfetto.py" "${1%.h5}.json" "$2"
+}
+field() { awk -v k="$1" '$0 ~ "^"k" " {print $NF}' "$2"; }
+case $case in
+serial)
+  OMP_NUM_THREADS=3 timeout 120 "$run" --trace --trace-counters --output-name=s.h5 --libomp=auto \
+    -- "$app" 20000 > out.txt || fail=1
+  cat out.txt
+  /usr/bin/python3 "$here/check_trace.py" "$otf2print" s.h5 --metrics \
+    --user-events "$(awk '/^user region events/ {print $4}' out.txt)" || fail=1
+  perfetto s.h5 0 || fail=1
+  # the filters: a name (with what is inside it), a minimum duration
+  OMP_NUM_THREADS=3 timeout 120 "$run" --trace --trace-exclude=deep --output-name=x.h5 --libomp=auto \
+    -- "$app" 20000 > /dev/null || fail=1
+  /usr/bin/python3 "$here/check_trace.py" "$otf2print" x.h5 --exclude deep || fail=1
+  OMP_NUM_THREADS=3 timeout 120 "$run" --trace --trace-min-ns=2000 --output-name=m.h5 --libomp=auto \
+    -- "$app" 20000 > /dev/null || fail=1
+  /usr/bin/python3 "$here/check_trace.py" "$otf2print" m.h5 --min-ns 2000 || fail=1
+  ;;
+ring)
+  OMP_NUM_THREADS=1 timeout 150 mpirun --oversubscribe -np 4 "$run" --trace --output-name=r.h5 -- "$app" 20 || fail=1
+  /usr/bin/python3 "$here/check_trace.py" "$otf2print" r.h5 --mpi || fail=1
+  perfetto r.h5 1 || fail=1
+  ;;
+cap)
+  export OMP_NUM_THREADS=2
+  timeout 300 "$run" --output-name=base.h5 --libomp=auto -- "$app" 5000000 > base.txt || fail=1
+  timeout 300 "$run" --trace --trace-max-events=100000 --trace-buffer=512k --output-name=c.h5 --libomp=auto \
+    -- "$app" 5000000 > c.txt || fail=1
+  timeout 300 "$run" --trace --trace-buffer=512k --output-name=f.h5 --libomp=auto -- "$app" 1000000 > f.txt || fail=1
+  cat base.txt c.txt f.txt
+  /usr/bin/python3 "$here/check_trace.py" "$otf2print" c.h5 --capped \
+    --user-events "$(awk '/^user region events/ {print $4}' c.txt)" || fail=1
+  /usr/bin/python3 "$here/check_trace.py" "$otf2print" f.h5 \
+    --user-events "$(awk '/^user region events/ {print $4}' f.txt)" || fail=1
+  b=$(field vmhwm_kib base.txt) c=$(field vmhwm_kib c.txt) f=$(field vmhwm_kib f.txt)
+  # two locations of 512 KiB each, plus 8 MiB: OTF2's own structures and
+  # file buffers, malloc's arena of the second thread (measured: 5-7 MiB,
+  # the same for 2x10^5 and 6x10^6 events)
+  lim=$((b + 2 * 512 + 8192))
+  echo "peak RSS: untraced $b KiB, capped 10^7 events $c KiB, uncapped 2x10^6 events $f KiB (limit $lim KiB)"
+  if ldd "$(dirname "$run")/libtally-preload.so" 2>/dev/null | grep -q libasan; then
+    # ASan keeps freed memory in its quarantine (256 MiB): peak RSS measures that, not the trace
+    echo "sanitizer build: the counts are checked, the memory bound is the release build's check"
+  else
+    [ "$c" -le "$lim" ] && [ "$f" -le "$lim" ] || { echo "FAIL: trace memory beyond its buffers"; fail=1; }
+  fi
+  ;;
+esac
+exit $fail

@@ -1,0 +1,72 @@
+/*
+ * trace_ring.c - a ring of MPI ranks for the trace tests: every kind of
+ * message the trace draws (Send/Recv, Sendrecv, Isend/Irecv completed by
+ * Wait, Waitall, Waitany and Test, a sub-communicator's messages) and
+ * collectives with and without a root, inside user regions.
+ * Usage: mpirun -np 4 trace_ring ROUNDS
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tally.h"
+
+static void round_trip(int rank, int n, MPI_Comm comm, int tag, int len)
+{
+	int right = (rank + 1) % n, left = (rank + n - 1) % n;
+	double *a = calloc((size_t)len, sizeof *a), *b = calloc((size_t)len, sizeof *b);
+	MPI_Request rq[2];
+	int idx, flag = 0;
+
+	if (rank % 2 == 0) {
+		MPI_Send(a, len, MPI_DOUBLE, right, tag, comm);
+		MPI_Recv(b, len, MPI_DOUBLE, left, tag, comm, MPI_STATUS_IGNORE);
+	} else {
+		MPI_Recv(b, len, MPI_DOUBLE, left, tag, comm, MPI_STATUS_IGNORE);
+		MPI_Send(a, len, MPI_DOUBLE, right, tag, comm);
+	}
+	MPI_Sendrecv(a, len, MPI_DOUBLE, right, tag + 1, b, len, MPI_DOUBLE, left, tag + 1, comm, MPI_STATUS_IGNORE);
+	MPI_Irecv(b, len, MPI_DOUBLE, MPI_ANY_SOURCE, tag + 2, comm, &rq[0]);
+	MPI_Isend(a, len, MPI_DOUBLE, right, tag + 2, comm, &rq[1]);
+	MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+	MPI_Irecv(b, len, MPI_DOUBLE, left, tag + 3, comm, &rq[0]);
+	MPI_Isend(a, len, MPI_DOUBLE, right, tag + 3, comm, &rq[1]);
+	MPI_Waitany(2, rq, &idx, MPI_STATUS_IGNORE);
+	MPI_Wait(&rq[1 - idx], MPI_STATUS_IGNORE);
+	MPI_Irecv(b, len, MPI_DOUBLE, left, tag + 4, comm, &rq[0]);
+	MPI_Send(a, len, MPI_DOUBLE, right, tag + 4, comm);
+	while (!flag)
+		MPI_Test(&rq[0], &flag, MPI_STATUS_IGNORE);
+	free(a);
+	free(b);
+}
+
+int main(int argc, char **argv)
+{
+	int rank, n, rounds = argc > 1 ? atoi(argv[1]) : 10;
+	double x = 1.0, y;
+	MPI_Comm half;
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &n);
+	MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+	for (int r = 0; r < rounds; r++) {
+		int hr, hn;
+
+		tally_region_begin("round");
+		round_trip(rank, n, MPI_COMM_WORLD, 10 * r, 16 + r);
+		MPI_Comm_rank(half, &hr);
+		MPI_Comm_size(half, &hn);
+		if (hn > 1)
+			round_trip(hr, hn, half, 10 * r + 5, 8);
+		MPI_Bcast(&x, 1, MPI_DOUBLE, r % n, MPI_COMM_WORLD);
+		MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+		MPI_Reduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, 0, half);
+		MPI_Barrier(MPI_COMM_WORLD);
+		tally_region_end("round");
+	}
+	MPI_Comm_free(&half);
+	MPI_Finalize();
+	return 0;
+}

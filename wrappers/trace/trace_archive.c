@@ -1,0 +1,248 @@
+/*
+ * trace_archive.c - the job's OTF2 archive: <file>.trace/traces.otf2 next
+ * to the .h5.  Opened when the job starts (MPI_Init, collective over the
+ * tool's communicator with OTF2's PMPI collectives; at load for a program
+ * without MPI, with OTF2's serial ones).  The directory is made here,
+ * fresh (mkdir fails on anything already there, a planted link
+ * included), so OTF2's files go only into a directory Tally created.
+ *
+ * Memory: OTF2 asks our allocator for its buffers' chunks; a location
+ * that holds TALLY_TRACE_BUFFER bytes gets none, which makes OTF2 flush
+ * the location's buffer to its file and free the chunks (memory
+ * callbacks, the flush callback answering OTF2_FLUSH): memory stays
+ * within the buffer per location however long the run.
+ */
+#include "trace/trace.h"
+
+#include <errno.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define OTF2_MPI_USE_PMPI
+#include <otf2/OTF2_MPI_Collectives.h>
+#include <otf2/OTF2_Pthread_Locks.h>
+
+#include "output/output.h"
+#include "regions/regions.h"
+#include "runtime/rt_parts.h"
+#include "tally_shared.h"
+
+static struct tly_trace_state trace = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+struct tly_trace_state *tly_trace(void)
+{
+	return &trace;
+}
+
+/* ---- memory: chunks per buffer, bounded for event buffers ---- */
+struct chunks {
+	size_t n;
+	void *p[];
+};
+
+static void *chunk_alloc(void *ud, OTF2_FileType ft, OTF2_LocationRef loc, void **pbd, uint64_t size)
+{
+	struct chunks *c = *pbd;
+	size_t limit = (size_t)(trace.opt.buffer / (int64_t)size);
+	void *m;
+
+	(void)ud;
+	(void)loc;
+	if (ft == OTF2_FILETYPE_EVENTS && c && c->n >= (limit > 2 ? limit : 2))
+		return NULL;   /* full: OTF2 flushes this buffer and frees its chunks */
+	if (!c || (c->n & (c->n - 1)) == 0) {   /* room for the pointers: powers of two */
+		size_t cap = c && c->n ? 2 * c->n : 4;
+		struct chunks *g = realloc(c, sizeof *c + cap * sizeof(void *));
+
+		if (!g)
+			return NULL;
+		if (!c)
+			g->n = 0;
+		*pbd = c = g;
+	}
+	m = malloc(size);
+	if (m)
+		c->p[c->n++] = m;
+	return m;
+}
+
+static void chunk_free_all(void *ud, OTF2_FileType ft, OTF2_LocationRef loc, void **pbd, bool final)
+{
+	struct chunks *c = *pbd;
+
+	(void)ud;
+	(void)ft;
+	(void)loc;
+	for (size_t i = 0; c && i < c->n; i++)
+		free(c->p[i]);
+	if (c)
+		c->n = 0;
+	if (final) {
+		free(c);
+		*pbd = NULL;
+	}
+}
+
+static const OTF2_MemoryCallbacks mem_cb = { .otf2_allocate = chunk_alloc, .otf2_free_all = chunk_free_all };
+
+static OTF2_FlushType pre_flush(void *ud, OTF2_FileType ft, OTF2_LocationRef loc, void *cd, bool final)
+{
+	(void)ud;
+	(void)ft;
+	(void)loc;
+	(void)cd;
+	(void)final;
+	return OTF2_FLUSH;
+}
+
+static OTF2_TimeStamp post_flush(void *ud, OTF2_FileType ft, OTF2_LocationRef loc)
+{
+	(void)ud;
+	(void)ft;
+	(void)loc;
+	return (OTF2_TimeStamp)tly_rt_now();
+}
+
+static const OTF2_FlushCallbacks flush_cb = { .otf2_pre_flush = pre_flush, .otf2_post_flush = post_flush };
+
+/* ---- settings ---- */
+static void read_opts(struct tly_trace_opts *o, const struct tly_rt_cfg *raw)
+{
+	long long v;
+
+	o->buffer = tly_parse_num(raw->trace_buffer, 1, 1LL << 30, &v) == 0 ? v : 4 << 20;
+	if (o->buffer < 2 * (int64_t)OTF2_CHUNK_SIZE_MIN)   /* two of OTF2's smallest chunks */
+		o->buffer = 2 * (int64_t)OTF2_CHUNK_SIZE_MIN;
+	o->max_events = tly_parse_num(raw->trace_max_events, 0, 1000000000000LL, &v) == 0 ? v : 0;
+	o->max_depth = tly_parse_num(raw->trace_max_depth, 0, 999999, &v) == 0 ? (int)v : 0;
+	o->min_ns = tly_parse_num(raw->trace_min_ns, 0, 1000000000000LL, &v) == 0 ? v : 0;
+	o->exclude = raw->trace_exclude;
+	o->counters = tly_parse_bool(raw->trace_counters) == 1;
+}
+
+/* A fresh directory <base>.trace (.1.trace, ... when taken) made by rank 0
+ * (or by each process of a job without MPI, with its rank in the name). */
+static int make_dir(char *dir, size_t len, const char *outname, int rank_tag)
+{
+	size_t n = strlen(outname);
+	struct stat sb;
+
+	if (n > 3 && !strcmp(outname + n - 3, ".h5"))
+		n -= 3;
+	for (int k = 0; k < 100; k++) {
+		char sfx[48] = "";
+
+		if (rank_tag >= 0)
+			snprintf(sfx, sizeof sfx, ".rank%05d", rank_tag);
+		if (k)
+			snprintf(sfx + strlen(sfx), sizeof sfx - strlen(sfx), ".%d", k);
+		snprintf(dir, len, "%.*s%s.trace", (int)n, outname, sfx);
+		if (mkdir(dir, 0755) == 0)
+			return lstat(dir, &sb) == 0 && S_ISDIR(sb.st_mode) && sb.st_uid == geteuid() ? 0 : -EPERM;
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
+static int open_archive(void)
+{
+	uint64_t chunk = (uint64_t)trace.opt.buffer / 4;
+
+	chunk = chunk < OTF2_CHUNK_SIZE_MIN ? OTF2_CHUNK_SIZE_MIN : chunk > (1 << 20) ? (1 << 20) : chunk;
+	int ok;
+
+	trace.ar = OTF2_Archive_Open(trace.dir, "traces", OTF2_FILEMODE_WRITE, chunk, OTF2_CHUNK_SIZE_MIN,
+				     OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+	ok = trace.ar != NULL;
+	if (ok && trace.comm)
+		ok = OTF2_MPI_Archive_SetCollectiveCallbacks(trace.ar, *(MPI_Comm *)trace.comm, MPI_COMM_NULL)
+		     == OTF2_SUCCESS;
+	else if (ok)
+		ok = OTF2_Archive_SetSerialCollectiveCallbacks(trace.ar) == OTF2_SUCCESS;
+	ok = ok && OTF2_Archive_SetFlushCallbacks(trace.ar, &flush_cb, NULL) == OTF2_SUCCESS;
+	ok = ok && OTF2_Archive_SetMemoryCallbacks(trace.ar, &mem_cb, NULL) == OTF2_SUCCESS;
+	ok = ok && OTF2_Pthread_Archive_SetLockingCallbacks(trace.ar, NULL) == OTF2_SUCCESS;
+	ok = ok && OTF2_Archive_SetCreator(trace.ar, "Tally " TALLY_VERSION_STRING) == OTF2_SUCCESS;
+	ok = ok && OTF2_Archive_OpenEvtFiles(trace.ar) == OTF2_SUCCESS;
+	return ok ? 0 : -1;
+}
+
+/* A fork() child shares the archive's files but not its end: it records
+ * nothing (its events would go into its parent's files). */
+static void fork_child(void)
+{
+	__atomic_store_n(&trace.open, 0, __ATOMIC_RELEASE);
+	tly_region_follow(NULL);
+	if (trace.comm)
+		tly_trace_mpi_stop();
+}
+
+/* The job starts (rt_parts.h): every rank, together. */
+static void job_start(void *comm_ptr)
+{
+	struct tly_rt_proc *p = tly_rt_proc();
+	char name[1024];
+	int e = 0, ok;
+
+	if (tly_parse_bool(p->opt.raw.trace) != 1 || trace.ar)
+		return;
+	read_opts(&trace.opt, &p->opt.raw);
+	trace.comm = comm_ptr;
+	trace.rank = comm_ptr ? p->rank : 0;
+	trace.nranks = comm_ptr ? p->nranks : 1;
+	if (comm_ptr)
+		snprintf(name, sizeof name, "%s", p->outname);
+	else
+		tly_out_choose_name(name, sizeof name, ".h5");
+	if (trace.rank == 0)
+		e = make_dir(trace.dir, sizeof trace.dir, name, !comm_ptr && p->job.size > 1 ? p->rank : -1);
+	if (comm_ptr) {
+		PMPI_Bcast(&e, 1, MPI_INT, 0, *(MPI_Comm *)comm_ptr);
+		PMPI_Bcast(trace.dir, (int)sizeof trace.dir, MPI_CHAR, 0, *(MPI_Comm *)comm_ptr);
+	}
+	if (e) {
+		if (trace.rank == 0)
+			tly_rt_log(1, "trace not taken: cannot make its directory %s (%s)", trace.dir, strerror(-e));
+		return;
+	}
+	ok = open_archive() == 0;
+	if (comm_ptr)
+		PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, *(MPI_Comm *)comm_ptr);
+	if (!ok) {
+		if (trace.rank == 0) {
+			tly_rt_log(1, "trace not taken: OTF2 cannot open an archive in %s", trace.dir);
+			rmdir(trace.dir);
+		}
+		return;   /* the archive handle, if any, is left: closing it is collective */
+	}
+	trace.off0_at = tly_rt_now();
+	trace.off0 = tly_trace_clock_offset(comm_ptr);
+	pthread_atfork(NULL, NULL, fork_child);
+	__atomic_store_n(&trace.open, 1, __ATOMIC_RELEASE);
+	tly_region_follow(tly_trace_follow);
+	if (comm_ptr)
+		tly_trace_mpi_start();
+}
+
+/* A thread's end: its regions close at this time in the trace. */
+static void thread_stop(struct tly_rt_thread *t)
+{
+	int64_t now = tly_rt_now();
+
+	pthread_mutex_lock(&trace.lock);
+	for (struct tly_trace_loc *l = trace.locs; l; l = l->next)
+		if (l->t == t && !l->stop_ts)
+			l->stop_ts = now;
+	pthread_mutex_unlock(&trace.lock);
+}
+
+const struct tly_rt_part tly_rt_part_trace = {
+	.name = "trace",
+	.job_start = job_start,
+	.thread_stop = thread_stop,
+};

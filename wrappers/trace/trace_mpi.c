@@ -1,0 +1,245 @@
+/*
+ * trace_mpi.c - MPI messages and collectives in the trace (the MPI
+ * layer's hooks, mpi/mpi_support.h): MpiSend/MpiRecv for blocking calls,
+ * MpiIsend/MpiIsendComplete and MpiIrecvRequest/MpiIrecv for requests
+ * (matched at the completing Wait or Test by the request handle, kept per
+ * thread; MpiRequestCancelled for a cancelled one), MpiCollectiveBegin/End with root and bytes.  Every event names
+ * the archive's one communicator, MPI_COMM_WORLD: peers and roots of
+ * other communicators are translated to world ranks, so every message
+ * line joins two locations of the archive.
+ */
+#include "trace/trace.h"
+
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi/mpi_support.h"
+
+#define NREQ 1024   /* pending requests per thread (more: their completions are not written) */
+
+struct req {
+	MPI_Request h;
+	MPI_Comm comm;
+	uint64_t id;
+	int send;
+};
+struct tly_trace_reqs {
+	struct req e[NREQ];
+	int n;
+};
+
+static struct {
+	uint8_t *op;   /* [mpi function id] -> OTF2 collective op */
+} tm;
+
+static const struct { const char *name; OTF2_CollectiveOp op; } ops[] = {
+	{ "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER }, { "MPI_Bcast", OTF2_COLLECTIVE_OP_BCAST },
+	{ "MPI_Gather", OTF2_COLLECTIVE_OP_GATHER }, { "MPI_Gatherv", OTF2_COLLECTIVE_OP_GATHERV },
+	{ "MPI_Scatter", OTF2_COLLECTIVE_OP_SCATTER }, { "MPI_Scatterv", OTF2_COLLECTIVE_OP_SCATTERV },
+	{ "MPI_Allgather", OTF2_COLLECTIVE_OP_ALLGATHER }, { "MPI_Allgatherv", OTF2_COLLECTIVE_OP_ALLGATHERV },
+	{ "MPI_Alltoall", OTF2_COLLECTIVE_OP_ALLTOALL }, { "MPI_Alltoallv", OTF2_COLLECTIVE_OP_ALLTOALLV },
+	{ "MPI_Alltoallw", OTF2_COLLECTIVE_OP_ALLTOALLW }, { "MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE },
+	{ "MPI_Reduce", OTF2_COLLECTIVE_OP_REDUCE }, { "MPI_Reduce_scatter", OTF2_COLLECTIVE_OP_REDUCE_SCATTER },
+	{ "MPI_Scan", OTF2_COLLECTIVE_OP_SCAN }, { "MPI_Exscan", OTF2_COLLECTIVE_OP_EXSCAN },
+	{ "MPI_Reduce_scatter_block", OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK },
+};
+
+/* rank r of comm as a rank of MPI_COMM_WORLD */
+static uint32_t world_rank(MPI_Comm comm, int r)
+{
+	MPI_Group g, wg;
+	int w = r;
+
+	if (r < 0)
+		return OTF2_UNDEFINED_UINT32;
+	if (comm == MPI_COMM_WORLD || comm == MPI_COMM_NULL)
+		return (uint32_t)r;
+	if (PMPI_Comm_group(comm, &g) != MPI_SUCCESS)
+		return (uint32_t)r;
+	if (PMPI_Comm_group(MPI_COMM_WORLD, &wg) == MPI_SUCCESS) {
+		if (PMPI_Group_translate_ranks(g, 1, &r, wg, &w) != MPI_SUCCESS || w == MPI_UNDEFINED)
+			w = r;
+		PMPI_Group_free(&wg);
+	}
+	PMPI_Group_free(&g);
+	return (uint32_t)w;
+}
+
+static struct tly_trace_loc *loc(struct tly_rt_thread *t)
+{
+	if (!__atomic_load_n(&tly_trace()->open, __ATOMIC_ACQUIRE))
+		return NULL;
+	return tly_trace_loc_of(t, t->depth);
+}
+
+static uint32_t slot(MPI_Request h)
+{
+	uintptr_t v = (uintptr_t)h;
+
+	return (uint32_t)((v >> 4) ^ (v >> 16)) & (NREQ - 1);
+}
+
+/* A new pending request; 0 when the table is full or memory is short. */
+static uint64_t req_add(struct tly_trace_loc *l, MPI_Request h, MPI_Comm comm, int send)
+{
+	struct tly_trace_reqs *q = l->reqs;
+	uint32_t i = slot(h);
+
+	if (!q && !(q = l->reqs = calloc(1, sizeof *q)))
+		return 0;
+	if (q->n >= NREQ * 3 / 4)
+		return 0;
+	while (q->e[i].id)
+		i = (i + 1) & (NREQ - 1);
+	q->e[i].h = h;
+	q->e[i].comm = comm;
+	q->e[i].send = send;
+	q->e[i].id = ++l->next_req;
+	q->n++;
+	return q->e[i].id;
+}
+
+/* Take the pending request h out (linear probing: the rest of its run is reinserted). */
+static int req_take(struct tly_trace_loc *l, MPI_Request h, uint64_t *id, MPI_Comm *comm)
+{
+	struct tly_trace_reqs *q = l->reqs;
+	uint32_t i;
+	int send;
+
+	if (!q)
+		return -1;
+	for (i = slot(h); q->e[i].id && q->e[i].h != h; i = (i + 1) & (NREQ - 1))
+		;
+	if (!q->e[i].id)
+		return -1;
+	*id = q->e[i].id;
+	*comm = q->e[i].comm;
+	send = q->e[i].send;
+	q->e[i].id = 0;
+	q->n--;
+	for (uint32_t j = (i + 1) & (NREQ - 1); q->e[j].id; j = (j + 1) & (NREQ - 1)) {
+		struct req e = q->e[j];
+		uint32_t k = slot(e.h);
+
+		q->e[j].id = 0;
+		while (q->e[k].id)
+			k = (k + 1) & (NREQ - 1);
+		q->e[k] = e;
+	}
+	return send;
+}
+
+static void on_send(struct tly_rt_thread *t, int peer, int tag, MPI_Comm comm, int64_t bytes, MPI_Request req,
+		    int64_t ts)
+{
+	struct tly_trace_loc *l = loc(t);
+	uint32_t to = world_rank(comm, peer);
+
+	if (!l || !tly_trace_admit(l, &ts))
+		return;
+	if (req == MPI_REQUEST_NULL)
+		OTF2_EvtWriter_MpiSend(l->w, NULL, (OTF2_TimeStamp)ts, to, 0, (uint32_t)tag, (uint64_t)bytes);
+	else
+		OTF2_EvtWriter_MpiIsend(l->w, NULL, (OTF2_TimeStamp)ts, to, 0, (uint32_t)tag, (uint64_t)bytes,
+					req_add(l, req, comm, 1));
+}
+
+static void recv_event(struct tly_trace_loc *l, const MPI_Status *st, MPI_Comm comm, int64_t ts, uint64_t id)
+{
+	int n = 0;
+
+	PMPI_Get_count(st, MPI_BYTE, &n);
+	if (n == MPI_UNDEFINED)
+		n = 0;
+	if (!tly_trace_admit(l, &ts))
+		return;
+	if (id)
+		OTF2_EvtWriter_MpiIrecv(l->w, NULL, (OTF2_TimeStamp)ts, world_rank(comm, st->MPI_SOURCE), 0,
+					(uint32_t)st->MPI_TAG, (uint64_t)n, id);
+	else
+		OTF2_EvtWriter_MpiRecv(l->w, NULL, (OTF2_TimeStamp)ts, world_rank(comm, st->MPI_SOURCE), 0,
+				       (uint32_t)st->MPI_TAG, (uint64_t)n);
+}
+
+static void on_recv(struct tly_rt_thread *t, const MPI_Status *st, MPI_Comm comm, int64_t ts)
+{
+	struct tly_trace_loc *l = loc(t);
+
+	if (l)
+		recv_event(l, st, comm, ts, 0);
+}
+
+static void on_irecv(struct tly_rt_thread *t, MPI_Comm comm, MPI_Request req, int64_t ts)
+{
+	struct tly_trace_loc *l = loc(t);
+	uint64_t id;
+
+	if (!l || !(id = req_add(l, req, comm, 0)))
+		return;
+	if (tly_trace_admit(l, &ts))
+		OTF2_EvtWriter_MpiIrecvRequest(l->w, NULL, (OTF2_TimeStamp)ts, id);
+}
+
+static void on_done(struct tly_rt_thread *t, MPI_Request req, const MPI_Status *st, int64_t ts)
+{
+	struct tly_trace_loc *l = loc(t);
+	MPI_Comm comm;
+	uint64_t id;
+	int send;
+
+	int cancelled = 0;
+
+	if (!l || (send = req_take(l, req, &id, &comm)) < 0)
+		return;
+	/* a cancelled request's status names no peer */
+	if (PMPI_Test_cancelled(st, &cancelled) != MPI_SUCCESS)
+		cancelled = 0;
+	if (cancelled) {
+		if (tly_trace_admit(l, &ts))
+			OTF2_EvtWriter_MpiRequestCancelled(l->w, NULL, (OTF2_TimeStamp)ts, id);
+	} else if (!send) {
+		if (st->MPI_SOURCE >= 0)
+			recv_event(l, st, comm, ts, id);
+	} else if (tly_trace_admit(l, &ts)) {
+		OTF2_EvtWriter_MpiIsendComplete(l->w, NULL, (OTF2_TimeStamp)ts, id);
+	}
+}
+
+static void on_coll(struct tly_rt_thread *t, int id, MPI_Comm comm, int root, int64_t sent, int64_t recv,
+		    int64_t t0, int64_t t1)
+{
+	struct tly_trace_loc *l = loc(t);
+
+	if (!l || !tm.op || !tm.op[id])
+		return;
+	if (tly_trace_admit(l, &t0))
+		OTF2_EvtWriter_MpiCollectiveBegin(l->w, NULL, (OTF2_TimeStamp)t0);
+	else
+		return;   /* no begin: no end (the cap) */
+	if (t1 < l->last_ts)
+		t1 = l->last_ts;
+	OTF2_EvtWriter_MpiCollectiveEnd(l->w, NULL, (OTF2_TimeStamp)t1, (OTF2_CollectiveOp)(tm.op[id] - 1), 0,
+					world_rank(comm, root), (uint64_t)sent, (uint64_t)recv);
+	l->last_ts = t1;
+	l->kept++;
+}
+
+static const struct tly_mpi_msg_hooks hooks = {
+	.send = on_send, .recv = on_recv, .irecv = on_irecv, .done = on_done, .coll = on_coll,
+};
+
+void tly_trace_mpi_start(void)
+{
+	tm.op = calloc((size_t)tly_mpi_nfuncs, 1);
+	for (int i = 0; tm.op && i < tly_mpi_nfuncs; i++)
+		for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
+			if (!strcmp(tly_mpi_names[i], ops[k].name))
+				tm.op[i] = (uint8_t)(ops[k].op + 1);
+	tly_mpi_msg_hooks_set(&hooks);
+}
+
+void tly_trace_mpi_stop(void)
+{
+	tly_mpi_msg_hooks_set(NULL);
+}
