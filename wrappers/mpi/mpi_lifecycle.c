@@ -25,6 +25,7 @@ static struct {
 static void rank_start(void)
 {
 	struct tly_rt_proc *p = tly_rt_proc();
+	int64_t t0;
 	int init = 0;
 
 	if (!tly_rt_enabled() || life.started)
@@ -32,6 +33,7 @@ static void rank_start(void)
 	PMPI_Initialized(&init);
 	if (!init)
 		return;
+	t0 = tly_rt_now();
 	life.started = 1;
 	PMPI_Comm_dup(MPI_COMM_WORLD, &life.comm);
 	PMPI_Comm_rank(life.comm, &p->rank);
@@ -41,6 +43,7 @@ static void rank_start(void)
 	PMPI_Bcast(p->outname, (int)sizeof p->outname, MPI_CHAR, 0, life.comm);
 	p->in_mpi_job = 1;
 	tly_pass_mpi_init(&life.comm);  /* passes/: one pass schedule per job */
+	p->mpi_init_ns = tly_rt_now() - t0;
 }
 
 /* Tests of the exit watchdog: TALLY_INTERNAL_TEST_STALL_RANK=r makes rank
