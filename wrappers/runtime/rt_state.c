@@ -225,7 +225,6 @@ static void start_measuring(void)
 	int64_t t_load = mono_ns();   /* the earliest point of Tally's start-up */
 	char script[256];
 
-	tly_rt_clock_init();
 	tly_rt_config_load(&proc.opt);
 	read_cmdline(script, sizeof script);
 	proc.pid = (long)getpid();
@@ -237,6 +236,7 @@ static void start_measuring(void)
 	if (proc.opt.disable || tly_rt_name_in_list(proc.opt.raw.exclude, proc.exe)
 	    || (*script && tly_rt_name_in_list(proc.opt.raw.exclude, script)) || is_child_of_measured())
 		return;
+	tly_rt_clock_init();   /* a process not measured never needs the fast clock */
 	tly_rt_libomp_switch(proc.opt.raw.libomp);   /* may run the program again on libomp */
 	mark_measured();
 	tly_rt_config_report();
