@@ -6,6 +6,8 @@
 #     preloaded in front of Tally counts, per rank, exactly the calls it
 #     counts in front of no Tally; for pmpi_app (the first APP) the file's
 #     bytes for MPI_PROC_NULL peers are checked too (check_proc_null.py)
+#   name APP TALLY_RUN: an MPI job's default file name is
+#     tally-<program>-<date>-<time>-<rank 0's pid>.h5 (docs/runtime.md)
 set -u
 what=$1; shift
 if [ "$what" = symbols ]; then
@@ -17,6 +19,30 @@ if [ "$what" = symbols ]; then
   [ -z "$bad" ] || { echo "MPI calls of Tally's own through public names: $bad"; exit 1; }
   echo "no undefined MPI_ symbol"
   exit 0
+fi
+if [ "$what" = name ]; then   # name APP TALLY_RUN: the default file name of an MPI job
+  app=$1 run=$2
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+  export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
+  dir=$(mktemp -d) ; trap 'rm -rf "$dir"' EXIT
+  cd "$dir"
+  before=$(date +%Y%m%d-%H%M%S)
+  timeout 120 mpirun -np 2 "$run" -- "$app" || { echo "job failed"; exit 1; }
+  after=$(date +%Y%m%d-%H%M%S)
+  ls -l
+  f=$(ls tally-*.h5 2>/dev/null)
+  [ "$(echo "$f" | wc -w)" = 1 ] || { echo "FAILED: want one tally-*.h5, got '$f'"; exit 1; }
+  re="^tally-$(basename "$app")-([0-9]{8}-[0-9]{6})-([0-9]+)\.h5$"
+  [[ $f =~ $re ]] || { echo "FAILED: $f is not tally-<program>-<date>-<time>-<pid>.h5"; exit 1; }
+  stamp=${BASH_REMATCH[1]} pid=${BASH_REMATCH[2]}
+  [[ ! $stamp < $before && ! $stamp > $after ]] || { echo "FAILED: date-time $stamp outside the run [$before, $after]"; exit 1; }
+  exec /usr/bin/python3 -c "
+import sys; sys.path.insert(0, '$PMPI_PYTHONPATH')
+from tally.reader import read
+rk = read('$f').table('ranks')
+pid0 = int(rk[rk['rank'] == 0]['pid'].iloc[0])
+print('rank 0 pid', pid0, 'name pid', $pid)
+sys.exit(0 if pid0 == $pid else 1)"
 fi
 stack=$1 pre=$2 checker=$3; shift 3
 command -v /usr/bin/python3 >/dev/null && /usr/bin/python3 -c "import pandas, h5py" 2>/dev/null || { echo "python3-pandas/h5py missing"; exit 77; }

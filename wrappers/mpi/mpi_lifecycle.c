@@ -38,10 +38,13 @@ static void rank_start(void)
 	PMPI_Comm_dup(MPI_COMM_WORLD, &life.comm);
 	PMPI_Comm_rank(life.comm, &p->rank);
 	PMPI_Comm_size(life.comm, &p->nranks);
+	/* an MPI job's default name is rank 0's tally-<program>-<date>-<time>-<pid>.h5,
+	 * handed to every rank (the job-id name is for jobs without MPI, whose
+	 * processes cannot agree on a time) */
+	p->in_mpi_job = 1;
 	if (p->rank == 0)
 		tly_out_choose_name(p->outname, sizeof p->outname, ".h5");
 	PMPI_Bcast(p->outname, (int)sizeof p->outname, MPI_CHAR, 0, life.comm);
-	p->in_mpi_job = 1;
 	tly_pass_mpi_init(&life.comm);  /* passes/: one pass schedule per job */
 	p->mpi_init_ns = tly_rt_now() - t0;
 }
