@@ -12,7 +12,11 @@
 #  3. User regions: bench_runtime_region (BENCH_REGION, optional) with
 #     counters and with --region-counters=no, the ratio of the pair costs.
 # The load average is printed with each part: this is a shared machine.
+# TLY_BENCH_TALLY_OPTS: more tally-run options (e.g. --libomp=off);
+# TLY_BENCH_PARTS: which parts to run (default "empty proxy region").
 set -u
+read -r -a opts <<<"${TLY_BENCH_TALLY_OPTS:-}"
+parts=" ${TLY_BENCH_PARTS:-empty proxy region} "
 empty=$1 proxy=$2 run=$3 region=${4:-}
 rounds=${TLY_BENCH_ROUNDS:-7}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
@@ -28,8 +32,8 @@ one() { # MODE NP CMD... -> wall ms
   t0=$(now)
   case $mode in
     plain)   timeout 300 mpirun -np "$np" "$@" >out.txt 2>&1 ;;
-    tally)   timeout 300 mpirun -np "$np" "$run" --output-name=t.h5 -- "$@" >out.txt 2>&1 ;;
-    disable) timeout 300 mpirun -np "$np" "$run" --disable -- "$@" >out.txt 2>&1 ;;
+    tally)   timeout 300 mpirun -np "$np" "$run" "${opts[@]}" --output-name=t.h5 -- "$@" >out.txt 2>&1 ;;
+    disable) timeout 300 mpirun -np "$np" "$run" "${opts[@]}" --disable -- "$@" >out.txt 2>&1 ;;
   esac
   rc=$?
   t1=$(now)
@@ -37,6 +41,7 @@ one() { # MODE NP CMD... -> wall ms
   echo $(( (t1 - t0) / 1000000 ))
 }
 
+if [[ $parts == *" empty "* ]]; then
 echo "== empty MPI program (load $(load))"
 printf "%-6s %10s %10s %10s %12s %12s %s\n" ranks "plain ms" "tally ms" "disable ms" "tally adds" "disabled adds" "file: overhead / init / mpi_init / exit / write ms (largest rank)"
 for np in 1 2 8; do
@@ -63,6 +68,9 @@ print(*(round(rk[c].max() / 1e6, 1) for c in ('overhead_ns', 'init_ns', 'mpi_ini
   echo "   tally adds per process at $np rank(s): $(( (t - p) / np )) ms (wall / ranks; load $(load))"
 done
 
+fi
+
+if [[ $parts == *" proxy "* ]]; then
 echo "== OpenMP+MPI proxy of LULESH's shape, 2 ranks x ${OMP_NUM_THREADS:=1} thread(s) (load $(load))"
 export OMP_NUM_THREADS
 : >ratio.txt
@@ -74,7 +82,9 @@ for r in $(seq "$rounds"); do
 done
 echo "proxy: tally / plain, median of $rounds interleaved pairs: $(median <ratio.txt) (load $(load))"
 
-if [ -n "$region" ]; then
+fi
+
+if [ -n "$region" ] && [[ $parts == *" region "* ]]; then
   echo "== user regions: counters vs time-only (load $(load))"
   export TALLY_EVENTS=perf::TASK-CLOCK,perf::PAGE-FAULTS,perf::CONTEXT-SWITCHES TALLY_OUTPUT_DIR=$dir
   c=$("$run" -- "$region" | sed -n 's/.*: \([0-9.]*\) ns per pair.*/\1/p')
