@@ -58,7 +58,8 @@ for np in 1 2 8; do
 import sys; sys.path.insert(0, '$TLY_BENCH_PYTHONPATH')
 from tally.reader import read
 run = read('t.h5'); rk = run.ranks
-print(*(round(rk[c].max() / 1e6, 1) for c in ('overhead_ns', 'init_ns', 'mpi_init_ns', 'exit_ns')),
+cols = ('overhead_ns', 'init_ns', 'mpi_init_ns', 'exit_ns')   # schema 5; older files: '-'
+print(*(round(rk[c].max() / 1e6, 1) if c in rk else '-' for c in cols),
       round(float(run.meta['write_seconds']) * 1e3, 1))" >>cost.txt
     done
   done
