@@ -75,8 +75,8 @@ def meta_section(run):
                  ("elapsed max [s]", rk["elapsed_ns"].max() / 1e9)]
         if "cpu_ns" in rk:   # schema 2: the process's CPU time, unmeasured threads included
             rows.append(("process CPU time, sum over ranks [s]", rk["cpu_ns"].sum() / 1e9))
-        rows += [("Tally overhead max [s]", rk["overhead_ns"].max() / 1e9),
-                 ("region enter/exit pairs", int(rk["region_events"].sum())),
+        rows += cost_rows(rk, float(m.get("write_seconds", 0)))
+        rows += [("region enter/exit pairs", int(rk["region_events"].sum())),
                  ("truncated region entries", int(rk["truncated"].sum()))]
         if "regions_folded" in rk:
             rows.append(("region entries folded into '(other regions)' (TALLY_MAX_REGIONS)",
@@ -89,6 +89,27 @@ def meta_section(run):
     rows += partial_rows(run)
     rows.append(("files", ", ".join(run.sources)))
     return Section("Run", pd.DataFrame(rows, columns=["item", "value"]))
+
+
+#: Tally's cost per process (schema 5): column, what it covers
+COST_PARTS = (("init_ns", "start-up (constructor to end of initialisation)"),
+              ("mpi_init_ns", "at MPI_Init"),
+              ("event_ns", "per-event clock and counter reads, estimated"),
+              ("exit_ns", "end: stop, unification, rows"))
+
+
+def cost_rows(rk, write_s):
+    """Tally's own cost: per part the largest rank and the sum over ranks,
+    the total beside the file write; files before schema 5 have the
+    start-up alone (overhead_ns)."""
+    if "init_ns" not in rk:
+        return [("Tally start-up max [s] (schema < 5: its other costs not recorded)",
+                 rk["overhead_ns"].max() / 1e9)]
+    rows = [(f"Tally cost: {what}, max / sum over ranks [s]",
+             f"{rk[col].max() / 1e9:.6f} / {rk[col].sum() / 1e9:.6f}") for col, what in COST_PARTS]
+    total = rk["overhead_ns"] / 1e9 + write_s
+    rows.append(("Tally cost in all, with the file write, max per rank [s]", f"{total.max():.6f}"))
+    return rows
 
 
 def partial_rows(run):

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_sites_test.sh DEPTH APP TALLY_RUN CHECKER SOURCE - sites_app on 2 ranks
+# run_sites_test.sh DEPTH APP TALLY_RUN CHECKER SOURCE|nog - sites_app on 2 ranks
 # with TALLY_MPI_CALLSITES=DEPTH, then the checks.
 set -u
 depth=$1 app=$2 run=$3 checker=$4 src=$5
@@ -12,4 +12,6 @@ timeout 120 mpirun --oversubscribe -np 2 "$run" --mpi-callsites="$depth" --outpu
 rc=$?
 cat err.txt
 [ $rc -eq 0 ] || { echo "job failed ($rc)"; exit 1; }
+# SOURCE "nog": the program without -g (check_sites_nog.py FILE APP)
+[ "$src" = nog ] && exec /usr/bin/python3 "$checker" out.h5 "$app"
 exec /usr/bin/python3 "$checker" out.h5 "$depth" "$src" . "$app" "${TALLY_REPORT:-}"

@@ -356,6 +356,28 @@ def case_versions():
     check("process CPU time, sum over ranks [s]" not in run, "no CPU row without cpu_ns")
     # schema 3, written by the runtime before write_seconds held seconds (data/README.md)
     check_write_seconds(os.path.join(DATA, "schema3_report_prog.h5"), 3)
+    check_cost_rows(f2, os.path.join(DATA, "schema3_report_prog.h5"))
+
+
+def check_cost_rows(new, old):
+    """Tally's cost (schema 5): each part as the largest rank and the sum
+    over ranks of the ranks table; a file before schema 5 shows its
+    start-up (overhead_ns) alone, said to be partial."""
+    rk = dump_table(new, "ranks", 1)
+    run = {r["item"]: r["value"] for r in report_json(new)["Run"]}
+    for col, what in (("init_ns", "start-up"), ("mpi_init_ns", "at MPI_Init"), ("exit_ns", "end")):
+        vals = [int(r[col]) for r in rk]
+        row = [v for k, v in run.items() if k.startswith(f"Tally cost: {what}")]
+        want = f"{max(vals) / 1e9:.6f} / {sum(vals) / 1e9:.6f}"
+        check(row == [want], f"cost row {what}: {row}, want {want}")
+    check(any(k.startswith("Tally cost in all") for k in run), "total cost row")
+    import h5py
+    with h5py.File(old, "r") as f:
+        start = max(int(x) for x in f["ranks"]["overhead_ns"])
+    run = {r["item"]: r["value"] for r in report_json(old)["Run"]}
+    row = [v for k, v in run.items() if k.startswith("Tally start-up max [s] (schema < 5")]
+    check(len(row) == 1 and close(float(row[0]), start / 1e9), f"schema 3 file: start-up row {row}, want {start / 1e9}")
+    check(not any(k.startswith("Tally cost") for k in run), "schema 3 file: no cost parts")
 
 
 def check_write_seconds(path, version):

@@ -38,7 +38,7 @@ def gen(spec_text, name="t_spec.txt"):
 
 
 GOOD = """# comment
-MPI_Send | const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm | count*TSZ(datatype) | 0 |
+MPI_Send | const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm | PEER(dest) ? count*TSZ(datatype) : 0 | 0 |
 
 MPI_Bcast | void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm | RANK(comm) == root ? count*TSZ(datatype) : 0 | RANK(comm) != root ? count*TSZ(datatype) : 0 |
 MPI_Comm_set_name | MPI_Comm comm, const char *comm_name | 0 | 0 | nofortran
@@ -64,7 +64,7 @@ def test_good():
     check("int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)" in c,
           "C prototype as in the spec")
     check("rc = PMPI_Send(buf, count, datatype, dest, tag, comm);" in c, "calls PMPI_Send")
-    check("(int64_t)(count*TSZ(datatype))" in c, "sent-bytes expression")
+    check("(int64_t)(PEER(dest) ? count*TSZ(datatype) : 0)" in c, "sent-bytes expression")
     check("(int64_t)(RANK(comm) != root ? count*TSZ(datatype) : 0)" in c, "received-bytes expression")
     f = files.get("mpi_wrap_f.c", "")
     for sym in ("mpi_send", "mpi_send_", "mpi_send__", "MPI_SEND", "mpi_send_f08_",
@@ -72,7 +72,8 @@ def test_good():
         check(re.search(r"TALLY_RT_EXPORT void %s\(" % sym, f), "Fortran symbol " + sym)
     check("set_name" not in f.lower(), "no Fortran variant for a nofortran function")
     check('"ompi_send_f"' in f, "Fortran wrapper falls back to ompi_send_f")
-    check("MPI_Datatype datatype = MPI_Type_f2c(" in f, "Fortran datatype handle converted")
+    check("MPI_Datatype datatype = PMPI_Type_f2c(" in f, "Fortran datatype handle converted through PMPI")
+    check(not re.search(r"[^P]MPI_\w+_f2c\(", f), "no handle conversion through a public MPI_ name")
     if MPICC:
         out = os.path.join(os.path.dirname(spec), "out")
         for n in ("mpi_wrap_c.c", "mpi_wrap_f.c", "mpi_ids.c"):
@@ -89,6 +90,12 @@ BAD = [
     ("PMPI_Send | int count | 0 | 0 |\n", "not an MPI function name"),
     ("MPI_Send | int count | 0 | 0 | fast\n", "unknown flag 'fast'"),
     ("MPI_Send | int count | 0 | 0 |\nMPI_Send | int count | 0 | 0 |\n", "listed twice"),
+    ("MPI_Send | const void *buf, int count, MPI_Datatype datatype, int dest | count*TSZ(datatype) | 0 |\n",
+     "must start with 'PEER(dest) ?'"),
+    ("MPI_Irecv | void *buf, int count, MPI_Datatype datatype, int source | 0 | count*TSZ(datatype) |\n",
+     "must start with 'PEER(source) ?'"),
+    ("MPI_Put | int origin_count, MPI_Datatype t, int target_rank | origin_count*TSZ(t) | 0 |\n",
+     "must start with 'PEER(target_rank) ?'"),
 ]
 
 

@@ -126,6 +126,7 @@ static inline int64_t tly_mpi_rcvd(const MPI_Status *st, int count, MPI_Datatype
 #define SUMV(v, c) tly_mpi_sumv(v, c)
 #define NIP(b) ((const void *)(b) != (const void *)MPI_IN_PLACE)
 #define RCVD(st, n, t) tly_mpi_rcvd(st, n, t)
+#define PEER(r) ((r) != MPI_PROC_NULL)
 
 /* This rank's rows of the mpi_sites table (mpi_sites.c, for mpi_rows.c). */
 struct tly_rows;

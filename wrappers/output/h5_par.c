@@ -34,12 +34,12 @@ int tly_h5_par_fapl(hid_t fapl, MPI_Comm comm)
 	MPI_Info info;
 	int rc;
 
-	MPI_Info_create(&info);
-	MPI_Info_set(info, "romio_cb_write", "enable");
-	MPI_Info_set(info, "romio_ds_write", "disable");
-	MPI_Info_set(info, "cb_buffer_size", "16777216");
+	PMPI_Info_create(&info);
+	PMPI_Info_set(info, "romio_cb_write", "enable");
+	PMPI_Info_set(info, "romio_ds_write", "disable");
+	PMPI_Info_set(info, "cb_buffer_size", "16777216");
 	rc = H5Pset_fapl_mpio(fapl, comm, info) < 0 ? -1 : 0;
-	MPI_Info_free(&info);
+	PMPI_Info_free(&info);
 	if (!rc && (H5Pset_all_coll_metadata_ops(fapl, 1) < 0 || H5Pset_coll_metadata_write(fapl, 1) < 0))
 		rc = -1;
 	return rc;

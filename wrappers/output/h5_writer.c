@@ -269,11 +269,15 @@ const char *tly_out_why(int e)
 	return strerror(e < 0 ? -e : EIO);
 }
 
-/* Initialise HDF5 early: its atexit clean-up then runs after Tally's
- * exit handler, which may still write a file. */
+/* HDF5 is initialised at the first write, not at start-up: its start
+ * costs every process (and, in an MPI job, calls MPI_Initialized and
+ * MPI_Finalized through their public names, which a PMPI tool in front of
+ * Tally would count as the program's).  Its atexit clean-up is
+ * registered then: from inside Tally's exit handler (a serial program, a
+ * job without MPI_Finalize) glibc runs it after that handler; after
+ * MPI_Finalize's write, Tally's exit handler writes nothing more. */
 void tly_out_init(void)
 {
-	H5open();
 }
 
 int tly_out_write(void *comm_ptr, char *path, size_t len, int partial)
@@ -288,6 +292,7 @@ int tly_out_write(void *comm_ptr, char *path, size_t len, int partial)
 	struct tly_out_stage st;
 	int rc = -1, e;
 
+	H5open();
 	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 	errno = 0;
 	tly_unify(comm_ptr, p, &all, &gid);

@@ -46,8 +46,9 @@ static int mark(const char *sym, const char *name, int enter)
 	t = region_thread();
 	if (!t)
 		return forward(sym, name);
+	/* TALLY_REGION_COUNTERS=0: time and visits only, no counter read */
 	if (enter)
-		return tly_rt_enter(t, name, TLY_RK_USER, 1) == 0 ? PAPI_OK : PAPI_ENOMEM;
+		return tly_rt_enter(t, name, TLY_RK_USER, tly_rt_proc()->opt.region_counters) ? PAPI_ENOMEM : PAPI_OK;
 	return tly_rt_exit_named(t, name) == 0 ? PAPI_OK : PAPI_EINVAL;
 }
 

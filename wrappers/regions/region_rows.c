@@ -94,8 +94,15 @@ static void stats_rows(struct tly_rt_proc *p, int32_t **gid, struct tly_rows *r)
 		}
 }
 
+/* The clock and counter reads of a node's visits (two of each per visit,
+ * counters only where they were read), at the costs measured at start-up. */
+static int64_t reads_ns(const struct tly_rt_proc *p, const struct tly_rt_node *n)
+{
+	return n->visits * 2 * (p->clock_read_ns + (n->counted ? p->counter_read_ns : 0));
+}
+
 static void thread_rows(struct tly_rt_proc *p, struct tly_rows *r, int64_t *events, int64_t *trunc,
-			int64_t *folded)
+			int64_t *folded, int64_t *event_ns)
 {
 	struct tly_row_threads *th = tly_rows_alloc(r, TLY_T_threads, p->nthreads, sizeof *th);
 	int k = 0;
@@ -107,12 +114,15 @@ static void thread_rows(struct tly_rt_proc *p, struct tly_rows *r, int64_t *even
 		th[k].kind = t->kind;
 		*trunc += t->truncated;
 		*folded += t->folded;
-		for (int32_t i = 1; i < t->nnodes; i++)
+		for (int32_t i = 1; i < t->nnodes; i++) {
 			*events += t->nodes[i].visits;
+			*event_ns += reads_ns(p, &t->nodes[i]);
+		}
 	}
 }
 
-static void rank_rows(struct tly_rt_proc *p, struct tly_rows *r, int64_t events, int64_t trunc, int64_t folded)
+static void rank_rows(struct tly_rt_proc *p, struct tly_rows *r, int64_t events, int64_t trunc, int64_t folded,
+		      int64_t event_ns)
 {
 	struct tly_row_ranks *k = tly_rows_alloc(r, TLY_T_ranks, 1, sizeof *k);
 
@@ -124,7 +134,11 @@ static void rank_rows(struct tly_rt_proc *p, struct tly_rows *r, int64_t events,
 	k->nthreads = p->nthreads;
 	k->elapsed_ns = (p->end_ns ? p->end_ns : tly_rt_now()) - p->start_ns;
 	k->cpu_ns = p->cpu_ns ? p->cpu_ns : tly_rt_process_cpu_ns();
-	k->overhead_ns = p->overhead_ns;
+	k->init_ns = p->init_ns;
+	k->mpi_init_ns = p->mpi_init_ns;
+	k->event_ns = event_ns;
+	k->exit_ns = p->exit_t0 ? tly_rt_now() - p->exit_t0 : 0;
+	k->overhead_ns = k->init_ns + k->mpi_init_ns + k->event_ns + k->exit_ns;
 	k->region_events = events;
 	k->truncated = trunc;
 	k->regions_folded = folded;
@@ -133,15 +147,15 @@ static void rank_rows(struct tly_rt_proc *p, struct tly_rows *r, int64_t events,
 
 static void regions_rows(const struct tly_out_ctx *c, struct tly_rows *r)
 {
-	int64_t events = 0, trunc = 0, folded = 0;
+	int64_t events = 0, trunc = 0, folded = 0, event_ns = 0;
 
 	if (c->rank0) {
 		events_rows(c->p, r);
 		region_rows(c->names, r);
 	}
 	stats_rows(c->p, c->gid, r);
-	thread_rows(c->p, r, &events, &trunc, &folded);
-	rank_rows(c->p, r, events, trunc, folded);
+	thread_rows(c->p, r, &events, &trunc, &folded, &event_ns);
+	rank_rows(c->p, r, events, trunc, folded, event_ns);
 }
 
 const struct tly_out_module tly_out_mod_regions = {

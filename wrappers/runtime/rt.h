@@ -128,7 +128,14 @@ struct tly_rt_proc {
 	int codes[TLY_RT_MAX_EVENTS];
 	int64_t start_ns, end_ns;
 	int64_t start_wall, end_wall;  /* UNIX seconds */
-	int64_t overhead_ns;  /* set-up and writing */
+	/* Tally's own cost (schema 5): start-up from the constructor's first
+	 * clock read (init), its work at MPI_Init, the clock and counter reads
+	 * of its events (estimated: visits x the costs measured at start-up),
+	 * the end (stop, unification, rows; the file write itself is the
+	 * write_seconds attribute); overhead_ns is their sum. */
+	int64_t init_ns, mpi_init_ns, exit_ns, exit_t0;
+	int64_t clock_read_ns, counter_read_ns;   /* measured at start-up */
+	int64_t overhead_ns;
 	_Atomic int64_t marks_dropped;  /* NVTX marks beyond TALLY_NVTX_MAX_MARKS */
 	int64_t cpu_ns;       /* process CPU time at the stop (getrusage) */
 	char why[64];         /* reason of a partial file */

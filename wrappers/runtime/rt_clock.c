@@ -4,8 +4,13 @@
  * and is read twice per MPI call and region visit.  The counter is
  * anchored to CLOCK_MONOTONIC once, at start-up.  Its rate: aarch64,
  * CNTFRQ_EL0; x86-64, the kernel's TSC conversion from a perf_event mmap
- * page, or (in VMs, where the kernel does not publish it) the core's TSC
- * calibration against CLOCK_MONOTONIC (10 ms, about 1e-5).  The TSC is used
+ * page, or (in VMs, where the kernel does not publish it) the TSC measured
+ * against CLOCK_MONOTONIC over the first 50 ms of the run (about 2e-5):
+ * the anchor is taken at start-up, the clock is clock_gettime until the
+ * first read 50 ms later, which measures the rate and switches to the TSC
+ * (continuous: at that read both give the same time).  Start-up itself
+ * then waits for nothing (a 10 ms calibration was 10 ms of every
+ * process's start, excluded ones included).  The TSC is used
  * only when it is the kernel's clocksource (stable and synchronised across
  * CPUs); otherwise the clock stays clock_gettime.  Durations agree with
  * CLOCK_MONOTONIC to the ppm-level difference of the two rates.
@@ -15,8 +20,6 @@
  * release order and read with acquire order.
  */
 #include "runtime/rt.h"
-
-#include "tally_shared.h"
 
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -70,17 +73,17 @@ static uint64_t rate_from_kernel(void)
 	return mult;
 }
 
+/* 0: no TSC; 1: the TSC, its rate to be measured (rt_clock_calibrate);
+ * else the kernel's rate. */
 static uint64_t fast_rate(void)
 {
 	uint64_t mult;
-	double mhz;
 
 	if (!tsc_is_clocksource())
 		return 0;
 	if ((mult = rate_from_kernel()) != 0)
 		return mult;
-	mhz = tly_cyc_mhz();
-	return mhz > 1.0 ? (uint64_t)(1000.0 / mhz * 4294967296.0 + 0.5) : 0;
+	return 1;
 }
 #elif defined(__aarch64__)
 static uint64_t fast_rate(void)
@@ -97,17 +100,62 @@ static uint64_t fast_rate(void)
 }
 #endif
 
+/* A counter value and the clock at the same moment: the pair of seven
+ * whose counter reads are closest (a preemption between them is left out). */
+static void sample(uint64_t *c, int64_t *ns)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < 7; i++) {
+		uint64_t a = tly_rt_counter();
+		int64_t n = mono_ns();
+		uint64_t b = tly_rt_counter();
+
+		if (b - a < best) {
+			best = b - a;
+			*c = a + (b - a) / 2;
+			*ns = n;
+		}
+	}
+}
+
 void tly_rt_clock_init(void)
 {
 	uint64_t mult = fast_rate();
 
 	if (!mult || __atomic_load_n(&tly_rt_clk.fast, __ATOMIC_ACQUIRE))
 		return;
-	/* the anchor: a counter value and the clock read right after it */
-	tly_rt_clk.c0 = tly_rt_counter();
-	tly_rt_clk.ns0 = mono_ns();
+	sample(&tly_rt_clk.c0, &tly_rt_clk.ns0);   /* the anchor */
+	if (mult == 1) {   /* measured later, from this anchor */
+		tly_rt_clk.due_ns = tly_rt_clk.ns0 + TLY_RT_CAL_NS;
+		__atomic_store_n(&tly_rt_clk.pending, 1, __ATOMIC_RELEASE);
+		return;
+	}
 	tly_rt_clk.mult = mult;
 	__atomic_store_n(&tly_rt_clk.fast, 1, __ATOMIC_RELEASE);
+}
+
+/* One thread measures (pending 1 -> 2), the others keep clock_gettime;
+ * the rate is published before `fast`, so a reader that sees `fast` sees
+ * the rate.  The anchor moves to this reading: the counter's time equals
+ * clock_gettime's here and runs at the measured rate from here on. */
+void tly_rt_clock_calibrate(int64_t now)
+{
+	int one = 1;
+	uint64_t c1;
+	int64_t ns1;
+
+	if (now < tly_rt_clk.due_ns ||
+	    !__atomic_compare_exchange_n(&tly_rt_clk.pending, &one, 2, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return;
+	sample(&c1, &ns1);
+	if (c1 > tly_rt_clk.c0 && ns1 > tly_rt_clk.ns0) {
+		tly_rt_clk.mult = (uint64_t)(((unsigned __int128)(ns1 - tly_rt_clk.ns0) << 32) / (c1 - tly_rt_clk.c0));
+		tly_rt_clk.c0 = c1;
+		tly_rt_clk.ns0 = ns1;
+		__atomic_store_n(&tly_rt_clk.fast, 1, __ATOMIC_RELEASE);
+	}
+	__atomic_store_n(&tly_rt_clk.pending, 0, __ATOMIC_RELEASE);
 }
 
 int tly_rt_clock_is_fast(void)

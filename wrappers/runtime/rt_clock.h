@@ -15,10 +15,16 @@ struct tly_rt_clock {
 	int64_t ns0;          /* CLOCK_MONOTONIC at the anchor */
 	uint64_t mult;        /* ns per tick, 32.32 fixed point */
 	int fast;             /* published last (release) */
+	int pending;          /* 1: the rate is measured from the anchor at
+			       * the first slow read after due_ns (rt_clock.c) */
+	int64_t due_ns;       /* written once, before pending */
 };
 extern struct tly_rt_clock tly_rt_clk;
 void tly_rt_clock_init(void);     /* once, at start-up */
 int tly_rt_clock_is_fast(void);
+/* The slow path's check: measure the counter's rate when it is due. */
+void tly_rt_clock_calibrate(int64_t now);
+#define TLY_RT_CAL_NS 50000000LL
 
 static inline uint64_t tly_rt_counter(void)
 {
@@ -47,6 +53,8 @@ static inline int64_t tly_rt_now(void)
 		return tly_rt_clk.ns0 + (int64_t)(((unsigned __int128)d * tly_rt_clk.mult) >> 32);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (__atomic_load_n(&tly_rt_clk.pending, __ATOMIC_ACQUIRE))
+		tly_rt_clock_calibrate((int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec);
 	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 

@@ -82,6 +82,7 @@ void tly_rt_config_load(struct tly_rt_opts *o)
 	o->ompt = yes(TLY_SET_ompt);
 	o->omp_counters = yes(TLY_SET_omp_counters);
 	o->regions = yes(TLY_SET_regions);
+	o->region_counters = yes(TLY_SET_region_counters);
 	o->serial = yes(TLY_SET_serial);
 	o->signals = yes(TLY_SET_signals);
 	o->disable = yes(TLY_SET_disable);

@@ -5,8 +5,10 @@
  * result per address (OpenMP region names, MPI call sites), so each address
  * is resolved once; the DWARF of a module is read on its first address.
  * The raw address is always given too, as "module+0xoffset" (stable across
- * ranks and runs, what addr2line takes).  Without libdw (or without debug
- * information) the name is the symbol and offset, as dladdr tells.
+ * ranks and runs, what addr2line takes).  Without line information (a
+ * program built without -g) the name is the symbol and offset from the
+ * module's ELF symbol table (.symtab, else .dynsym: libdwfl); without libdw,
+ * as dladdr tells (exported symbols only), else module+offset.
  */
 #include "runtime/rt.h"
 #include "runtime/rt_srcname.h"
@@ -239,6 +241,29 @@ static int dwarf_name(const void *pc, char *out, size_t len)
 }
 #endif
 
+#ifdef TALLY_HAVE_LIBDW
+/* "symbol+0xoffset" of the code at `at` from its module's symbol table
+ * (the offset of `pc`, the address given); 0 when no symbol holds it. */
+static int elf_symbol_name(const void *pc, const void *at, char *out, size_t len)
+{
+	Dwarf_Addr a = (Dwarf_Addr)(uintptr_t)at;
+	Dwfl_Module *m;
+	GElf_Off off = 0;
+	GElf_Sym sym;
+	const char *s;
+
+	if (!sn.dwfl && !report_modules())
+		return 0;
+	if (!(m = dwfl_addrmodule(sn.dwfl, a)) && (!report_modules() || !(m = dwfl_addrmodule(sn.dwfl, a))))
+		return 0;
+	s = dwfl_module_addrinfo(m, a, &off, &sym, NULL, NULL, NULL);
+	if (!s || !*s)
+		return 0;
+	snprintf(out, len, "%s+0x%lx", s, (unsigned long)(off + (uintptr_t)((const char *)pc - (const char *)at)));
+	return 1;
+}
+#endif
+
 void tly_rt_name_with_address(char *buf, size_t len, const char *label, const char *src, const char *raw)
 {
 	snprintf(buf, len, "%s @ %s%c%s", label, src, TLY_RT_ADDR_SEP, raw);
@@ -248,15 +273,16 @@ int tly_rt_srcname(const void *pc, int is_return, char *name, size_t nlen, char 
 {
 	/* a return address is the instruction after the call: look up the call */
 	const void *at = is_return && pc ? (const char *)pc - 1 : pc;
-	int ok = 0;
+	int ok = 0, sym = 0;   /* DWARF's name; the symbol table's */
 
 	raw_name(pc, raw, rlen);
 #ifdef TALLY_HAVE_LIBDW
 	pthread_mutex_lock(&sn.lock);
 	ok = pc && dwarf_name(at, name, nlen);
+	sym = !ok && pc && elf_symbol_name(pc, at, name, nlen);
 	pthread_mutex_unlock(&sn.lock);
 #endif
-	if (!ok)
+	if (!ok && !sym)
 		symbol_name(pc, name, nlen, raw);
 	return ok;
 }

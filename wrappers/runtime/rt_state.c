@@ -191,11 +191,40 @@ static void mark_measured(void)
 	pthread_atfork(NULL, NULL, on_fork_child);
 }
 
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* What one clock read and one read of the thread's counters cost here:
+ * the per-event part of Tally's cost is estimated from them (a region
+ * visit reads the clock twice, its counters twice when it has them). */
+static void measure_read_costs(const struct tly_rt_thread *t)
+{
+	long long v[TLY_RT_MAX_EVENTS];
+	volatile int64_t sink = 0;
+	int64_t t0 = tly_rt_now();
+
+	for (int i = 0; i < 16; i++)
+		sink += tly_rt_now();
+	proc.clock_read_ns = (tly_rt_now() - t0) / 17;
+	if (!t || t->evset < 0)
+		return;
+	t0 = tly_rt_now();
+	for (int i = 0; i < 16; i++)
+		PAPI_read(t->evset, v);
+	proc.counter_read_ns = (tly_rt_now() - t0) / 16;
+	(void)sink;
+}
+
 static void start_measuring(void)
 {
+	int64_t t_load = mono_ns();   /* the earliest point of Tally's start-up */
 	char script[256];
 
-	tly_rt_clock_init();
 	tly_rt_config_load(&proc.opt);
 	read_cmdline(script, sizeof script);
 	proc.pid = (long)getpid();
@@ -207,6 +236,7 @@ static void start_measuring(void)
 	if (proc.opt.disable || tly_rt_name_in_list(proc.opt.raw.exclude, proc.exe)
 	    || (*script && tly_rt_name_in_list(proc.opt.raw.exclude, script)) || is_child_of_measured())
 		return;
+	tly_rt_clock_init();   /* a process not measured never needs the fast clock */
 	tly_rt_libomp_switch(proc.opt.raw.libomp);   /* may run the program again on libomp */
 	mark_measured();
 	tly_rt_config_report();
@@ -215,14 +245,14 @@ static void start_measuring(void)
 	proc.start_wall = (int64_t)time(NULL);
 	choose_events();
 	proc.active = 1;
-	tly_rt_thread_new_self(0);
+	measure_read_costs(tly_rt_thread_new_self(0));
 	/* the parts of a program without MPI start now (an MPI program's at
 	 * MPI_Init: passes/pass_sync.c), GPU metrics among them */
 	if (!tly_rt_program_links_mpi())
 		tly_rt_parts_job_start(NULL);
 	tly_rt_writer.init();
-	proc.overhead_ns = tly_rt_now() - proc.start_ns;
 	tly_rt_exit_install();
+	proc.init_ns = mono_ns() - t_load;
 }
 
 static void start_once(void)
@@ -273,6 +303,8 @@ int64_t tly_rt_process_cpu_ns(void)
 void tly_rt_stop_all(void)
 {
 	pthread_mutex_lock(&proc.lock);
+	if (!proc.exit_t0)
+		proc.exit_t0 = tly_rt_now();   /* the end's cost starts here */
 	if (!proc.end_ns) {
 		proc.end_ns = tly_rt_now();
 		proc.end_wall = (int64_t)time(NULL);
