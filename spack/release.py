@@ -56,7 +56,9 @@ def normalized_tar(raw, prefix):
     root, modes 0755/0644, no pax global header (git's commit id)."""
     out = io.BytesIO()
     src = tarfile.open(fileobj=io.BytesIO(raw), mode="r:")
-    members = sorted((m for m in src.getmembers() if m.name.startswith(prefix)), key=lambda m: m.name)
+    members = sorted(
+        (m for m in src.getmembers() if m.name.startswith(prefix)), key=lambda m: m.name
+    )
     with tarfile.open(fileobj=out, mode="w:", format=tarfile.PAX_FORMAT) as dst:
         for m in members:
             n = tarfile.TarInfo(m.name)
@@ -95,7 +97,9 @@ def tarball(ref, outdir):
 def bump(version):
     path = os.path.join(ROOT, "CMakeLists.txt")
     text = open(path).read()
-    new, n = re.subn(r"^(project\(Tally VERSION )[0-9.]+", rf"\g<1>{version}", text, count=1, flags=re.M)
+    new, n = re.subn(
+        r"^(project\(Tally VERSION )[0-9.]+", rf"\g<1>{version}", text, count=1, flags=re.M
+    )
     if n != 1:
         sys.exit("release.py: no project(Tally VERSION ...) line in CMakeLists.txt")
     with open(path, "w") as f:
@@ -106,8 +110,10 @@ def record(version, sha, commit=None):
     text = open(PACKAGE).read()
     line = f'    version("{version}", sha256="{sha}")'
     if commit:
-        line = f"    # {version}: commit {commit[:12]} (spack/release.py tarball --ref {commit[:12]})\n" + line
-    old = re.compile(rf'^(    # {re.escape(version)}: commit .*\n)?    version\("{re.escape(version)}", sha256="[0-9a-f]+"\)$', re.M)
+        ref = commit[:12]
+        line = f"    # {version}: commit {ref} (spack/release.py tarball --ref {ref})\n" + line
+    v = re.escape(version)
+    old = re.compile(rf'^(    # {v}: commit .*\n)?    version\("{v}", sha256="[0-9a-f]+"\)$', re.M)
     if old.search(text):
         text = old.sub(lambda _: line, text, count=1)
     else:
@@ -126,7 +132,13 @@ def release(version, outdir):
     git("commit", "-q", "-m", f"Release {version}", "CMakeLists.txt")
     sha, commit = tarball("HEAD", outdir)
     record(version, sha, commit)
-    git("commit", "-q", "-m", f"spack: tally {version} (sha256 {sha[:12]}, commit {commit[:12]})", PACKAGE)
+    git(
+        "commit",
+        "-q",
+        "-m",
+        f"spack: tally {version} (sha256 {sha[:12]}, commit {commit[:12]})",
+        PACKAGE,
+    )
 
 
 def main(argv=None):
