@@ -10,11 +10,29 @@
 #   include/                   papi.h, papi_types.h, papiStdEventDefs.h, tally.h, tally_gpu.h,
 #                              fpapi.h, f77papi.h, f90papi.h, papi.mod (TALLY_INSTALL_FMODDIR)
 #   share/tally/               doc/, examples/
+#
+# TALLY_INSTALL_PAPI_NAMES=OFF leaves out every path that PAPI itself
+# installs, so Tally and a real PAPI (Spack's `papi`) can share a prefix or
+# an environment view: no libpapi.so, no papi.pc, the headers (papi.h, ...,
+# fpapi.h, papi.mod) in include/tally/ and the papi_* utilities in
+# libexec/tally/.  Programs then build with `pkg-config tally` (-ltally) or
+# find_package(Tally) (Tally::papi).
+
+option(TALLY_INSTALL_PAPI_NAMES
+  "Install the PAPI names (libpapi.so, papi.pc, papi_* in bin/, papi.h in include/); OFF: a layout that coexists with PAPI"
+  ON)
+if(TALLY_INSTALL_PAPI_NAMES)
+  set(TALLY_INSTALL_INCDIR "${CMAKE_INSTALL_INCLUDEDIR}")
+  set(TALLY_INSTALL_UTILDIR "${CMAKE_INSTALL_BINDIR}")
+else()
+  set(TALLY_INSTALL_INCDIR "${CMAKE_INSTALL_INCLUDEDIR}/tally")
+  set(TALLY_INSTALL_UTILDIR "${CMAKE_INSTALL_LIBEXECDIR}/tally")
+endif()
 
 set(TALLY_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/Tally"
   CACHE STRING "Where TallyConfig.cmake is installed (relative to the prefix)")
 # Fortran modules go next to fpapi.h, so one -I<prefix>/include serves both.
-set(TALLY_INSTALL_FMODDIR "${CMAKE_INSTALL_INCLUDEDIR}"
+set(TALLY_INSTALL_FMODDIR "${TALLY_INSTALL_INCDIR}"
   CACHE STRING "Where Fortran module files are installed (relative to the prefix)")
 set(TALLY_INSTALL_DATADIR "${CMAKE_INSTALL_DATADIR}/tally"
   CACHE STRING "Where documentation and examples are installed (relative to the prefix)")

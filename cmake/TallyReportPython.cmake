@@ -27,3 +27,7 @@ endif()
 set(TALLY_REPORT_PYTHON ${_tly_py} CACHE FILEPATH
     "Python with h5py, numpy, pandas, matplotlib that tally-report and tally-run's scripts run")
 message(STATUS "Tally: scripts run ${TALLY_REPORT_PYTHON}")
+# Directories put before the interpreter's own path in tally-report (the
+# site-packages of a Spack python's py-* run dependencies), ":"-separated.
+set(TALLY_REPORT_PYTHONPATH "" CACHE STRING
+    "Module directories (:-separated) tally-report adds to sys.path (h5py, pandas, ... outside the interpreter)")

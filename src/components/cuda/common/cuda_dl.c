@@ -17,6 +17,14 @@
 #include "services/err_detail.h"
 #include "tally_shared.h"
 
+/* Set by src/CMakeLists.txt from the CUDA toolkit of the build. */
+#ifndef TALLY_CUPTI_SONAME
+#define TALLY_CUPTI_SONAME "libcupti.so.13"
+#endif
+#ifndef TALLY_CUPTI_DIR
+#define TALLY_CUPTI_DIR "/usr/local/cuda/lib64"
+#endif
+
 #define DRV(n) TLY_DL_SYM(struct tly_cu_drv, n)
 #define PTI(n) TLY_DL_SYM(struct tly_cu_pti, n)
 
@@ -88,11 +96,16 @@ static void load_driver(void)
 
 static void load_cupti(void)
 {
+	/* TALLY_CUPTI_LIB, then the soname of the CUDA major Tally was built
+	 * with (the loader's search: LD_LIBRARY_PATH, Spack's
+	 * setup_run_environment), then that toolkit's CUPTI directory as
+	 * configured at build time (src/CMakeLists.txt), then any libcupti.so. */
 	const char *env = tly_setting_raw(TLY_SET_cupti_lib);
 	const char *const names[] = {
-		env && *env ? env : "libcupti.so.13", "libcupti.so.13", "libcupti.so",
-		"/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13",
-		"/usr/local/cuda/lib64/libcupti.so.13", NULL
+		env && *env ? env : TALLY_CUPTI_SONAME, TALLY_CUPTI_SONAME,
+		TALLY_CUPTI_DIR "/" TALLY_CUPTI_SONAME, TALLY_CUPTI_DIR "/libcupti.so", "libcupti.so",
+		"/usr/local/cuda/extras/CUPTI/lib64/" TALLY_CUPTI_SONAME,
+		"/usr/local/cuda/lib64/" TALLY_CUPTI_SONAME, NULL
 	};
 
 	loader.h_pti = tly_dl_open_first(names, loader.libs.pti_error, sizeof loader.libs.pti_error);

@@ -6,20 +6,23 @@ import os
 import re
 
 from spack_repo.builtin.build_systems.cmake import CMakePackage
+from spack_repo.builtin.build_systems.cuda import CudaPackage
 
 from spack.package import *
 
 
-class Tally(CMakePackage):
+class Tally(CMakePackage, CudaPackage):
     """Tally is an MPI/OpenMP/GPU-aware HPC measurement library implementing
-    the PAPI C and Fortran API (libpapi.so, papi.h, the PAPI utilities) over
-    Linux perf_event and libpfm4, with a preloaded runtime (tally-run) that
-    writes one HDF5 file per job and tally-report to read it."""
+    the PAPI C and Fortran API over Linux perf_event and libpfm4, with a
+    preloaded runtime (tally-run) that writes one HDF5 file per job and
+    tally-report to read it. By default it installs the PAPI names
+    (libpapi.so, papi.h, papi.pc, the papi_* utilities); ~papi_names leaves
+    them out so that Tally and Spack's papi can share an environment view."""
 
-    # Tally has no public home yet: the release tarball is the one that
-    # `cmake --build <build> --target dist` makes (tally-<version>.tar.gz);
-    # a Spack mirror holding it under tally/ serves this URL's file name
-    # (docs/install.md).
+    # Tally has no public download site: the release tarball is the one that
+    # spack/release.py makes (tally-<version>.tar.gz, byte for byte the same
+    # on any machine); a Spack mirror holding it under tally/ serves this
+    # URL's file name (docs/install.md).
     homepage = "https://github.com/tally-hpc/tally"
     url = "https://github.com/tally-hpc/tally/releases/download/v0.1.1/tally-0.1.1.tar.gz"
     git = "https://github.com/tally-hpc/tally.git"
@@ -29,29 +32,43 @@ class Tally(CMakePackage):
     license("BSD-3-Clause", checked_by="tally-hpc")
 
     version("main", branch="main")
-    # tally-<v>.tar.gz: `cmake --build <build> --target dist` at tag v<v>
-    # (0.1.1: commit a1d07cd; 0.1.0: commit 749b503)
-    version("0.1.1", sha256="b610bb96b34b1ae16725c45213a1c0a147a4a957570008e951a335fa45f1f1bc")
-    version("0.1.0", sha256="65646291fdf2f0d0dff853b4e3b1829d945c0ae082c344db46bb4f7c28f8aeb7")
+    # 0.1.1: commit a1d07cd2ae22 (spack/release.py tarball --ref a1d07cd2ae22)
+    version("0.1.1", sha256="c8a26c42601cf1f53ed7422a3a0f245ea6b6353afa98d28453f289c8c9162a99")
+    # 0.1.0: commit 749b503ffd8c (spack/release.py tarball --ref 749b503ffd8c)
+    version("0.1.0", sha256="14c1778ba0c729cac9551a979135a3ce1fb47e32fb0295f51954509c986e31ce")
 
-    variant("mpi", default=True, description="Measurement runtime: tally-run, PMPI wrappers")
-    variant("hdf5", default=True, description="HDF5 writer of the runtime (one file per job)")
-    variant("openmp", default=True, description="OpenMP threads and regions (OMPT tool)")
-    variant("fortran", default=True, description="Fortran headers and the papi module")
     variant(
-        "cuda",
-        default=False,
-        description="CUDA/CUPTI component (libcuda and libcupti are loaded at run time)",
+        "mpi", default=True, description="Measurement runtime (tally-run, PMPI wrappers, HDF5)"
     )
-    variant("analysis", default=True, description="tally-report and its Python dependencies")
+    variant("openmp", default=True, description="OpenMP threads and regions (OMPT tool)")
+    variant(
+        "fortran",
+        default=True,
+        description="Fortran headers fpapi.h, f77papi.h, f90papi.h, papi.mod",
+    )
+    variant(
+        "analysis",
+        default=True,
+        description="tally-report and the Python reader (share/tally/python)",
+    )
+    variant(
+        "papi_names",
+        default=True,
+        description="Install the PAPI names (libpapi.so, papi.pc, bin/papi_*, include/papi.h);"
+        " off: include/tally, libexec/tally, tally.pc only (coexists with papi)",
+    )
+    # +cuda and cuda_arch come from CudaPackage: CUPTI is loaded at run time,
+    # cuda_arch sets the architectures of the test kernels.
 
     requires("platform=linux", msg="Tally counts through Linux perf_event")
 
-    # The runtime is one piece: MPI wrappers, the OMPT tool and the HDF5
-    # writer are built together (wrappers/CMakeLists.txt) or not at all.
-    conflicts("+hdf5", when="~mpi", msg="+hdf5 is the runtime's writer: it needs +mpi")
+    # The OMPT tool is part of the runtime (wrappers/CMakeLists.txt).
     conflicts("+openmp", when="~mpi", msg="+openmp is part of the runtime: it needs +mpi")
-    conflicts("~hdf5", when="+mpi", msg="the runtime (+mpi) writes HDF5 files: it needs +hdf5")
+    # Releases before 0.2.0 install the PAPI names, the Fortran headers and
+    # tally-report whatever the options, and load only libcupti.so.13.
+    conflicts("~papi_names", when="@:0.1", msg="~papi_names needs tally@0.2.0: or main")
+    conflicts("~fortran", when="@:0.1", msg="~fortran installs no Fortran headers from 0.2.0 on")
+    conflicts("~analysis", when="@:0.1", msg="~analysis installs no tally-report from 0.2.0 on")
 
     depends_on("c", type="build")
     depends_on("fortran", type="build", when="+fortran")
@@ -60,17 +77,25 @@ class Tally(CMakePackage):
     # The build generates the preset tables and wrappers with Python.
     depends_on("python@3.8:", type="build")
 
-    depends_on("libpfm4")
+    depends_on("libpfm4@4.11:")
     with when("+mpi"):
         depends_on("mpi")
-        depends_on("hdf5+mpi")
+        # The writer uses the HDF5 1.10 API; tested with 1.10.8 (Debian 12).
+        depends_on("hdf5@1.10:1.14+mpi")
         # Source names (function, file:line) of OpenMP regions and MPI call sites.
         depends_on("elfutils")
     # An OpenMP runtime that implements OMPT (omp-tools.h, libomp); GCC
     # OpenMP programs are measured inside libgomp, and run on libomp only
     # when asked (tally-run --libomp=auto).
-    depends_on("llvm-openmp", when="+openmp")
-    depends_on("cuda", when="+cuda")
+    depends_on("llvm-openmp@14:", when="+openmp")
+
+    with when("+cuda"):
+        # The component uses CUPTI of CUDA 13 (cuptiSubscribe_v2, the Profiler
+        # Host and Range Profiler APIs); it loads libcupti.so.<major> of the
+        # CUDA it was built with (src/CMakeLists.txt).
+        depends_on("cuda@13.0:13")
+        # nvcc compiles the GPU test kernels with the host C++ compiler.
+        depends_on("cxx", type="build")
 
     with when("+analysis"):
         depends_on("python@3.8:", type=("build", "run"))
@@ -86,9 +111,11 @@ class Tally(CMakePackage):
         spec = self.spec
         args = [
             self.define_from_variant("TALLY_ENABLE_MPI", "mpi"),
+            self.define_from_variant("TALLY_ENABLE_HDF5", "mpi"),
             self.define_from_variant("TALLY_ENABLE_OPENMP", "openmp"),
-            self.define_from_variant("TALLY_ENABLE_HDF5", "hdf5"),
             self.define_from_variant("TALLY_ENABLE_FORTRAN", "fortran"),
+            self.define_from_variant("TALLY_ENABLE_ANALYSIS", "analysis"),
+            self.define_from_variant("TALLY_INSTALL_PAPI_NAMES", "papi_names"),
             self.define_from_variant("TALLY_ENABLE_CUDA", "cuda"),
             self.define("TALLY_BUILD_TESTS", self.run_tests),
             self.define("TALLY_WERROR", False),
@@ -101,19 +128,51 @@ class Tally(CMakePackage):
             args.append(self.define("LLVM_OPENMP_ROOT", spec["llvm-openmp"].prefix))
         if spec.satisfies("+cuda"):
             args.append(self.define("CUDAToolkit_ROOT", spec["cuda"].prefix))
+            archs = [a for a in spec.variants["cuda_arch"].value if a != "none"]
+            if archs:
+                args.append(self.define("TALLY_CUDA_ARCHITECTURES", ";".join(archs)))
         if spec.satisfies("+analysis"):
-            # tally-report runs the Python that has h5py, pandas, matplotlib.
+            # tally-report's #! is this Python, and it finds h5py, pandas, ...
+            # in their own prefixes.
             args.append(self.define("TALLY_REPORT_PYTHON", spec["python"].command.path))
+            args.append(self.define("TALLY_REPORT_PYTHONPATH", ":".join(self._py_run_paths())))
         return args
 
+    def _py_run_paths(self):
+        """site-packages of the py-* packages tally-report imports, and theirs."""
+        python = self.spec["python"].package
+        paths = []
+        for dep in self.spec.traverse(root=False, deptype=("link", "run")):
+            if not dep.name.startswith("py-") or dep.external:
+                continue
+            for sub in (python.platlib, python.purelib):
+                path = join_path(dep.prefix, sub)
+                if path not in paths:
+                    paths.append(path)
+        return paths
+
+    def setup_run_environment(self, env):
+        if self.spec.satisfies("+cuda"):
+            # The CUPTI of the cuda Tally was built with (the library also
+            # searches that directory itself).
+            cuda = self.spec["cuda"].prefix
+            major = self.spec["cuda"].version.up_to(1)
+            for d in (join_path(cuda, "extras", "CUPTI", "lib64"), cuda.lib64, cuda.lib):
+                lib = join_path(d, f"libcupti.so.{major}")
+                if os.path.exists(lib):
+                    env.set("TALLY_CUPTI_LIB", lib)
+                    break
+
     def check(self):
-        """The test suite (spack install --test=root) without the benchmarks:
-        the tests labelled bench measure overheads (up to an hour with the
-        application runs of bench_apps) rather than check the build."""
+        """The test suite (spack install --test=root) without the benchmarks
+        (label bench: overheads, up to an hour) and without the applications
+        (label apps: HPCC, LAMMPS, CP2K of the system, outside Spack's graph)."""
         with working_dir(self.build_directory):
-            ctest("--output-on-failure", "--label-exclude", "bench")
+            ctest("--output-on-failure", "--label-exclude", "^(bench|apps)$")
 
     # ---- stand-alone tests: spack test run tally ----------------------------
+    # Each test that needs something the machine may lack (perf_event access,
+    # mpirun, a GPU) skips with the reason instead of failing.
 
     def _compiler(self, lang, attr, env_var):
         """The compiler Tally was built with (a compiler node in Spack 1.x)."""
@@ -124,44 +183,85 @@ class Tally(CMakePackage):
     def _examples(self):
         return join_path(self.prefix.share.tally, "examples")
 
+    def _util(self, name):
+        """A PAPI utility: bin/ with +papi_names, else libexec/tally/."""
+        if self.spec.satisfies("+papi_names"):
+            return self.prefix.bin.join(name)
+        return join_path(self.prefix.libexec.tally, name)
+
+    def _include(self):
+        return (
+            self.prefix.include
+            if self.spec.satisfies("+papi_names")
+            else self.prefix.include.tally
+        )
+
+    def _lib_flag(self):
+        return "-lpapi" if self.spec.satisfies("+papi_names") else "-ltally"
+
+    def _need_perf_event(self):
+        """Tally counts through perf_event_open, which perf_event_paranoid
+        above 2 refuses to unprivileged users (Debian's default is 3)."""
+        try:
+            with open("/proc/sys/kernel/perf_event_paranoid") as f:
+                level = int(f.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            raise SkipTest("no /proc/sys/kernel/perf_event_paranoid: not Linux perf_event")
+        if level > 2 and os.geteuid() != 0:
+            raise SkipTest(f"perf_event_paranoid is {level} (above 2): perf_event_open is refused")
+
     def _check_count(self, out, what):
         counted = re.search(r"^perf::TASK-CLOCK [1-9][0-9]*$", out, re.M)
         assert counted, f"{what} counted no perf::TASK-CLOCK time:\n{out}"
 
     def test_papi_avail(self):
         """papi_avail runs from the prefix and reports the PAPI version"""
-        papi_avail = which(self.prefix.bin.papi_avail)
+        self._need_perf_event()
+        papi_avail = which(self._util("papi_avail"), required=True)
         out = papi_avail(output=str.split, error=str.split)
         assert re.search(r"^PAPI version\s*:\s*7\.", out, re.M), out
 
     def test_papi_component_avail(self):
         """papi_component_avail lists the perf_event component"""
-        exe = which(self.prefix.bin.papi_component_avail)
+        self._need_perf_event()
+        exe = which(self._util("papi_component_avail"), required=True)
         out = exe(output=str.split, error=str.split)
         assert "perf_event" in out, out
 
     def test_count_c(self):
-        """a C program linked with -lpapi counts perf::TASK-CLOCK"""
+        """a C program linked with -lpapi (-ltally with ~papi_names) counts perf::TASK-CLOCK"""
+        self._need_perf_event()
         src = join_path(self._examples(), "c", "count_task_clock.c")
         cc = which(self._compiler("c", "cc", "CC"))
-        inc, lib = self.prefix.include, self.prefix.lib
-        cc("-std=c11", f"-I{inc}", "-o", "count_c", src, f"-L{lib}", "-lpapi", f"-Wl,-rpath,{lib}")
+        inc, lib = self._include(), self.prefix.lib
+        cc(
+            "-std=c11",
+            f"-I{inc}",
+            "-o",
+            "count_c",
+            src,
+            f"-L{lib}",
+            self._lib_flag(),
+            f"-Wl,-rpath,{lib}",
+        )
         out = Executable("./count_c")(output=str.split, error=str.split)
         self._check_count(out, "count_c")
 
     def test_count_fortran(self):
         """a Fortran program using fpapi.h and PAPIF_* counts perf::TASK-CLOCK"""
         if not self.spec.satisfies("+fortran"):
-            raise SkipTest("built without +fortran")
+            raise SkipTest("built without +fortran: no Fortran headers installed")
+        self._need_perf_event()
         src = join_path(self._examples(), "fortran", "count_task_clock.F90")
         fc = which(self._compiler("fortran", "fortran", "FC"))
-        inc, lib = self.prefix.include, self.prefix.lib
-        fc(f"-I{inc}", "-o", "count_f", src, f"-L{lib}", "-lpapi", f"-Wl,-rpath,{lib}")
+        inc, lib = self._include(), self.prefix.lib
+        fc(f"-I{inc}", "-o", "count_f", src, f"-L{lib}", self._lib_flag(), f"-Wl,-rpath,{lib}")
         out = Executable("./count_f")(output=str.split, error=str.split)
         self._check_count(out, "count_f")
 
     def test_cmake_package(self):
         """a CMake project using find_package(Tally) and Tally::papi counts"""
+        self._need_perf_event()
         cmake = self.spec["cmake"].command
         cmake(
             "-S",
@@ -176,11 +276,40 @@ class Tally(CMakePackage):
         exe = Executable(join_path("cmake-build", "count_task_clock"))
         self._check_count(exe(output=str.split, error=str.split), "find_package(Tally)")
 
+    def test_report_python(self):
+        """tally-report runs with the package's Python and imports h5py, pandas"""
+        if not self.spec.satisfies("+analysis"):
+            assert not os.path.exists(
+                self.prefix.bin.join("tally-report")
+            ), "~analysis: tally-report"
+            raise SkipTest("built without +analysis: no tally-report installed")
+        report = self.prefix.bin.join("tally-report")
+        with open(report) as f:
+            shebang = f.readline().strip()
+        python = self.spec["python"].command.path
+        assert shebang == f"#!{python}", f"tally-report runs {shebang}, not {python}"
+        out = Executable(report)("--help", output=str.split, error=str.split)
+        assert "usage" in out.lower(), out
+
+    def test_gpu_avail(self):
+        """tally-gpu-avail lists the GPU metrics through the CUPTI of the build's cuda"""
+        if not self.spec.satisfies("+cuda"):
+            raise SkipTest("built without +cuda")
+        if not os.path.exists("/dev/nvidiactl"):
+            raise SkipTest("no NVIDIA GPU on this machine (/dev/nvidiactl)")
+        exe = which(self.prefix.bin.join("tally-gpu-avail"), required=True)
+        out = exe(output=str.split, error=str.split)
+        assert "cuda:::" in out, out
+
     def test_runtime_mpi_report(self):
         """a 2-rank MPI + OpenMP run under tally-run, read by tally-report"""
         if not self.spec.satisfies("+mpi+analysis"):
             raise SkipTest("the runtime test needs +mpi and +analysis")
         mpi = self.spec["mpi"]
+        mpirun_path = join_path(mpi.prefix.bin, "mpirun")
+        if not os.path.exists(mpirun_path):
+            raise SkipTest(f"{mpi.name} has no {mpirun_path}")
+        self._need_perf_event()
         src = join_path(self._examples(), "mpi", "mpi_omp_sum.c")
         which(mpi.mpicc)("-fopenmp", "-o", "mpi_omp_sum", src)
         env["OMP_NUM_THREADS"] = "2"
@@ -188,7 +317,7 @@ class Tally(CMakePackage):
         if os.geteuid() == 0:
             env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
             env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
-        mpirun = which(join_path(mpi.prefix.bin, "mpirun"), required=True)
+        mpirun = which(mpirun_path, required=True)
         launch = ["--oversubscribe"] if mpi.name == "openmpi" else []
         launch += ["-np", "2", self.prefix.bin.join("tally-run"), "--", "./mpi_omp_sum"]
         out = mpirun(*launch, output=str.split, error=str.split)
