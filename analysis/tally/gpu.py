@@ -121,3 +121,20 @@ def hot_lines(run, top):
     if m is None:
         return None
     return m.head(top or len(m)).reset_index().rename(columns={"where": "line"})
+
+
+_PROFILED = {1: "yes", 0: "no (another :device= asked for)", -1: "no (another process profiles it)",
+             -2: "no (the profiler could not start)"}
+
+
+def rank_map(run):
+    """The rank -> GPU map of `gpu_devices` (schema 5): a row per rank and
+    GPU used, with its UUID, PCI bus id, whether the rank profiled it and
+    which rank did; None when the file has no such rows."""
+    t = run.tables.get("gpu_devices")
+    if t is None or not len(t):
+        return None
+    out = t[["rank", "device", "uuid", "pci_bus_id", "name", "launches"]].copy()
+    out["profiled"] = [_PROFILED.get(int(p), str(p)) for p in t["profiled"]]
+    out["profiled by rank"] = t["owner_rank"].values
+    return out.sort_values(["rank", "device"]).reset_index(drop=True)

@@ -11,6 +11,9 @@
 #include "gpu/gpu_rt.h"
 #include "passes/passes.h"
 
+/* gpu_dev_rows.c */
+void tly_gpu_dev_rows(const struct tly_out_ctx *c, struct tly_rows *r);
+
 static void one_row(struct tly_row_gpu_kernels *row, struct tly_rt_proc *p, const struct tly_gpu_kstat *k,
 		    int i, int replay)
 {
@@ -56,10 +59,11 @@ static void gpu_rows(const struct tly_out_ctx *c, struct tly_rows *r)
 			one_row(&rows[n++], p, &ks[k], i, replay);
 	r->t[TLY_T_gpu_kernels] = rows;
 	r->n[TLY_T_gpu_kernels] = rows ? n : 0;
+	tly_gpu_dev_rows(c, r);   /* after the harvest: the launches are final */
 }
 
 const struct tly_out_module tly_out_mod_gpu = {
 	.name = "gpu",
-	.tables = (const enum tly_table[]){ TLY_T_gpu_kernels, TLY_NTABLES },
+	.tables = (const enum tly_table[]){ TLY_T_gpu_kernels, TLY_T_gpu_devices, TLY_NTABLES },
 	.rows = gpu_rows,
 };
