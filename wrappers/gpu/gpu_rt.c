@@ -290,6 +290,10 @@ void tly_gpu_rt_start(void *comm_ptr)
 		return;
 	tly_gpu_bind_plan(&gs.plan);
 	rc = tally_gpu_set_launch_hook(on_launch, NULL);
+	/* said at verbose level only: with no other CUPTI tool it is noise */
+	if (tally_gpu_subscribed())
+		tly_rt_log(2, "Tally holds CUPTI's subscription: an application's own CUPTI tool (torch.profiler, "
+			   "Nsight) cannot subscribe; TALLY_CUPTI=app leaves CUPTI to it");
 	if (rc == PAPI_OK) {
 		tly_rt_log(2, "%d GPU metric(s) in %d pass(es)%s: each CUDA context is bound at its first launch",
 			   gs.n, gs.plan.num_sets, gs.plan.replay ? ", kernel replay" : "");
