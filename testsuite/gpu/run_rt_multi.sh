@@ -12,7 +12,8 @@
 #   kr / ar: a 3-pass metric list by kernel replay and by tally-run
 #     --passes=auto on 2 ranks on their own GPUs: equal values.
 # 77 without a GPU or without 2 GPUs for the multi-GPU jobs (then only the
-# others run), or without h5py.
+# others run), or without h5py.  NP=<ranks> (default 2) for the multi-GPU
+# jobs: rank r on GPU r % GPUs.
 set -u
 app=$1 run=$2 checker=$3 keep=${4:-}
 . "$(dirname "$0")/gpu_present.sh"
@@ -33,6 +34,7 @@ SETS=$SETS,smsp__inst_executed_op_global_ld.sum,l1tex__t_requests_pipe_lsu_mem_g
 SETS=$SETS,smsp__inst_executed_op_global_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum
 SETS=$(echo "$SETS,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum" | sed 's/\([^,]*\)/cuda:::\1/g')
 mpi=(mpirun --oversubscribe)
+np=${NP:-2}
 fails=0
 job() {   # job NAME COMMAND...: run it, keep its log
   local name=$1 rc; shift
@@ -45,19 +47,19 @@ chk() { "$py" "$checker" "$@" --smi smi.txt --ref ref.h5 || fails=1; }
 job ref "${mpi[@]}" -np 1 "$run" --events=$E --output-name=ref.h5 --verbose=2 -- "$app" setdev
 chk ref.h5 ref.log --ranks 1 --mode setdev --ngpu "$ngpu"
 if [ "$ngpu" -ge 2 ]; then
-  job per-rank "${mpi[@]}" -np 2 "$run" --events=$E --output-name=per-rank.h5 --verbose=2 -- "$app" setdev
-  chk per-rank.h5 per-rank.log --ranks 2 --mode setdev --ngpu "$ngpu"
-  job outer "$run" --events=$E --output-name=outer.h5 --verbose=2 -- "${mpi[@]}" -np 2 "$app" setdev
-  chk outer.h5 outer.log --ranks 2 --mode setdev --ngpu "$ngpu"
+  job per-rank "${mpi[@]}" -np $np "$run" --events=$E --output-name=per-rank.h5 --verbose=2 -- "$app" setdev
+  chk per-rank.h5 per-rank.log --ranks $np --mode setdev --ngpu "$ngpu"
+  job outer "$run" --events=$E --output-name=outer.h5 --verbose=2 -- "${mpi[@]}" -np $np "$app" setdev
+  chk outer.h5 outer.log --ranks $np --mode setdev --ngpu "$ngpu"
   pre=$(dirname "$run")/libtally-preload.so
-  job preload "${mpi[@]}" -np 2 -x LD_PRELOAD="$pre" -x TALLY_EVENTS=$E -x TALLY_OUTPUT_NAME=preload.h5 \
+  job preload "${mpi[@]}" -np $np -x LD_PRELOAD="$pre" -x TALLY_EVENTS=$E -x TALLY_OUTPUT_NAME=preload.h5 \
     -x TALLY_VERBOSE=2 "$app" setdev
-  chk preload.h5 preload.log --ranks 2 --mode setdev --ngpu "$ngpu"
+  chk preload.h5 preload.log --ranks $np --mode setdev --ngpu "$ngpu"
   job all "${mpi[@]}" -np 1 "$run" --events=$E --output-name=all.h5 --verbose=2 -- "$app" all
   chk all.h5 all.log --ranks 1 --mode all --ngpu "$ngpu"
-  job kr "${mpi[@]}" -np 2 "$run" --events=$SETS --output-name=kr.h5 --verbose=2 -- "$app" setdev
-  job ar "$run" --passes=auto --events=$SETS --output-name=ar.h5 --verbose=2 -- "${mpi[@]}" -np 2 "$app" setdev
-  "$py" "$checker" ar.h5 ar.log --ranks 2 --mode setdev --ngpu "$ngpu" --smi smi.txt --compare kr.h5 || fails=1
+  job kr "${mpi[@]}" -np $np "$run" --events=$SETS --output-name=kr.h5 --verbose=2 -- "$app" setdev
+  job ar "$run" --passes=auto --events=$SETS --output-name=ar.h5 --verbose=2 -- "${mpi[@]}" -np $np "$app" setdev
+  "$py" "$checker" ar.h5 ar.log --ranks $np --mode setdev --ngpu "$ngpu" --smi smi.txt --compare kr.h5 || fails=1
 fi
 job shared env CUDA_VISIBLE_DEVICES=0 "${mpi[@]}" -x CUDA_VISIBLE_DEVICES -np 2 "$run" --events=$E \
   --output-name=shared.h5 --verbose=2 -- "$app" setdev

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check_torch_ddp.py PLAIN_LOG TALLY_LOG DDP_H5 REF_H5 - run_torch_ddp.sh's
+"""check_torch_ddp.py PLAIN_LOG TALLY_LOG DDP_H5 REF_H5 [NPROC] - run_torch_ddp.sh's
 checks: losses of every rank identical to the plain run; gpu_devices has
 rank r on the GPU the script reported (UUID), profiled; both ranks have
 per-kernel values; every compute kernel (not NCCL's) of the
@@ -60,7 +60,7 @@ with h5py.File(ddp) as f, h5py.File(ref) as g:
               f"launches {int(r['launches'])}")
     refk = {k: v for k, v in kernels(g, 0).items() if "nccl" not in k.lower()}
     check(len(refk) > 0, f"the reference has {len(refk)} compute kernels with values")
-    for rank in (0, 1):
+    for rank in range(int(sys.argv[5]) if len(sys.argv) > 5 else 2):
         d = dev.get(rank)
         r = rows.get((rank, d[0])) if d else None
         check(r is not None and int(r["profiled"]) == 1 and s(r["uuid"]) == d[1],
