@@ -16,6 +16,8 @@
 # jobs: rank r on GPU r % GPUs.
 set -u
 app=$1 run=$2 checker=$3 keep=${4:-}
+abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }   # the jobs run in $dir
+app=$(abs "$app") run=$(abs "$run") checker=$(abs "$checker")
 . "$(dirname "$0")/gpu_present.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0

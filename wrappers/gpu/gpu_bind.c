@@ -12,9 +12,11 @@
  *   - the metric list's group sets are made on the context and enabled in
  *     the job's mode (kernel replay, application replay of one set or
  *     through counter data images, one pass per kernel or per region).
- * The session is started on a thread of Tally's own while the launching
- * thread waits in the launch callback (as TALLY_CUDA_START=background did
- * for the one context of earlier versions); the wait is bounded.
+ * A per-kernel session is started on a thread of Tally's own while the
+ * launching thread waits in the launch callback (as TALLY_CUDA_START=
+ * background did for the one context of earlier versions; the wait is
+ * bounded); a ranges-mode session (values per region) on the launching
+ * thread itself, inside the callback.
  */
 #include "gpu/gpu_rt.h"
 
@@ -202,7 +204,12 @@ static struct tly_gpu_bind *bind_new(void *ctx, int device, uint32_t uid)
 		snprintf(b->name, sizeof b->name, "%s", di.name);
 	}
 	if (bd.plan.n > 0 && selected(b)) {
-		if (tly_gpu_start_background(start_session, b) == 0) {
+		/* ranges mode pushes and pops named ranges from the program's
+		 * threads: its session starts on the launching thread (a start
+		 * on Tally's thread hung torch_train's region run, H200 x4) */
+		if (bd.plan.ranges)
+			start_session(b);
+		else if (tly_gpu_start_background(start_session, b) == 0) {
 			if (tly_gpu_start_wait() != 0)
 				tly_rt_log(1, "the GPU profiler's start on GPU %d has not ended after a minute", device);
 			tly_gpu_start_join();

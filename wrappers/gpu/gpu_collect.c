@@ -116,14 +116,16 @@ static int harvest_all(const struct tly_gpu_view *v, const struct tly_gpu_bind *
 }
 
 static struct tly_gpu_kstat *find(struct tly_gpu_kstat *ks, int64_t *nks, const struct tly_rt_thread *t,
-				  int32_t node, int device, const char *name)
+				  const struct tly_rt_thread *pt, int32_t node, int device, const char *name)
 {
 	for (int64_t i = 0; i < *nks; i++)
-		if (ks[i].t == t && ks[i].node == node && ks[i].device == device && !strcmp(ks[i].kernel, name))
+		if (ks[i].t == t && ks[i].pt == pt && ks[i].node == node && ks[i].device == device &&
+		    !strcmp(ks[i].kernel, name))
 			return &ks[i];
 	ks += (*nks)++;
 	memset(ks, 0, sizeof *ks);
 	ks->t = t;
+	ks->pt = pt;
 	ks->node = node;
 	ks->device = device;
 	ks->kernel = strdup(name ? name : "?");
@@ -154,7 +156,7 @@ static void launches_only(const struct tly_gpu_view *v, const struct tly_gpu_bin
 	for (int i = 0; i < v->n; i++)
 		none[i] = NAN;
 	for (int64_t r = 0; r < b->nl; r++)
-		fold_row(find(ks, nks, b->l[r].t, b->l[r].node, b->device, b->l[r].name), none, v->n);
+		fold_row(find(ks, nks, b->l[r].t, b->l[r].pt, b->l[r].node, b->device, b->l[r].name), none, v->n);
 	for (int64_t j = first; j < *nks; j++)
 		for (int i = 0; i < v->n; i++)
 			ks[j].min[i] = ks[j].max[i] = NAN;
@@ -181,7 +183,7 @@ static void fold_ranges(const struct tly_gpu_view *v, const struct tly_gpu_bind 
 			t = NULL, node = 0, nl = 0;
 		if (!nl && !any)
 			continue;
-		k = find(ks, nks, t, node, b->device, TLY_GPU_REGION_ROW);
+		k = find(ks, nks, t, t, node, b->device, TLY_GPU_REGION_ROW);
 		fold_row(k, m, v->n);
 		k->launches += nl - 1;
 	}
@@ -202,7 +204,7 @@ static void fold(const struct tly_gpu_view *v, const struct tly_gpu_bind *b, con
 		if (x && strcmp(x->name, seen) && !warned++)
 			tly_rt_log(1, "GPU %d, kernel %d: the launch hook saw '%s', the profiler '%s'; attribution by "
 				   "launch order may be wrong", b->device, r, x->name, seen);
-		fold_row(find(ks, nks, x ? x->t : NULL, x ? x->node : 0, b->device,
+		fold_row(find(ks, nks, x ? x->t : NULL, x ? x->pt : NULL, x ? x->node : 0, b->device,
 			      x && v->image_pass >= 0 ? x->name : seen),
 			 &h->m[(size_t)r * (size_t)v->n], v->n);
 	}

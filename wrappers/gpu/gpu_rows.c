@@ -22,8 +22,8 @@ static void one_row(struct tly_row_gpu_kernels *row, struct tly_rt_proc *p, cons
 	row->rank = p->rank;
 	row->device = k->device;
 	row->thread = k->t ? k->t->index : -1;
-	if (k->t)
-		tly_pass_node_path(k->t, k->node, row->region, sizeof row->region);
+	if (k->pt)
+		tly_pass_node_path(k->pt, k->node, row->region, sizeof row->region);
 	else
 		snprintf(row->region, sizeof row->region, "?");
 	if (snprintf(row->kernel, sizeof row->kernel, "%s", k->kernel ? k->kernel : "?") >= (int)sizeof row->kernel &&

@@ -100,7 +100,7 @@ static void record(struct tly_gpu_bind *b, struct tly_rt_thread *t, const char *
 		return;
 	x = &b->l[b->nl++];
 	x->t = t;
-	x->node = t->depth ? t->stack[t->depth - 1].node : 0;
+	tly_gpu_scope_of(t, &x->pt, &x->node);
 	x->name = intern(name ? name : "?");
 	if (!x->name)
 		x->name = "?";
@@ -288,6 +288,7 @@ void tly_gpu_rt_start(void *comm_ptr)
 	}
 	if (!prepare(s) || plan_modes() != 0)
 		return;
+	tly_gpu_scope_start();
 	tly_gpu_bind_plan(&gs.plan);
 	rc = tally_gpu_set_launch_hook(on_launch, NULL);
 	/* said at verbose level only: with no other CUPTI tool it is noise */
@@ -329,8 +330,14 @@ void tly_gpu_rt_view(struct tly_gpu_view *v)
 	pthread_mutex_unlock(&gs.lock);
 }
 
+static void region_change(const struct tly_rt_thread *t)
+{
+	tly_gpu_scope_note(t);
+	tly_gpu_rt_mark(t);
+}
+
 const struct tly_rt_part tly_rt_part_gpu = {
 	.name = "gpu",
 	.job_start = tly_gpu_rt_start,
-	.region_change = tly_gpu_rt_mark,
+	.region_change = region_change,
 };

@@ -20,8 +20,9 @@
 
 /* Per rank, device, launching thread, region and kernel. */
 struct tly_gpu_kstat {
-	const struct tly_rt_thread *t;   /* NULL when the launch was not seen */
-	int32_t node;                    /* region of t open at the launch */
+	const struct tly_rt_thread *t;   /* launching thread; NULL when the launch was not seen */
+	const struct tly_rt_thread *pt;  /* thread whose region tree holds node (t, or the process's) */
+	int32_t node;                    /* region open at the launch (gpu_scope.c) */
 	int device;
 	const char *kernel;              /* whole demangled name (owned by the collector) */
 	int64_t launches;
@@ -63,6 +64,14 @@ int tly_gpu_start_background(void (*fn)(void *), void *arg);
 int tly_gpu_start_wait(void);
 void tly_gpu_start_join(void);
 
+/* gpu_scope.c: TALLY_CUDA_SCOPE.  Start (read the setting); note a region
+ * change of t; the thread and region a launch of t is attributed to (t's
+ * own innermost region, else under 'process' the region open in the
+ * process). */
+void tly_gpu_scope_start(void);
+void tly_gpu_scope_note(const struct tly_rt_thread *t);
+void tly_gpu_scope_of(const struct tly_rt_thread *t, const struct tly_rt_thread **pt, int32_t *node);
+
 /* Row name of region-granularity values in gpu_kernels. */
 #define TLY_GPU_REGION_ROW "(region)"
 
@@ -70,7 +79,8 @@ void tly_gpu_start_join(void);
 #define TLY_GPU_MAX_BINDS 16
 
 struct tly_gpu_launch_rec {
-	const struct tly_rt_thread *t;
+	const struct tly_rt_thread *t;   /* launching thread */
+	const struct tly_rt_thread *pt;  /* ... and the thread of node */
 	int32_t node;
 	const char *name;     /* whole name, interned */
 };
