@@ -69,7 +69,11 @@ def top_kernels(run, top):
         return None
     if _long_form(t):
         timed = any(m in set(t["metric"]) for m in TIME_METRICS)
-        return ("GPU kernels by time" if timed else "GPU kernels by launches"), _top_long(t, top or len(t))
+        title = "GPU kernels by time" if timed else "GPU kernels by launches"
+        if "cache" in t.columns and len(t):   # schema 5: the cache control used
+            modes = sorted({c.decode() if isinstance(c, bytes) else str(c) for c in t["cache"]})
+            title += f" (caches before each kernel: {', '.join(modes)})"
+        return title, _top_long(t, top or len(t))
     name = _first(t.columns, "name", "kernel", "function", contains="name")
     tcol = _time_column(t)
     num = [c for c in t.columns if c not in ("rank", "device", "thread", "region", name, tcol)

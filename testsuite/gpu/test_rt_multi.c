@@ -4,7 +4,8 @@
  * Mode "setdev": each rank calls cudaSetDevice(rank % GPUs) after
  * MPI_Init (tg_work_on) and launches TM_LAUNCHES work kernels there.
  * Mode "all": each rank launches TM_LAUNCHES work kernels on every
- * visible GPU in turn.  Ranks take turns (barriers).  Each rank prints
+ * visible GPU in turn.  Mode "copy": 3 launches of the copy kernel on GPU
+ * 0 (TG_COPY_MIB MiB read each; run_rt_cache.sh).  Ranks take turns (barriers).  Each rank prints
  * "USED rank device uuid" for every GPU it launched on.  77 without a GPU.
  */
 #include <mpi.h>
@@ -37,6 +38,7 @@ int main(int argc, char **argv)
 {
 	int rank, size, ngpu, ok = 1, all;
 	int every = argc > 1 && !strcmp(argv[1], "all");
+	int copy = argc > 1 && !strcmp(argv[1], "copy");
 
 	MPI_Init(&argc, &argv);   /* before any CUDA call: the device is chosen after it */
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -52,9 +54,14 @@ int main(int argc, char **argv)
 		MPI_Finalize();
 		return gpu ? 1 : 77;
 	}
-	for (int turn = 0; turn < size; turn++) {
+	if (copy && tg_init((size_t)TG_BLOCKS * TG_THREADS, tg_copy_floats()) != 0)
+		ok = 0;
+	for (int turn = 0; turn < size && ok; turn++) {
 		if (turn == rank) {
-			if (every)
+			if (copy)
+				for (int k = 0; k < TM_LAUNCHES && ok; k++)
+					ok = tg_copy() == 0 && tg_sync() == 0;
+			else if (every)
 				for (int d = 0; d < ngpu && ok; d++)
 					ok = run_on(rank, d) == 0;
 			else

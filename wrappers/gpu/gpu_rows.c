@@ -36,6 +36,7 @@ static void one_row(struct tly_row_gpu_kernels *row, struct tly_rt_proc *p, cons
 	snprintf(row->replay, sizeof row->replay, "%s", replay ? "kernel replay"
 		 : tly_pass_state()->gpu_image ? TLY_PASS_MODE_IMAGE
 		 : tly_pass_state()->gpu_replay ? "application replay" : "none");
+	snprintf(row->cache, sizeof row->cache, "%s", tly_gpu_rt_ranges() ? "none" : tly_rt_proc()->opt.raw.cuda_cache);
 	row->total = k->total[i];
 	row->min = k->min[i];
 	row->max = k->max[i];

@@ -330,6 +330,11 @@ void tly_gpu_rt_view(struct tly_gpu_view *v)
 	pthread_mutex_unlock(&gs.lock);
 }
 
+int tly_gpu_rt_ranges(void)
+{
+	return gs.plan.ranges;
+}
+
 static void region_change(const struct tly_rt_thread *t)
 {
 	tly_gpu_scope_note(t);

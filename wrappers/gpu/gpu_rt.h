@@ -72,6 +72,9 @@ void tly_gpu_scope_start(void);
 void tly_gpu_scope_note(const struct tly_rt_thread *t);
 void tly_gpu_scope_of(const struct tly_rt_thread *t, const struct tly_rt_thread **pt, int32_t *node);
 
+/* Whether values are per region (no cache control there). */
+int tly_gpu_rt_ranges(void);
+
 /* Row name of region-granularity values in gpu_kernels. */
 #define TLY_GPU_REGION_ROW "(region)"
 
