@@ -57,11 +57,11 @@ def main():
     torch.cuda.synchronize()
     grad = sum(p.numel() * p.element_size() for p in model.parameters())
     props = torch.cuda.get_device_properties(local)
-    for i, l in enumerate(losses):
-        print(f"LOSS {rank} {i} {l.item():.9e}")
-    print(f"ALLREDUCE {rank} {seen['calls']} {seen['bytes']}")
-    print(f"GRAD_BYTES {rank} {grad}")
-    print(f"DEVICE {rank} {local} GPU-{props.uuid}", flush=True)
+    out = [f"LOSS {rank} {i} {l.item():.9e}" for i, l in enumerate(losses)]
+    out += [f"ALLREDUCE {rank} {seen['calls']} {seen['bytes']}", f"GRAD_BYTES {rank} {grad}",
+            f"DEVICE {rank} {local} GPU-{props.uuid}"]
+    # one write: the ranks share stdout, and lines written one by one interleave
+    os.write(1, ("\n".join(out) + "\n").encode())
     dist.destroy_process_group()
 
 

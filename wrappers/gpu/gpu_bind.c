@@ -15,8 +15,11 @@
  * A per-kernel session is started on a thread of Tally's own while the
  * launching thread waits in the launch callback (as TALLY_CUDA_START=
  * background did for the one context of earlier versions; the wait is
- * bounded); a ranges-mode session (values per region) on the launching
- * thread itself, inside the callback.
+ * bounded).  Values per region (TALLY_CUDA_GRANULARITY=region) are the
+ * exception: their session starts with the runtime, on the context
+ * current then (else the device the metrics name, else 0), and only that
+ * context is profiled (a ranges session started from a launch callback
+ * hung PyTorch on the H200).
  */
 #include "gpu/gpu_rt.h"
 
@@ -204,9 +207,7 @@ static struct tly_gpu_bind *bind_new(void *ctx, int device, uint32_t uid)
 		snprintf(b->name, sizeof b->name, "%s", di.name);
 	}
 	if (bd.plan.n > 0 && selected(b)) {
-		/* ranges mode pushes and pops named ranges from the program's
-		 * threads: its session starts on the launching thread (a start
-		 * on Tally's thread hung torch_train's region run, H200 x4) */
+		/* values per region: started with the runtime, on its thread */
 		if (bd.plan.ranges)
 			start_session(b);
 		else if (tly_gpu_start_background(start_session, b) == 0) {
@@ -221,6 +222,20 @@ static struct tly_gpu_bind *bind_new(void *ctx, int device, uint32_t uid)
 	return b;
 }
 
+/* A binding made at the start (tly_gpu_bind_now: uid 0) on `device` takes
+ * the uid of the first context launching there; bd.lock held. */
+static struct tly_gpu_bind *adopt(int device, uint32_t uid)
+{
+	int n = atomic_load(&bd.nb);
+
+	for (int i = 0; i < n; i++)
+		if (bd.b[i].uid == 0 && bd.b[i].device == device) {
+			bd.b[i].uid = uid;
+			return &bd.b[i];
+		}
+	return NULL;
+}
+
 struct tly_gpu_bind *tly_gpu_bind_launch(const tally_gpu_launch_t *l)
 {
 	void *ctx = l->size >= sizeof *l ? l->context : NULL;
@@ -231,7 +246,11 @@ struct tly_gpu_bind *tly_gpu_bind_launch(const tally_gpu_launch_t *l)
 		return b;
 	pthread_mutex_lock(&bd.lock);
 	b = tly_gpu_bind_find(l->context_uid);
-	if (!b && (b = bind_new(ctx, l->device, l->context_uid)) && b->state == TLY_GPU_BIND_ON)
+	if (!b)
+		b = adopt(l->device, l->context_uid);
+	/* values per region: the context bound at the start only (a ranges
+	 * session started inside a launch callback hung, H200 x4) */
+	if (!b && !bd.plan.ranges && (b = bind_new(ctx, l->device, l->context_uid)) && b->state == TLY_GPU_BIND_ON)
 		first = !atomic_exchange(&bd.on, 1);
 	pthread_mutex_unlock(&bd.lock);
 	if (first && bd.plan.ranges) {   /* the first range: the launching thread's region */

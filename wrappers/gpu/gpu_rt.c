@@ -295,15 +295,19 @@ void tly_gpu_rt_start(void *comm_ptr)
 	if (tally_gpu_subscribed())
 		tly_rt_log(2, "Tally holds CUPTI's subscription: an application's own CUPTI tool (torch.profiler, "
 			   "Nsight) cannot subscribe; TALLY_CUPTI=app leaves CUPTI to it");
-	if (rc == PAPI_OK) {
+	if (rc == PAPI_OK && !gs.plan.ranges) {
 		tly_rt_log(2, "%d GPU metric(s) in %d pass(es)%s: each CUDA context is bound at its first launch",
 			   gs.n, gs.plan.num_sets, gs.plan.replay ? ", kernel replay" : "");
 		return;
 	}
-	/* no hook, no launches seen: the context current now (else the
-	 * metrics' device's primary context) is profiled, unattributed */
-	tly_rt_log(1, "GPU kernels not attributed to threads and regions, and only the GPU current at the start "
-		   "is profiled: %s", tally_gpu_subscriber_status());
+	/* values per region, or no hook: the context current now (else the
+	 * metrics' device's primary context) is profiled from the start */
+	if (rc != PAPI_OK)
+		tly_rt_log(1, "GPU kernels not attributed to threads and regions, and only the GPU current at the "
+			   "start is profiled: %s", tally_gpu_subscriber_status());
+	else
+		tly_rt_log(2, "%d GPU metric(s) per region: the GPU current at the start (else device %d) is profiled",
+			   gs.n, gs.plan.filter >= 0 ? gs.plan.filter : 0);
 	tly_gpu_bind_now(gs.plan.filter >= 0 ? gs.plan.filter : 0);
 	if (gs.plan.ranges) {
 		int replay, ranges, on;
