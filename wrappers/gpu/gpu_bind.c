@@ -18,8 +18,8 @@
  * bounded).  Values per region (TALLY_CUDA_GRANULARITY=region) are the
  * exception: their session starts with the runtime, on the context
  * current then (else the device the metrics name, else 0), and only that
- * context is profiled (a ranges session started from a launch callback
- * hung PyTorch on the H200).
+ * context is profiled (the way the earlier versions did it, validated on
+ * the H100; a lazily bound ranges session was not).
  */
 #include "gpu/gpu_rt.h"
 
@@ -248,8 +248,7 @@ struct tly_gpu_bind *tly_gpu_bind_launch(const tally_gpu_launch_t *l)
 	b = tly_gpu_bind_find(l->context_uid);
 	if (!b)
 		b = adopt(l->device, l->context_uid);
-	/* values per region: the context bound at the start only (a ranges
-	 * session started inside a launch callback hung, H200 x4) */
+	/* values per region: the context bound at the start only */
 	if (!b && !bd.plan.ranges && (b = bind_new(ctx, l->device, l->context_uid)) && b->state == TLY_GPU_BIND_ON)
 		first = !atomic_exchange(&bd.on, 1);
 	pthread_mutex_unlock(&bd.lock);

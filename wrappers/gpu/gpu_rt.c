@@ -125,9 +125,13 @@ static uint64_t on_launch(const tally_gpu_launch_t *l, void *ud)
 		atexit(harvest_at_exit);
 	if (l->phase != 1 || !(b = tly_gpu_bind_find(l->context_uid)))
 		return 0;
+	/* before gs.lock: a thread's first tly_rt_self enters its root region,
+	 * whose region change (marks, values per region) takes gs.lock; the
+	 * other order hung PyTorch's autograd thread at its first launch */
+	t = tly_rt_self();
 	pthread_mutex_lock(&gs.lock);
 	b->seen++;
-	if (b->state == TLY_GPU_BIND_ON && (t = tly_rt_self()))
+	if (b->state == TLY_GPU_BIND_ON && t)
 		record(b, t, l->name);
 	pthread_mutex_unlock(&gs.lock);
 	return 0;
