@@ -69,7 +69,11 @@ def top_kernels(run, top):
         return None
     if _long_form(t):
         timed = any(m in set(t["metric"]) for m in TIME_METRICS)
-        return ("GPU kernels by time" if timed else "GPU kernels by launches"), _top_long(t, top or len(t))
+        title = "GPU kernels by time" if timed else "GPU kernels by launches"
+        if "cache" in t.columns and len(t):   # schema 5: the cache control used
+            modes = sorted({c.decode() if isinstance(c, bytes) else str(c) for c in t["cache"]})
+            title += f" (caches before each kernel: {', '.join(modes)})"
+        return title, _top_long(t, top or len(t))
     name = _first(t.columns, "name", "kernel", "function", contains="name")
     tcol = _time_column(t)
     num = [c for c in t.columns if c not in ("rank", "device", "thread", "region", name, tcol)
@@ -121,3 +125,20 @@ def hot_lines(run, top):
     if m is None:
         return None
     return m.head(top or len(m)).reset_index().rename(columns={"where": "line"})
+
+
+_PROFILED = {1: "yes", 0: "no (another :device= asked for)", -1: "no (another process profiles it)",
+             -2: "no (the profiler could not start)"}
+
+
+def rank_map(run):
+    """The rank -> GPU map of `gpu_devices` (schema 5): a row per rank and
+    GPU used, with its UUID, PCI bus id, whether the rank profiled it and
+    which rank did; None when the file has no such rows."""
+    t = run.tables.get("gpu_devices")
+    if t is None or not len(t):
+        return None
+    out = t[["rank", "device", "uuid", "pci_bus_id", "name", "launches"]].copy()
+    out["profiled"] = [_PROFILED.get(int(p), str(p)) for p in t["profiled"]]
+    out["profiled by rank"] = t["owner_rank"].values
+    return out.sort_values(["rank", "device"]).reset_index(drop=True)

@@ -12,7 +12,7 @@ import pandas as pd
 from . import gpu, metrics, mpi, names, stats, tree
 from .errors import TallyError
 
-KNOWN = {"events", "ranks", "threads", "regions", "region_stats", "mpi", "mpi_sites"}
+KNOWN = {"events", "ranks", "threads", "regions", "region_stats", "mpi", "mpi_sites", "gpu_devices"}
 # Tables that only describe the rows of others: shown when one of those has rows
 # (the runtime lists the default NVTX domain of every rank, NVTX or not).
 DESCRIBES = {"nvtx_domains": ("nvtx_marks", "nvtx_ranges", "nvtx_schemas", "nvtx_names"),
@@ -301,6 +301,10 @@ def build(run, by="region", metric="time", top=20, full=True):
         raise TallyError("--by kernel: this file has no GPU kernel table")
     if kern is not None:   # --by kernel: the kernels first
         sections.insert(1 if by == "kernel" else len(sections), Section(kern[0], kern[1]))
+    gmap = gpu.rank_map(run)
+    if gmap is not None:
+        sections.append(Section("GPUs by rank", gmap, "device: the visible index; uuid as nvidia-smi -L; a GPU "
+                                "used by several processes is profiled by one of them"))
     hot = gpu.hot_lines(run, top)
     if hot is not None:
         sections.append(Section("PC sampling: hot lines and stall reasons", hot, "samples per stall reason"))

@@ -77,6 +77,10 @@ typedef struct tally_gpu_device_info {
 	int num_domains;
 	double enum_seconds;            /* time the metric catalog took to load */
 	int enum_from_cache;            /* 1: read from the on-disk cache */
+	/* physical identity (added later: a caller whose size ends before
+	 * uuid gets the fields above only); "" for host-only devices */
+	char uuid[48];                  /* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as nvidia-smi -L */
+	char pci_bus_id[32];            /* "0000:19:00.0" (domain:bus:device.function) */
 } tally_gpu_device_info_t;
 
 PAPI_EXPORT int tally_gpu_num_devices(int *count);
@@ -275,6 +279,7 @@ typedef struct tally_gpu_launch {
 	int device;
 	unsigned long thread;       /* pthread id of the launching thread */
 	uint64_t tag;               /* exit: what the hook returned at enter */
+	void *context;              /* the launch's CUcontext (current on the launching thread) */
 } tally_gpu_launch_t;
 
 typedef uint64_t (*tally_gpu_launch_hook_fn)(const tally_gpu_launch_t *launch, void *userdata);

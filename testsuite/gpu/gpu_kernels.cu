@@ -58,3 +58,37 @@ extern "C" int tg_sync(void)
 	return cudaDeviceSynchronize() == cudaSuccess ? 0 : -1;
 }
 
+
+// ---- several GPUs (test_rt_multi.c) ------------------------------------
+#define TG_MAX_DEV 16
+static float *g_out_dev[TG_MAX_DEV];
+
+extern "C" int tg_device_count(void)
+{
+	int n = 0;
+
+	return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
+}
+
+extern "C" int tg_work_on(int dev, int blocks, int threads, int iters)
+{
+	if (dev < 0 || dev >= TG_MAX_DEV || cudaSetDevice(dev) != cudaSuccess)
+		return -1;
+	if (!g_out_dev[dev] && cudaMalloc(&g_out_dev[dev], (size_t)blocks * threads * sizeof(float)) != cudaSuccess)
+		return -2;
+	work<<<blocks, threads>>>(g_out_dev[dev], iters, 1.0001f, 0.5f);
+	return cudaGetLastError() == cudaSuccess ? 0 : -3;
+}
+
+extern "C" int tg_uuid(int dev, char *buf, size_t len)
+{
+	cudaDeviceProp p;
+	const unsigned char *b;
+
+	if (cudaGetDeviceProperties(&p, dev) != cudaSuccess)
+		return -1;
+	b = (const unsigned char *)p.uuid.bytes;
+	snprintf(buf, len, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
+		 b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+	return 0;
+}

@@ -12,6 +12,12 @@ int tg_work(int blocks, int threads, int iters);
 /* copy<<<1320, 256>>> over copy_floats floats. */
 int tg_copy(void);
 int tg_sync(void);
+/* Several GPUs: the devices visible; work<<<>>> on device dev (made
+ * current; its output buffer allocated at its first use); the UUID of
+ * device dev as nvidia-smi -L writes it. */
+int tg_device_count(void);
+int tg_work_on(int dev, int blocks, int threads, int iters);
+int tg_uuid(int dev, char *buf, size_t len);
 #ifdef __cplusplus
 }
 #endif

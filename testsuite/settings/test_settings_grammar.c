@@ -185,7 +185,7 @@ static void check_choices(void)
 		{ __LINE__, TLY_SET_children, "exclude,measure", -1, "exclude", "is not one of" },
 		{ __LINE__, TLY_SET_pcsamp_mode, "Kernel-Serialized", 0, "kernel-serialized", NULL },
 		{ __LINE__, TLY_SET_cuda_cache, "flush", 0, "flush", NULL },
-		{ __LINE__, TLY_SET_cuda_cache, "flsh", -1, "none", "TALLY_CUDA_CACHE='flsh' is not one of none,flush" },
+		{ __LINE__, TLY_SET_cuda_cache, "flsh", -1, "flush", "TALLY_CUDA_CACHE='flsh' is not one of none,flush" },
 		{ __LINE__, TLY_SET_cuda_replay, NULL, 0, "", NULL },
 		{ __LINE__, TLY_SET_cuda_replay, "kernel", 0, "kernel", NULL },
 		{ __LINE__, TLY_SET_cuda_replay, "yes", -1, "", "TALLY_CUDA_REPLAY='yes' is not one of kernel" },

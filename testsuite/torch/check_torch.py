@@ -50,6 +50,15 @@ def main():
         print("LONGEST", longest)
         regions = {s(r["region"]) for r in k}
         print("KERNEL_REGIONS", sorted(regions)[:12])
+        if mode == "ranges":   # process scope (TALLY_CUDA_SCOPE=process, the default)
+            first = s(k[0]["metric"]) if len(k) else ""
+            other = [r for r in k if int(r["thread"]) != 0 and s(r["metric"]) == first]
+            back = sum(int(r["launches"]) for r in other if s(r["region"]).endswith("backward"))
+            nother = sum(int(r["launches"]) for r in other)
+            bins = sum(float(r["total"]) for r in k if s(r["region"]).endswith("backward") and s(r["metric"]) == first)
+            print(f"WORKER_LAUNCHES {nother} in backward {back}; backward total {bins:.0f}")
+            check(back == nother and bins > 0,
+                  f"the worker threads' {nother} launches are in 'backward' ({back}), backward holds {bins:.0f}")
         print("LAUNCHES", sum(int(r["launches"]) for r in k if s(r["metric"]) == s(k[0]["metric"])))
     sys.exit(done("check_torch"))
 

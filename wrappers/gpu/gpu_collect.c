@@ -1,8 +1,9 @@
 /*
- * gpu_collect.c - the end of GPU collection: harvest every group's
- * per-kernel values (one row per kernel in launch order, for the group's
- * metrics), put the metrics of all passes side by side, match each row
- * with the launch the hook recorded and fold the rows per kernel.
+ * gpu_collect.c - the end of GPU collection, per bound context: harvest
+ * every group's per-kernel values (one row per kernel in launch order, for
+ * the group's metrics), put the metrics of all passes side by side, match
+ * each row with the launch the hook recorded on that context and fold the
+ * rows per device and kernel.
  * Application replay through counter data images: a run before the last
  * has no values (CUPTI evaluates the image in the last run), so its rows
  * are the hook's launches with NaN values; kernels are named by the hook
@@ -52,7 +53,7 @@ static int reserve(struct harvest *h, int rows, int n)
 }
 
 /* Rows [off, off + nk) of one group read into h. */
-static void put_rows(const struct tly_gpu_view *v, const tally_gpu_event_t *ev, int ne, struct harvest *h,
+static void put_rows(const struct tly_gpu_view *v, const tally_gpu_event_t *ids, const tally_gpu_event_t *ev, int ne, struct harvest *h,
 		     int off, int nk, char **names, const double *vals)
 {
 	for (int r = 0; r < nk; r++) {   /* the first group read names the rows */
@@ -65,14 +66,14 @@ static void put_rows(const struct tly_gpu_view *v, const tally_gpu_event_t *ev, 
 	for (int r = 0; r < nk; r++)
 		for (int e = 0; e < ne; e++)
 			for (int i = 0; i < v->n; i++)
-				if (v->ids[i] == ev[e])
+				if (ids[i] == ev[e])
 					h->m[(size_t)(off + r) * (size_t)v->n + (size_t)i] =
 						vals[(size_t)r * (size_t)ne + (size_t)e];
 }
 
 /* Every row of one group, CHUNK at a time (a read returns the rows that
  * fit and keeps the others). */
-static void read_group(const struct tly_gpu_view *v, tally_gpu_group_t g, struct harvest *h,
+static void read_group(const struct tly_gpu_view *v, const tally_gpu_event_t *ids, tally_gpu_group_t g, struct harvest *h,
 		       char **names, double *vals)
 {
 	tally_gpu_event_t ev[TALLY_GPU_GROUP_MAX_EVENTS];
@@ -93,36 +94,38 @@ static void read_group(const struct tly_gpu_view *v, tally_gpu_group_t g, struct
 				free(names[r]);
 			break;
 		}
-		put_rows(v, ev, ne, h, off, got, names, vals);
+		put_rows(v, ids, ev, ne, h, off, got, names, vals);
 		off += got;
 	} while (nk > CHUNK);
 	h->nk = off > h->nk ? off : h->nk;
 }
 
-static int harvest_all(const struct tly_gpu_view *v, struct harvest *h)
+static int harvest_all(const struct tly_gpu_view *v, const struct tly_gpu_bind *b, struct harvest *h)
 {
 	char **names = calloc(CHUNK, sizeof *names);
 	double *vals = calloc((size_t)CHUNK * TALLY_GPU_GROUP_MAX_EVENTS, sizeof *vals);
 	int rc = names && vals && reserve(h, CHUNK, v->n) == 0 ? 0 : -1;
 
 	if (rc == 0)
-		for (int k = 0; k < v->sets->num_sets; k++)
-			for (int g = 0; g < v->sets->sets[k].num_groups; g++)
-				read_group(v, v->sets->sets[k].groups[g], h, names, vals);
+		for (int k = 0; k < b->sets->num_sets; k++)
+			for (int g = 0; g < b->sets->sets[k].num_groups; g++)
+				read_group(v, b->ids, b->sets->sets[k].groups[g], h, names, vals);
 	free(names);
 	free(vals);
 	return rc;
 }
 
 static struct tly_gpu_kstat *find(struct tly_gpu_kstat *ks, int64_t *nks, const struct tly_rt_thread *t,
-				  int32_t node, int device, const char *name)
+				  const struct tly_rt_thread *pt, int32_t node, int device, const char *name)
 {
 	for (int64_t i = 0; i < *nks; i++)
-		if (ks[i].t == t && ks[i].node == node && !strcmp(ks[i].kernel, name))
+		if (ks[i].t == t && ks[i].pt == pt && ks[i].node == node && ks[i].device == device &&
+		    !strcmp(ks[i].kernel, name))
 			return &ks[i];
 	ks += (*nks)++;
 	memset(ks, 0, sizeof *ks);
 	ks->t = t;
+	ks->pt = pt;
 	ks->node = node;
 	ks->device = device;
 	ks->kernel = strdup(name ? name : "?");
@@ -143,38 +146,30 @@ static void fold_row(struct tly_gpu_kstat *k, const double *m, int n)
 	}
 }
 
-/* The launches the hook saw, without values. */
-static struct tly_gpu_kstat *launches_only(const struct tly_gpu_view *v, int64_t *nks)
+/* The launches the hook saw on b, without values, into ks. */
+static void launches_only(const struct tly_gpu_view *v, const struct tly_gpu_bind *b, struct tly_gpu_kstat *ks,
+			  int64_t *nks)
 {
-	struct tly_gpu_kstat *ks = calloc((size_t)v->nl + 1, sizeof *ks);
 	double none[TLY_GPU_MAX_METRICS];
+	int64_t first = *nks;
 
-	*nks = 0;
 	for (int i = 0; i < v->n; i++)
 		none[i] = NAN;
-	for (int64_t r = 0; ks && r < v->nl; r++) {
-		const struct tly_rt_thread *t;
-		int32_t node;
-		const char *name = tly_gpu_rt_launch(r, &t, &node);
-		struct tly_gpu_kstat *k = find(ks, nks, t, node, v->device, name);
-
-		fold_row(k, none, v->n);
-	}
-	for (int64_t j = 0; ks && j < *nks; j++)
+	for (int64_t r = 0; r < b->nl; r++)
+		fold_row(find(ks, nks, b->l[r].t, b->l[r].pt, b->l[r].node, b->device, b->l[r].name), none, v->n);
+	for (int64_t j = first; j < *nks; j++)
 		for (int i = 0; i < v->n; i++)
 			ks[j].min[i] = ks[j].max[i] = NAN;
-	return ks;
 }
 
 /* Region granularity: a row per range ("r<k>"), folded per thread and
  * region as kernel TLY_GPU_REGION_ROW with the launches of the range;
- * ranges that launched nothing and counted nothing are left out. */
-static struct tly_gpu_kstat *fold_ranges(const struct tly_gpu_view *v, const struct harvest *h, int64_t *nks)
+ * ranges that launched nothing and counted nothing are left out.  The
+ * marks count the launches of every context. */
+static void fold_ranges(const struct tly_gpu_view *v, const struct tly_gpu_bind *b, const struct harvest *h,
+			struct tly_gpu_kstat *ks, int64_t *nks)
 {
-	struct tly_gpu_kstat *ks = calloc((size_t)h->nk + 1, sizeof *ks);
-
-	*nks = 0;
-	for (int r = 0; ks && r < h->nk; r++) {
+	for (int r = 0; r < h->nk; r++) {
 		const double *m = &h->m[(size_t)r * (size_t)v->n];
 		const struct tly_rt_thread *t = NULL;
 		int32_t node = 0;
@@ -188,42 +183,77 @@ static struct tly_gpu_kstat *fold_ranges(const struct tly_gpu_view *v, const str
 			t = NULL, node = 0, nl = 0;
 		if (!nl && !any)
 			continue;
-		k = find(ks, nks, t, node, v->device, TLY_GPU_REGION_ROW);
+		k = find(ks, nks, t, t, node, b->device, TLY_GPU_REGION_ROW);
 		fold_row(k, m, v->n);
 		k->launches += nl - 1;
 	}
-	return ks;
 }
 
-static struct tly_gpu_kstat *fold(const struct tly_gpu_view *v, const struct harvest *h, int64_t *nks)
+static void fold(const struct tly_gpu_view *v, const struct tly_gpu_bind *b, const struct harvest *h,
+		 struct tly_gpu_kstat *ks, int64_t *nks)
 {
-	struct tly_gpu_kstat *ks = calloc((size_t)h->nk + 1, sizeof *ks);
 	int warned = 0;
 
-	*nks = 0;
-	if (h->nk != v->nl)
-		tly_rt_log(1, "the profiler saw %d kernels, the launch hook %lld: kernels not seen by the "
-			   "hook are attributed to no thread", h->nk, (long long)v->nl);
-	for (int r = 0; ks && r < h->nk; r++) {
-		const struct tly_rt_thread *t = NULL;
-		int32_t node = 0;
-		const char *hooked = r < v->nl ? tly_gpu_rt_launch(r, &t, &node) : NULL;
-
+	if (h->nk != b->nl)
+		tly_rt_log(1, "GPU %d: the profiler saw %d kernels, the launch hook %lld: kernels not seen by the "
+			   "hook are attributed to no thread", b->device, h->nk, (long long)b->nl);
+	for (int r = 0; r < h->nk; r++) {
+		const struct tly_gpu_launch_rec *x = r < b->nl ? &b->l[r] : NULL;
 		const char *seen = h->names[r] ? h->names[r] : "?";
 
-		if (hooked && strcmp(hooked, seen) && !warned++)
-			tly_rt_log(1, "kernel %d: the launch hook saw '%s', the profiler '%s'; attribution by "
-				   "launch order may be wrong", r, hooked, seen);
-		fold_row(find(ks, nks, t, node, v->device, hooked && v->image_pass >= 0 ? hooked : seen),
+		if (x && strcmp(x->name, seen) && !warned++)
+			tly_rt_log(1, "GPU %d, kernel %d: the launch hook saw '%s', the profiler '%s'; attribution by "
+				   "launch order may be wrong", b->device, r, x->name, seen);
+		fold_row(find(ks, nks, x ? x->t : NULL, x ? x->pt : NULL, x ? x->node : 0, b->device,
+			      x && v->image_pass >= 0 ? x->name : seen),
 			 &h->m[(size_t)r * (size_t)v->n], v->n);
 	}
-	return ks;
+}
+
+static void free_harvest(struct harvest *h)
+{
+	for (int r = 0; h->names && r < h->nk; r++)
+		free(h->names[r]);
+	free(h->names);
+	free(h->m);
+	memset(h, 0, sizeof *h);
+}
+
+/* Binding b's rows harvested and folded into *ks (grown as needed). */
+static void collect_one(const struct tly_gpu_view *v, const struct tly_gpu_bind *b, struct tly_gpu_kstat **ks,
+			int64_t *nks, int64_t *cap)
+{
+	struct harvest h = { 0 };
+	int only = v->image_pass >= 0 && !v->image_last;
+	int64_t need;
+	void *m;
+
+	if (only)
+		tally_gpu_group_sets_disable_all(b->sets);   /* saves this pass into the image */
+	else if (harvest_all(v, b, &h) != 0) {
+		free_harvest(&h);
+		return;
+	}
+	need = *nks + (only ? b->nl : h.nk) + 1;
+	if (need > *cap && (m = realloc(*ks, (size_t)need * sizeof **ks))) {
+		*ks = m;
+		*cap = need;
+	}
+	if (need <= *cap) {
+		if (only)
+			launches_only(v, b, *ks, nks);
+		else if (v->ranges)
+			fold_ranges(v, b, &h, *ks, nks);
+		else
+			fold(v, b, &h, *ks, nks);
+	}
+	free_harvest(&h);
 }
 
 const struct tly_gpu_kstat *tly_gpu_rt_collect(int64_t *n, int *replay)
 {
 	struct tly_gpu_view v;
-	struct harvest h = { 0 };
+	int64_t cap = 0;
 
 	tly_gpu_start_join();   /* a background start has ended */
 	tly_gpu_rt_view(&v);
@@ -231,21 +261,14 @@ const struct tly_gpu_kstat *tly_gpu_rt_collect(int64_t *n, int *replay)
 	*n = *v.nks;
 	if (*v.ks || !v.on)
 		return *v.ks;
-	if (v.image_pass >= 0 && !v.image_last) {
-		tally_gpu_group_sets_disable_all(v.sets);   /* saves this pass into the image */
-		*v.ks = launches_only(&v, v.nks);
-	} else if (harvest_all(&v, &h) == 0)
-		*v.ks = v.ranges ? fold_ranges(&v, &h, v.nks) : fold(&v, &h, v.nks);
-	tally_gpu_group_sets_disable_all(v.sets);
-	for (int k = 0; k < v.sets->num_sets; k++)   /* application replay enabled one set */
-		tally_gpu_group_set_disable(&v.sets->sets[k]);
-	if (v.replay)
-		tally_gpu_kernel_replay_disable(NULL);
+	*v.nks = 0;
+	for (int i = 0; i < v.nb; i++)
+		if (v.b[i].state == TLY_GPU_BIND_ON && v.b[i].sets)
+			collect_one(&v, &v.b[i], v.ks, v.nks, &cap);
+	if (!*v.ks)
+		*v.ks = calloc(1, sizeof **v.ks);
+	tly_gpu_bind_stop();
 	tally_gpu_set_launch_hook(NULL, NULL);
-	for (int r = 0; h.names && r < h.nk; r++)
-		free(h.names[r]);
-	free(h.names);
-	free(h.m);
 	*n = *v.nks;
 	return *v.ks;
 }

@@ -11,6 +11,9 @@
 #include "gpu/gpu_rt.h"
 #include "passes/passes.h"
 
+/* gpu_dev_rows.c */
+void tly_gpu_dev_rows(const struct tly_out_ctx *c, struct tly_rows *r);
+
 static void one_row(struct tly_row_gpu_kernels *row, struct tly_rt_proc *p, const struct tly_gpu_kstat *k,
 		    int i, int replay)
 {
@@ -19,8 +22,8 @@ static void one_row(struct tly_row_gpu_kernels *row, struct tly_rt_proc *p, cons
 	row->rank = p->rank;
 	row->device = k->device;
 	row->thread = k->t ? k->t->index : -1;
-	if (k->t)
-		tly_pass_node_path(k->t, k->node, row->region, sizeof row->region);
+	if (k->pt)
+		tly_pass_node_path(k->pt, k->node, row->region, sizeof row->region);
 	else
 		snprintf(row->region, sizeof row->region, "?");
 	if (snprintf(row->kernel, sizeof row->kernel, "%s", k->kernel ? k->kernel : "?") >= (int)sizeof row->kernel &&
@@ -33,6 +36,7 @@ static void one_row(struct tly_row_gpu_kernels *row, struct tly_rt_proc *p, cons
 	snprintf(row->replay, sizeof row->replay, "%s", replay ? "kernel replay"
 		 : tly_pass_state()->gpu_image ? TLY_PASS_MODE_IMAGE
 		 : tly_pass_state()->gpu_replay ? "application replay" : "none");
+	snprintf(row->cache, sizeof row->cache, "%s", tly_gpu_rt_ranges() ? "none" : tly_rt_proc()->opt.raw.cuda_cache);
 	row->total = k->total[i];
 	row->min = k->min[i];
 	row->max = k->max[i];
@@ -56,10 +60,11 @@ static void gpu_rows(const struct tly_out_ctx *c, struct tly_rows *r)
 			one_row(&rows[n++], p, &ks[k], i, replay);
 	r->t[TLY_T_gpu_kernels] = rows;
 	r->n[TLY_T_gpu_kernels] = rows ? n : 0;
+	tly_gpu_dev_rows(c, r);   /* after the harvest: the launches are final */
 }
 
 const struct tly_out_module tly_out_mod_gpu = {
 	.name = "gpu",
-	.tables = (const enum tly_table[]){ TLY_T_gpu_kernels, TLY_NTABLES },
+	.tables = (const enum tly_table[]){ TLY_T_gpu_kernels, TLY_T_gpu_devices, TLY_NTABLES },
 	.rows = gpu_rows,
 };

@@ -1,10 +1,13 @@
 /*
- * gpu_rt.c - per-kernel GPU metrics under the runtime.  All metric groups
- * of the list are enabled at once in kernel collection mode (with kernel
- * replay when the list needs several passes), so the profiler produces
- * one range per kernel, in launch order.  The launch hook records each
- * launch (thread, region) in the same order; at the end the k-th range is
- * matched to the k-th launch and the values are folded per kernel.
+ * gpu_rt.c - per-kernel GPU metrics under the runtime.  At the start the
+ * metric list is parsed and its GPU pass schedule made (without choosing
+ * a GPU); each CUDA context is bound at its first launch (gpu_bind.c),
+ * where all metric groups of the list are enabled at once in kernel
+ * collection mode (with kernel replay when the list needs several
+ * passes), so the profiler produces one range per kernel, in launch order.
+ * The launch hook records each launch (thread, region) per context in the
+ * same order; at the end the k-th range of a context is matched to its
+ * k-th launch and the values are folded per kernel (gpu_collect.c).
  */
 #include "gpu/gpu_rt.h"
 
@@ -19,23 +22,13 @@
 #include "runtime/rt_parts.h"
 #include "tally_gpu.h"
 
-
-struct launch {
-	const struct tly_rt_thread *t;
-	int32_t node;
-	const char *name;     /* whole name, interned in gs.kn */
-};
-
 static struct {
 	pthread_mutex_t lock;
-	int on, device, n, replay;
-	int ranges;           /* region granularity (gpu_marks.c) */
-	int pass;             /* application replay: this run's pass, else -1 */
-	int image;            /* ... through saved counter data images */
+	int n;
 	tally_gpu_event_t ids[TLY_GPU_MAX_METRICS];
-	tally_gpu_group_sets_t *sets;
-	struct launch *l;
-	int64_t nl, cap;
+	tally_gpu_group_sets_t *sets;   /* the schedule's (never enabled) */
+	struct tly_gpu_plan plan;
+	int64_t nl;           /* launches recorded on all contexts */
 	char **kn;            /* distinct kernel names (kept to the end) */
 	int64_t nkn, capkn;
 	struct tly_gpu_kstat *ks;
@@ -89,49 +82,68 @@ static void harvest_at_exit(void)
 		tly_gpu_rt_collect(&n, &replay);
 }
 
+/* Launch k of binding b (gs.lock held). */
+static void record(struct tly_gpu_bind *b, struct tly_rt_thread *t, const char *name)
+{
+	struct tly_gpu_launch_rec *x;
+
+	if (b->nl == b->cap) {
+		int64_t cap = b->cap ? 2 * b->cap : 256;
+		void *m = realloc(b->l, (size_t)cap * sizeof *b->l);
+
+		if (m) {
+			b->l = m;
+			b->cap = cap;
+		}
+	}
+	if (b->nl == b->cap)
+		return;
+	x = &b->l[b->nl++];
+	x->t = t;
+	tly_gpu_scope_of(t, &x->pt, &x->node);
+	x->name = intern(name ? name : "?");
+	if (!x->name)
+		x->name = "?";
+	gs.nl++;
+}
+
 static uint64_t on_launch(const tally_gpu_launch_t *l, void *ud)
 {
 	static atomic_int exit_hook;
 	struct tly_rt_thread *t;
-	struct launch *x;
+	struct tly_gpu_bind *b;
 
 	(void)ud;
 	if (l->phase == 0 && tly_gpu_start_wait() != 0)
 		tly_rt_log(1, "the GPU profiler's start has not ended after a minute: kernel '%s' launched without it",
 			   l->name ? l->name : "?");
-	if (l->phase == 0)
+	if (l->phase == 0) {
+		tly_gpu_bind_launch(l);   /* a new context is bound before its first kernel runs */
 		tly_gpu_rt_mark_launch();
+	}
 	if (l->phase == 1 && !atomic_exchange(&exit_hook, 1))
 		atexit(harvest_at_exit);
-	if (l->phase != 1 || !(t = tly_rt_self()))
+	if (l->phase != 1 || !(b = tly_gpu_bind_find(l->context_uid)))
 		return 0;
+	/* before gs.lock: a thread's first tly_rt_self enters its root region,
+	 * whose region change (marks, values per region) takes gs.lock; the
+	 * other order hung PyTorch's autograd thread at its first launch */
+	t = tly_rt_self();
 	pthread_mutex_lock(&gs.lock);
-	if (gs.nl == gs.cap) {
-		int64_t cap = gs.cap ? 2 * gs.cap : 256;
-		void *m = realloc(gs.l, (size_t)cap * sizeof *gs.l);
-
-		if (m) {
-			gs.l = m;
-			gs.cap = cap;
-		}
-	}
-	if (gs.nl < gs.cap) {
-		x = &gs.l[gs.nl++];
-		x->t = t;
-		x->node = t->depth ? t->stack[t->depth - 1].node : 0;
-		x->name = intern(l->name ? l->name : "?");
-		if (!x->name)
-			x->name = "?";
-	}
+	b->seen++;
+	if (b->state == TLY_GPU_BIND_ON && t)
+		record(b, t, l->name);
 	pthread_mutex_unlock(&gs.lock);
 	return 0;
 }
 
-/* "cuda:::<metric>[:device=<n>]" -> metric id; the device of the first. */
+/* "cuda:::<metric>[:device=<n>]" -> metric id (on the device the schedule
+ * is made for); the first metric's device is the filter, else -1. */
 static int parse(struct tly_pass_sched *s, const char *list)
 {
 	char name[TLY_PASS_NAME];
 
+	gs.plan.filter = -1;
 	for (const char *p = list; *p && gs.n < TLY_GPU_MAX_METRICS;) {
 		size_t len = strcspn(p, ",");
 		char *dev;
@@ -142,17 +154,19 @@ static int parse(struct tly_pass_sched *s, const char *list)
 		dev = strstr(name, ":device=");
 		if (dev) {
 			if (!gs.n)
-				gs.device = atoi(dev + 8);
+				gs.plan.filter = atoi(dev + 8);
 			*dev = '\0';
 		}
-		rc = tally_gpu_event_id(gs.device, name, &gs.ids[gs.n]);
+		rc = tally_gpu_event_id(gs.plan.filter >= 0 ? gs.plan.filter : 0, name, &gs.ids[gs.n]);
 		if (rc != PAPI_OK) {
 			tly_rt_log(1, "GPU metric '%s' left out: %s", name, why(rc));
 			continue;
 		}
+		snprintf(gs.plan.names[gs.n], sizeof gs.plan.names[gs.n], "%s", name);
 		snprintf(s->names[gs.n++], TLY_PASS_NAME, "cuda:::%s", name);
 	}
 	s->nev = gs.n;
+	gs.plan.n = gs.n;
 	return gs.n;
 }
 
@@ -195,64 +209,15 @@ static void schedule(struct tly_pass_sched *s)
 	s->extra_hash = (uint64_t)gs.sets->host_passes;
 	/* the mode belongs to the schedule: a rank that cannot profile (a
 	 * shared GPU) still records the job's mode */
-	gs.pass = tly_pass_replay_index();
-	tly_pass_state()->gpu_replay = gs.pass >= 0 && gs.sets->num_sets > 1;
-	gs.image = tly_pass_state()->gpu_replay && has_multipass_group(gs.sets);
-	tly_pass_state()->gpu_image = gs.image;
-	if (tally_gpu_device_info(gs.device, &di) == PAPI_OK)
+	gs.plan.pass = tly_pass_replay_index();
+	gs.plan.num_sets = gs.sets->num_sets;
+	gs.plan.host_passes = gs.sets->host_passes;
+	tly_pass_state()->gpu_replay = gs.plan.pass >= 0 && gs.sets->num_sets > 1;
+	gs.plan.image = tly_pass_state()->gpu_replay && has_multipass_group(gs.sets);
+	tly_pass_state()->gpu_image = gs.plan.image;
+	if (tally_gpu_device_info(gs.plan.filter >= 0 ? gs.plan.filter : 0, &di) == PAPI_OK)
 		snprintf(s->device, sizeof s->device, "%s", di.chip);
 	tly_pass_hash(s);
-}
-
-/* Application replay (tally-run --passes): this run enables group set k
- * alone, in kernel collection mode without kernel replay (one pass); the
- * other runs of the job collect the other sets.  A set that cannot be
- * collected in one pass (a metric that needs several passes by itself)
- * is reported: application replay cannot collect it. */
-static int enable_one_set(int k)
-{
-	tally_gpu_group_sets_t *sets = gs.sets;
-	int rc;
-
-	k %= sets->num_sets;
-	rc = tally_gpu_set_collection_mode(NULL, TALLY_GPU_COLLECTION_KERNEL);
-	if (rc == PAPI_OK)
-		rc = tally_gpu_group_set_enable(&sets->sets[k]);
-	if (rc != PAPI_OK) {
-		tly_rt_log(1, "application replay: GPU pass %d not collected: %s (a metric that needs several "
-			   "passes by itself needs kernel replay)", k, why(rc));
-		return -1;
-	}
-	tly_rt_log(2, "application replay: GPU pass %d of %d", k, sets->num_sets);
-	return 0;
-}
-
-/* Application replay of a list with a metric that needs several passes by
- * itself: every run enables the whole list at its pass (CUPTI user replay);
- * the counter data image goes from run to run through a file, and the run
- * of the last pass evaluates it (its file holds every metric). */
-static int enable_image_pass(int k)
-{
-	const struct tly_rt_proc *p = tly_rt_proc();
-	char path[600];
-	int rc;
-
-	if (!p->opt.raw.pass_image[0]) {
-		tly_rt_log(1, "application replay: GPU metrics that need several passes by themselves need "
-			   "TALLY_PASS_IMAGE (set by tally-run --passes); no GPU data");
-		return -1;
-	}
-	snprintf(path, sizeof path, "%s.rank%d.cdata", p->opt.raw.pass_image, p->rank);
-	rc = tally_gpu_user_replay_pass(NULL, k, path);
-	if (rc == PAPI_OK)
-		rc = tally_gpu_group_sets_enable_all(gs.sets);
-	if (rc != PAPI_OK) {
-		tly_rt_log(1, "application replay: GPU pass %d not collected: %s", k, why(rc));
-		return -1;
-	}
-	tly_rt_log(2, "application replay: GPU pass %d of %d (counter data image %s%s)", k, gs.sets->host_passes,
-		   path, k == gs.sets->host_passes - 1 ? ", evaluated in this run" : "");
-	return 0;
 }
 
 /* TALLY_CUDA_GRANULARITY=region, where the list allows it (one pass). */
@@ -261,7 +226,7 @@ static int by_region(void)
 	const char *g = tly_rt_proc()->opt.raw.cuda_granularity;
 
 	if (!strcmp(g, "region")) {
-		if (!gs.replay)
+		if (!gs.plan.replay)
 			return 1;
 		tly_rt_log(1, "TALLY_CUDA_GRANULARITY=region: the GPU metrics need %d passes (kernel replay); "
 			   "values per kernel instead", gs.sets->host_passes);
@@ -271,36 +236,24 @@ static int by_region(void)
 	return 0;
 }
 
-static int enable(void)
+/* The job's mode for every context: 0, or -1 when nothing can be collected. */
+static int plan_modes(void)
 {
-	const char *mode = tly_rt_proc()->opt.raw.pass_mode;
-	int rc;
-
-	if (gs.image)
-		return enable_image_pass(gs.pass);
 	if (tly_pass_state()->gpu_replay)
-		return enable_one_set(gs.pass);
-	gs.replay = gs.sets->host_passes > 1;
-	if (gs.replay && !strcmp(mode, "off")) {
+		return 0;   /* application replay: one set per run, or images */
+	gs.plan.replay = gs.sets->host_passes > 1;
+	if (gs.plan.replay && !strcmp(tly_rt_proc()->opt.raw.pass_mode, "off")) {
 		tly_rt_log(1, "the GPU metrics need %d passes and TALLY_PASS_MODE=off; no GPU data",
 			   gs.sets->host_passes);
 		return -1;
 	}
-	if (gs.replay && (rc = tally_gpu_kernel_replay_enable(NULL)) != PAPI_OK)
-		goto fail;
-	gs.ranges = by_region();
-	if (gs.ranges && (rc = tally_gpu_set_collection_mode(NULL, TALLY_GPU_COLLECTION_RANGES)) != PAPI_OK)
-		goto fail;
-	if ((rc = tally_gpu_group_sets_enable_all(gs.sets)) != PAPI_OK)
-		goto fail;
+	gs.plan.ranges = by_region();
 	return 0;
-fail:
-	tly_rt_log(1, "GPU metrics not collected: %s%s", why(rc), strstr(why(rc), "HARDWARE_BUSY") ?
-		   " (another process, e.g. a rank sharing this GPU, is profiling it: give each rank its own GPU)" : "");
-	return -1;
 }
 
-/* Metric ids, group sets and the schedule; 0 when there is nothing to do. */
+/* Metric ids, group sets and the schedule; 0 when there is nothing to do.
+ * The schedule's group sets are made on the current context, else on the
+ * device the metrics name (0 when none): only the chip matters. */
 static int prepare(struct tly_pass_sched *s)
 {
 	const char *list = tly_pass_gpu_list();
@@ -326,91 +279,78 @@ static int cupti_left_to_app(void)
 	return !strcmp(tly_rt_proc()->opt.raw.cupti, "app");
 }
 
-/* Enable the metrics; on success values are collected (gs.on).  Runs in
- * the background thread (gpu_start.c) or inline; t: the starting thread. */
-static void start_session(void *t)
-{
-	if (enable() < 0) {
-		tally_gpu_set_launch_hook(NULL, NULL);
-		return;
-	}
-	pthread_mutex_lock(&gs.lock);
-	gs.on = 1;
-	pthread_mutex_unlock(&gs.lock);
-	if (gs.ranges) {
-		tly_gpu_rt_marks_on();
-		tly_gpu_rt_mark(t);   /* the first range: the starting thread's region */
-	}
-	tly_rt_log(2, "%d GPU metric(s) in %d pass(es)%s%s", gs.n, tly_pass_state()->gpu.npasses,
-		   gs.replay ? ", kernel replay" : "", gs.ranges ? ", values per region" : "");
-}
-
-/* The device of the list's first metric ("cuda:::<metric>:device=<n>"). */
-static int first_device(const char *list)
-{
-	const char *dev = strstr(list, ":device=");
-	size_t first = strcspn(list, ",");
-
-	return dev && (size_t)(dev - list) < first ? atoi(dev + 8) : 0;
-}
-
 void tly_gpu_rt_start(void *comm_ptr)
 {
 	struct tly_pass_sched *s = &tly_pass_state()->gpu;
 	int yield = *tly_pass_gpu_list() && cupti_left_to_app();
-	int ready, owner, rc;
+	int rc;
 
-	/* the context the metrics need is made while CUPTI initialises */
-	if (*tly_pass_gpu_list() && !yield && !gs.sets)
-		(void)tally_gpu_context_warm(first_device(tly_pass_gpu_list()));
-	ready = !yield && prepare(s);
-	owner = tly_gpu_share_owner(comm_ptr, gs.device, ready);
-
-	if (yield)
+	(void)comm_ptr;   /* GPUs are claimed per physical GPU, at binding (gpu_share.c) */
+	if (yield) {
 		tly_rt_log(1, "GPU metrics off: TALLY_CUPTI=app leaves CUPTI to the application's own tool");
-
-	if (!ready)
-		return;
-	if (owner != tly_rt_proc()->rank) {
-		tly_rt_log(1, "GPU %d is shared with rank %d, which profiles it (a GPU's counters serve one "
-			   "process at a time): no GPU metrics on this rank; give each rank its own GPU",
-			   gs.device, owner);
 		return;
 	}
-	/* the hook first: a launch during a background start waits for it */
+	if (!prepare(s) || plan_modes() != 0)
+		return;
+	tly_gpu_scope_start();
+	tly_gpu_bind_plan(&gs.plan);
 	rc = tally_gpu_set_launch_hook(on_launch, NULL);
-	if (rc != PAPI_OK)
-		tly_rt_log(1, "GPU kernels not attributed to threads and regions: %s", tally_gpu_subscriber_status());
-	if (!strcmp(tly_rt_proc()->opt.raw.cuda_start, "background") &&
-	    tly_gpu_start_background(start_session, tly_rt_self()) == 0)
-		tly_rt_log(2, "GPU profiler session starting in the background");
-	else
-		start_session(tly_rt_self());
+	/* said at verbose level only: with no other CUPTI tool it is noise */
 	if (tally_gpu_subscribed())
-		tly_rt_log(1, "Tally holds CUPTI's subscription: an application's own CUPTI tool (torch.profiler, "
+		tly_rt_log(2, "Tally holds CUPTI's subscription: an application's own CUPTI tool (torch.profiler, "
 			   "Nsight) cannot subscribe; TALLY_CUPTI=app leaves CUPTI to it");
+	if (rc == PAPI_OK && !gs.plan.ranges) {
+		tly_rt_log(2, "%d GPU metric(s) in %d pass(es)%s: each CUDA context is bound at its first launch",
+			   gs.n, gs.plan.num_sets, gs.plan.replay ? ", kernel replay" : "");
+		return;
+	}
+	/* values per region, or no hook: the context current now (else the
+	 * metrics' device's primary context) is profiled from the start */
+	if (rc != PAPI_OK)
+		tly_rt_log(1, "GPU kernels not attributed to threads and regions, and only the GPU current at the "
+			   "start is profiled: %s", tally_gpu_subscriber_status());
+	else
+		tly_rt_log(2, "%d GPU metric(s) per region: the GPU current at the start (else device %d) is profiled",
+			   gs.n, gs.plan.filter >= 0 ? gs.plan.filter : 0);
+	tly_gpu_bind_now(gs.plan.filter >= 0 ? gs.plan.filter : 0);
+	if (gs.plan.ranges) {
+		int replay, ranges, on;
+
+		tly_gpu_bind_modes(&replay, &ranges, &on);
+		if (on) {
+			tly_gpu_rt_marks_on();
+			tly_gpu_rt_mark(tly_rt_self());
+		}
+	}
 }
 
 void tly_gpu_rt_view(struct tly_gpu_view *v)
 {
+	int replay, ranges, on, nb;
+	struct tly_gpu_bind *b = tly_gpu_bind_all(&nb);
+
+	tly_gpu_bind_modes(&replay, &ranges, &on);
 	pthread_mutex_lock(&gs.lock);
-	*v = (struct tly_gpu_view){ .on = gs.on, .device = gs.device, .n = gs.n, .replay = gs.replay,
-				    .ranges = gs.ranges,
-				    .image_pass = gs.image ? gs.pass : -1,
-				    .image_last = gs.image && gs.pass == gs.sets->host_passes - 1,
-				    .ids = gs.ids, .sets = gs.sets, .nl = gs.nl, .ks = &gs.ks, .nks = &gs.nks };
+	*v = (struct tly_gpu_view){ .on = on, .n = gs.n, .replay = replay, .ranges = ranges,
+				    .image_pass = gs.plan.image ? gs.plan.pass : -1,
+				    .image_last = gs.plan.image && gs.plan.pass == gs.plan.host_passes - 1,
+				    .nb = nb, .b = b, .nl = gs.nl, .ks = &gs.ks, .nks = &gs.nks };
 	pthread_mutex_unlock(&gs.lock);
 }
 
-const char *tly_gpu_rt_launch(int64_t k, const struct tly_rt_thread **t, int32_t *node)
+int tly_gpu_rt_ranges(void)
 {
-	*t = gs.l[k].t;
-	*node = gs.l[k].node;
-	return gs.l[k].name;
+	return gs.plan.ranges;
+}
+
+static void region_change(const struct tly_rt_thread *t)
+{
+	tly_gpu_scope_note(t);
+	tly_gpu_rt_mark(t);
 }
 
 const struct tly_rt_part tly_rt_part_gpu = {
 	.name = "gpu",
 	.job_start = tly_gpu_rt_start,
-	.region_change = tly_gpu_rt_mark,
+	.region_change = region_change,
 };

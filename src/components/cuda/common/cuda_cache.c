@@ -8,8 +8,8 @@
  * dirty: their write-back may add to the kernel's DRAM writes).  The write
  * is a memset, not a kernel, so it is not a range of the profiler.  In one
  * window (UserRange: PAPI sets without kernel mode) the write would be
- * counted, so it is not made there.  'none' (default): caches as the
- * previous work left them.
+ * counted, so it is not made there.  'flush' is the default, as ncu's;
+ * 'none': caches as the previous work left them.
  */
 #include "cuda_internal.h"
 
@@ -38,7 +38,7 @@ int tly_cu_cache_mode(void)
 	if (cache_ctl.mode == -2) {
 		char mode[8];
 
-		tly_setting_pick(TLY_SET_cuda_cache, mode, sizeof mode);   /* a bad word: said, "none" */
+		tly_setting_pick(TLY_SET_cuda_cache, mode, sizeof mode);   /* a bad word: said, the default */
 		cache_ctl.mode = !strcmp(mode, "flush");
 	}
 	pthread_mutex_unlock(&cache_ctl.lock);

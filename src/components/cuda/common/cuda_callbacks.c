@@ -163,6 +163,7 @@ static void on_launch(CUpti_CallbackId id, const CUpti_CallbackData *cd)
 	l.mangled = cd->symbolName;
 	l.correlation_id = cd->correlationId;
 	l.context_uid = cd->contextUid;
+	l.context = cd->context;
 	l.thread = (unsigned long)pthread_self();
 	l.tag = l.phase && cd->correlationData ? *cd->correlationData : 0;
 	if (hook) {

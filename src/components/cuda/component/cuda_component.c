@@ -23,7 +23,9 @@
 #include "tally_shared.h"
 
 #define TOK_DEV_SHIFT 40
-#define TOK_MET_SHIFT 8
+#define TOK_MET_SHIFT 16   /* variants below: some metrics have more than 255 (an 8-bit field
+                               * carried into the metric: papi_native_avail never ended) */
+#define TOK_VAR_MASK 0xffffu
 
 struct cu_ev {
 	int dev;
@@ -109,8 +111,8 @@ static void cu_shutdown(void)
 static void tok_split(uint64_t tok, int *dev, int *met, int *var)
 {
 	*dev = (int)(tok >> TOK_DEV_SHIFT);
-	*met = (int)((tok >> TOK_MET_SHIFT) & 0xffffffffu);
-	*var = (int)(tok & 0xff);
+	*met = (int)((tok >> TOK_MET_SHIFT) & 0xffffffu);
+	*var = (int)(tok & TOK_VAR_MASK);
 }
 
 static uint64_t tok_make(int dev, int met, int var)
@@ -127,7 +129,7 @@ static int cu_ntv_enum(uint64_t *tok, int modifier)
 		tok_split(*tok, &dev, &met, &var);
 	if (modifier == PAPI_NTV_ENUM_UMASKS) {
 		c = tly_cu_device_catalog(dev);
-		if (!c || met >= c->n || var >= c->m[met].nsub)
+		if (!c || met >= c->n || var >= c->m[met].nsub || (unsigned)var + 1 > TOK_VAR_MASK)
 			return PAPI_ENOEVNT;
 		*tok = tok_make(dev, met, var + 1);
 		return PAPI_OK;

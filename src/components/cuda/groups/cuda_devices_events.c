@@ -5,6 +5,7 @@
  */
 #include "cuda_groups_internal.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,13 +35,37 @@ int tally_gpu_open_chip(const char *chip, int *device)
 	return tly_cu_add_chip(chip, device);
 }
 
+/* UUID as nvidia-smi -L writes it and PCI bus id of a real device. */
+static void identity(const struct tly_cu_device *d, tally_gpu_device_info_t *out)
+{
+	const struct tly_cu_drv *drv = tly_cu_libs() ? tly_cu_libs()->drv : NULL;
+	const unsigned char *b;
+	int dom = 0, bus = 0, slot = 0;
+	CUuuid u;
+
+	if (!drv || d->host_only)
+		return;
+	if (drv->cuDeviceGetUuid && drv->cuDeviceGetUuid(&u, d->dev) == CUDA_SUCCESS) {
+		b = (const unsigned char *)u.bytes;
+		snprintf(out->uuid, sizeof out->uuid,
+			 "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2],
+			 b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+	}
+	if (drv->cuDeviceGetAttribute(&dom, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, d->dev) == CUDA_SUCCESS &&
+	    drv->cuDeviceGetAttribute(&bus, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, d->dev) == CUDA_SUCCESS &&
+	    drv->cuDeviceGetAttribute(&slot, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID, d->dev) == CUDA_SUCCESS)
+		snprintf(out->pci_bus_id, sizeof out->pci_bus_id, "%04x:%02x:%02x.0", dom, bus, slot);
+}
+
 int tally_gpu_device_info(int device, tally_gpu_device_info_t *info)
 {
 	struct tly_cu_device *d = tly_cu_device(device);
 	const struct tly_cu_catalog *c;
 	tally_gpu_device_info_t out = { .size = sizeof out };
+	size_t room = info ? info->size : 0;
 
-	if (!info || info->size < sizeof out)
+	/* a caller built before the identity fields gets the fields it knows */
+	if (!info || room < offsetof(tally_gpu_device_info_t, uuid))
 		return tly_err_set(PAPI_EINVAL, "tally_gpu_device_info: set info->size to sizeof(tally_gpu_device_info_t)");
 	if (!d)
 		return tly_err_last_code();
@@ -58,7 +83,9 @@ int tally_gpu_device_info(int device, tally_gpu_device_info_t *info)
 	out.num_domains = c ? c->ndom : 0;
 	out.enum_seconds = c ? c->seconds : 0;
 	out.enum_from_cache = c ? c->from_cache : 0;
-	*info = out;
+	identity(d, &out);
+	out.size = room < sizeof out ? room : sizeof out;
+	memcpy(info, &out, out.size);
 	return PAPI_OK;
 }
 
