@@ -248,9 +248,10 @@ static void start_measuring(void)
 	measure_read_costs(tly_rt_thread_new_self(0));
 	/* the parts of a program without MPI start now (an MPI program's at
 	 * MPI_Init: passes/pass_sync.c), GPU metrics among them */
-	if (!tly_rt_program_links_mpi())
+	if (!tly_rt_program_links_mpi()) {
 		tly_rt_parts_job_start(NULL);
-	tly_rt_writer.init();
+		tly_rt_writer.init();   /* an MPI program's at its first write (output/h5_writer.c) */
+	}
 	tly_rt_exit_install();
 	proc.init_ns = mono_ns() - t_load;
 }
