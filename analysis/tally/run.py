@@ -47,6 +47,14 @@ class Run:
         raise AttributeError(f"no table or attribute {name!r} in this run")
 
     @property
+    def nccl(self):
+        """NCCL calls per rank and calling region (calls, time, bytes,
+        communicator size), derived from NCCL's NVTX ranges and payloads
+        (tally.nccl.calls); empty without NCCL ranges."""
+        from . import nccl
+        return nccl.calls(self)
+
+    @property
     def event_names(self):
         """Names of the counted events, in counter-column order."""
         ev = self.table("events")
