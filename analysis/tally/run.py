@@ -12,6 +12,8 @@ class Run:
     docs     table name -> documentation (from the schema or the 'doc'
              attribute of the dataset)
     sources  the files read
+    nccl     NCCL calls per rank and calling region, derived from NCCL's
+             NVTX ranges and payloads (tally.nccl; empty without them)
     partial  True when the data comes from per-rank partial files
     missing_ranks, partial_ranks  sorted lists of rank numbers
     """
