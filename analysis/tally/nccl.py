@@ -54,8 +54,9 @@ def _per_call(pay, ids):
     NCCL regions ids; rows of a range's pop only where it has no push rows."""
     sizes = pay.dropna(subset=["nranks"]).groupby(["rank", "comm"])["nranks"].max()
     p = pay[pay["region"].isin(ids)].copy()
-    if p.empty:
-        return pd.DataFrame(columns=["payload_rows", "bytes", "comm_size", "communicators"])
+    if p.empty:   # NCCL ranges without payload rows (payloads off or not written): sizes unknown
+        return pd.DataFrame(columns=["payload_rows", "bytes", "comm_size", "communicators"],
+                            index=pd.MultiIndex.from_tuples([], names=["rank", "region"]))
     p["begin"] = p["event"] != POP
     p = p[p["begin"] | ~p.groupby(["rank", "region"])["begin"].transform("any")]
     p["size"] = [sizes.get((r, c), pd.NA) for r, c in zip(p["rank"], p["comm"])]

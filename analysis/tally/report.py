@@ -255,10 +255,12 @@ def nccl_section(run, top):
     c = nccl.calls(run)
     if c.empty:
         return None
+    nbytes = c["bytes"].astype("float64")   # floats: unknown (no payload rows) shows as '-'
     f = pd.DataFrame({"rank": c["rank"], "function": c["function"], "called in": c["called_in"],
-                      "calls": c["calls"], "time [s]": c["time_s"], "bytes": c["bytes"],
-                      "bytes/call": (c["bytes"] / c["calls"]).round(0).astype("Int64"),
-                      "time/call [us]": c["time_s"] / c["calls"] * 1e6, "comm size": c["comm_size"]})
+                      "calls": c["calls"], "time [s]": c["time_s"], "bytes": nbytes,
+                      "bytes/call": (nbytes / c["calls"]).round(0),
+                      "time/call [us]": c["time_s"] / c["calls"] * 1e6,
+                      "comm size": c["comm_size"].astype("float64")})
     return Section("NCCL calls per rank", f.head(top * max(1, len(set(c["rank"]))) if top else len(f)),
                    "NCCL's own NVTX ranges and payloads: calls and time of the ranges NCCL::nccl<Op> (the host "
                    "call, which enqueues the GPU work: not the transfer's duration), bytes = NCCL's 'Message "

@@ -65,6 +65,12 @@ def case_nccl():
               f"rank {rank}: time {row['time_s']} s, region inclusive {incl.get(rank, 0) / 1e9} s")
         print(f"rank {rank}: ncclAllReduce {row['calls']} calls, {row['bytes']} bytes, {row['time_s']:.6f} s, "
               f"communicator of {row['comm_size']}")
+    for name in [t for t in run.tables if t.startswith("nvtx/payloads/")]:
+        del run.tables[name]   # ranges without payloads (payload tables not written): sizes unknown, not 0
+    bare = nccl.calls(run)
+    check(bare[["rank", "function", "calls", "time_s"]].equals(c[["rank", "function", "calls", "time_s"]])
+          and bare["bytes"].isna().all() and bare["comm_size"].isna().all() and (bare["payload_rows"] == 0).all(),
+          f"without payload tables: same calls and times, bytes unknown: {bare.to_dict('list')}")
     rc, out, err = report(path)
     lines = out.splitlines()
     start = next((i for i, ln in enumerate(lines) if ln == "== NCCL calls per rank"), None)
