@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from . import gpu, metrics, mpi, names, stats, tree
+from . import gpu, metrics, mpi, names, nccl, stats, tree
 from .errors import TallyError
 
 KNOWN = {"events", "ranks", "threads", "regions", "region_stats", "mpi", "mpi_sites", "gpu_devices"}
@@ -250,10 +250,28 @@ def site_section(run, top, full=False):
                     "module+0xoffset stack of that name")]
 
 
+def nccl_section(run, top):
+    """NCCL calls per rank and calling region (tally.nccl), or None."""
+    c = nccl.calls(run)
+    if c.empty:
+        return None
+    nbytes = c["bytes"].astype("float64")   # floats: unknown (no payload rows) shows as '-'
+    f = pd.DataFrame({"rank": c["rank"], "function": c["function"], "called in": c["called_in"],
+                      "calls": c["calls"], "time [s]": c["time_s"], "bytes": nbytes,
+                      "bytes/call": (nbytes / c["calls"]).round(0),
+                      "time/call [us]": c["time_s"] / c["calls"] * 1e6,
+                      "comm size": c["comm_size"].astype("float64")})
+    return Section("NCCL calls per rank", f.head(top * max(1, len(set(c["rank"]))) if top else len(f)),
+                   "NCCL's own NVTX ranges and payloads: calls and time of the ranges NCCL::nccl<Op> (the host "
+                   "call, which enqueues the GPU work: not the transfer's duration), bytes = NCCL's 'Message "
+                   "size [bytes]', comm size = 'No. of ranks' of the communicator")
+
+
 def other_sections(run, top):
     """Tables the report does not interpret (NVTX payloads, passes...) that
     have rows: their first rows."""
     out = []
+    alias = nccl.table_names(run)
     kname, _ = gpu.kernel_table(run)
     pc = gpu.pc_table(run)
     for name, t in run.tables.items():
@@ -261,7 +279,8 @@ def other_sections(run, top):
             continue  # empty tables say nothing; CSV export still writes them
         if name in DESCRIBES and not any(run.has(o) for o in DESCRIBES[name]) and not _nvtx_regions(run):
             continue
-        out.append(Section(f"Table {name}", t.head(top or len(t)), run.docs.get(name, "") or ""))
+        shown = f"Table {name} ({alias[name]})" if name in alias else f"Table {name}"
+        out.append(Section(shown, t.head(top or len(t)), run.docs.get(name, "") or ""))
     return out
 
 
@@ -296,6 +315,9 @@ def build(run, by="region", metric="time", top=20, full=True):
         sections += [derived_section(an), metric_by_region_section(an, metric, top, full)]
     if run.has("mpi"):
         sections += mpi_sections(an, top, full)
+    comm = nccl_section(run, top)
+    if comm is not None:
+        sections.append(comm)
     kern = kernel_section(run, top, full)
     if by == "kernel" and kern is None:
         raise TallyError("--by kernel: this file has no GPU kernel table")

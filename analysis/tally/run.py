@@ -12,6 +12,8 @@ class Run:
     docs     table name -> documentation (from the schema or the 'doc'
              attribute of the dataset)
     sources  the files read
+    nccl     NCCL calls per rank and calling region, derived from NCCL's
+             NVTX ranges and payloads (tally.nccl; empty without them)
     partial  True when the data comes from per-rank partial files
     missing_ranks, partial_ranks  sorted lists of rank numbers
     """
@@ -45,6 +47,14 @@ class Run:
         if name in self.tables or name in self.schema.tables:
             return self.table(name)
         raise AttributeError(f"no table or attribute {name!r} in this run")
+
+    @property
+    def nccl(self):
+        """NCCL calls per rank and calling region (calls, time, bytes,
+        communicator size), derived from NCCL's NVTX ranges and payloads
+        (tally.nccl.calls); empty without NCCL ranges."""
+        from . import nccl
+        return nccl.calls(self)
 
     @property
     def event_names(self):
