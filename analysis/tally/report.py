@@ -92,10 +92,12 @@ def meta_section(run):
 
 
 #: Tally's cost per process (schema 5): column, what it covers
-COST_PARTS = (("init_ns", "start-up (constructor to end of initialisation)"),
+#: (short labels, so the Run table's values fit 120 columns: docs/report.md
+#: says what each covers)
+COST_PARTS = (("init_ns", "start-up"),
               ("mpi_init_ns", "at MPI_Init"),
-              ("event_ns", "per-event clock and counter reads, estimated"),
-              ("exit_ns", "end: stop, unification, rows"))
+              ("event_ns", "per event, est."),
+              ("exit_ns", "end (stop, rows)"))
 
 
 def cost_rows(rk, write_s):
@@ -103,12 +105,12 @@ def cost_rows(rk, write_s):
     the total beside the file write; files before schema 5 have the
     start-up alone (overhead_ns)."""
     if "init_ns" not in rk:
-        return [("Tally start-up max [s] (schema < 5: its other costs not recorded)",
+        return [("Tally start-up max [s] (schema < 5)",
                  rk["overhead_ns"].max() / 1e9)]
-    rows = [(f"Tally cost: {what}, max / sum over ranks [s]",
+    rows = [(f"Tally cost: {what}, max / sum [s]",
              f"{rk[col].max() / 1e9:.6f} / {rk[col].sum() / 1e9:.6f}") for col, what in COST_PARTS]
     total = rk["overhead_ns"] / 1e9 + write_s
-    rows.append(("Tally cost in all, with the file write, max per rank [s]", f"{total.max():.6f}"))
+    rows.append(("Tally cost in all, with the write, max [s]", f"{total.max():.6f}"))
     return rows
 
 
