@@ -20,6 +20,7 @@ import sys
 
 import numpy as np
 
+from .errors import TallyError
 from .h5table import rows as table, text as s
 from .passcheck import Checks, check_runs, region_keys, schedule
 
@@ -127,10 +128,8 @@ def merge(out, paths):
     finally:
         for f in files:
             f.close()
-    tmp = out + ".tmp"
-    with open(paths[0], "rb") as a, open(tmp, "wb") as b:
-        b.write(a.read())
-    with h5py.File(tmp, "r+") as f:
+
+    def fill(f):
         if sched:
             _replace(f, "events", events)
             _replace(f, "region_stats", stats)
@@ -138,8 +137,45 @@ def merge(out, paths):
         if kernels is not None:
             _replace(f, "gpu_kernels", kernels)
         _replace(f, "pass_checks", checks.array(f["pass_checks"].dtype))
-    os.replace(tmp, out)
+
+    _write_through_fd(out, paths[0], fill)
     return checks.rows
+
+
+def _write_through_fd(out, first, fill):
+    """out as a copy of first changed by fill(h5py file): written through
+    a descriptor created here (a fresh name, O_EXCL|O_NOFOLLOW, in the
+    directory opened without following links), h5py on that descriptor,
+    then renamed to out between the same directory descriptor: a name
+    swapped in the directory never redirects a write."""
+    import h5py
+    import secrets
+    from . import outfiles
+    flags = os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_RDWR | getattr(os, "O_CLOEXEC", 0)
+    with outfiles.OutDir(os.path.dirname(out) or ".") as d:
+        for _ in range(100):
+            tmp = f".{os.path.basename(out)}.{secrets.token_hex(6)}.tmp"
+            try:
+                fd = os.open(tmp, flags, 0o644, dir_fd=d.fd)
+                break
+            except FileExistsError:
+                continue
+        else:
+            raise TallyError(f"{out}: no free temporary name beside it")
+        try:
+            with os.fdopen(fd, "r+b") as b:
+                with open(first, "rb") as a:
+                    b.write(a.read())
+                b.flush()
+                with h5py.File(b, "r+") as f:
+                    fill(f)
+            os.replace(tmp, os.path.basename(out), src_dir_fd=d.fd, dst_dir_fd=d.fd)
+        except BaseException:
+            try:
+                os.unlink(tmp, dir_fd=d.fd)
+            except OSError:
+                pass
+            raise
 
 
 def npasses(path):

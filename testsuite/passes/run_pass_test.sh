@@ -44,8 +44,13 @@ case $case_ in
       --output-name=multi.h5 -- "$app" $VISITS $PAGES 2>err.txt || { cat err.txt; echo "job failed"; exit 1; }
     ;;
   replay_serial)
+    # a neighbour's link at the merge's old temporary name (multi.h5.tmp):
+    # the merge writes through a descriptor of its own, never through it
+    echo "victim" >victim.txt; ln -s "$PWD/victim.txt" multi.h5.tmp
     TALLY_PERF_MAX_COUNTERS=2 timeout 120 "$run" --passes=auto --events=$EV --output-name=multi.h5 -- \
       "$app" $VISITS $PAGES serial 2>err.txt || { cat err.txt; echo "job failed"; exit 1; }
+    [ "$(cat victim.txt)" = victim ] && [ -L multi.h5.tmp ] || { echo "FAILED: the merge wrote through a planted link"; exit 1; }
+    ls -a | grep -q '^\.multi\.h5\..*\.tmp$' && { echo "FAILED: a temporary file is left"; exit 1; }
     ;;
   replay|replay_mismatch)
     vary=; [ "$case_" = replay_mismatch ] && vary=vary
