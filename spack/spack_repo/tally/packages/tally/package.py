@@ -32,6 +32,8 @@ class Tally(CMakePackage, CudaPackage):
     license("BSD-3-Clause", checked_by="tally-hpc")
 
     version("main", branch="main")
+    # 0.2.0: commit b480fc9edc38 (spack/release.py tarball --ref b480fc9edc38)
+    version("0.2.0", sha256="a76347dbac62649c4f8effca55897fe66fb2eed3d9483d1ce7d26a376dd634b1")
     # 0.1.1: commit a1d07cd2ae22 (spack/release.py tarball --ref a1d07cd2ae22)
     version("0.1.1", sha256="c8a26c42601cf1f53ed7422a3a0f245ea6b6353afa98d28453f289c8c9162a99")
     # 0.1.0: commit 749b503ffd8c (spack/release.py tarball --ref 749b503ffd8c)
