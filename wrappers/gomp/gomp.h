@@ -7,7 +7,8 @@
  * gomp_parallel.c  parallel regions (GOMP_parallel and its variants, the
  *               old GOMP_parallel_start/end), the outlined-function trampoline
  * gomp_sync.c   barriers, critical sections, single
- * gomp_loop.c   worksharing loops and sections (starts and ends)
+ * gomp_loop.c   worksharing loops and sections (starts and ends; the plain
+ *               starts generated from gomp_spec.txt by gen_gomp.py)
  */
 #ifndef TALLY_GOMP_H
 #define TALLY_GOMP_H
