@@ -140,7 +140,20 @@ const struct tly_cu_libs *tly_cu_load(void)
 	if (!loader.loaded) {
 		memset(&loader.libs, 0, sizeof loader.libs);
 		load_driver();
-		load_cupti();
+		/* Without a driver no GPU can be profiled: libcupti (4 MB, with
+		 * thread-local storage) is loaded only when asked by name
+		 * (TALLY_CUPTI_LIB: its host API, metric tables without a GPU).
+		 * Loaded into every process of a machine without GPUs, its TLS
+		 * made LeakSanitizer's tracer crash at the exit of
+		 * test_hl_region's children (ASan stage, two CI runs). */
+		const char *named = tly_setting_raw(TLY_SET_cupti_lib);
+
+		if (loader.h_drv || (named && *named))
+			load_cupti();
+		else
+			snprintf(loader.libs.pti_error, sizeof loader.libs.pti_error,
+				 "no NVIDIA driver (libcuda.so.1) here, so libcupti is not loaded "
+				 "(TALLY_CUPTI_LIB names it for the host API)");
 		load_demangler();
 		loader.loaded = 1;
 	}
