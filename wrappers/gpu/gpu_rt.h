@@ -71,6 +71,9 @@ void tly_gpu_start_join(void);
 void tly_gpu_scope_start(void);
 void tly_gpu_scope_note(const struct tly_rt_thread *t);
 void tly_gpu_scope_of(const struct tly_rt_thread *t, const struct tly_rt_thread **pt, int32_t *node);
+/* 1 when t's launches count for another thread's region (process scope,
+ * t at its root while a region is open elsewhere). */
+int tly_gpu_scope_elsewhere(const struct tly_rt_thread *t);
 
 /* Whether values are per region (no cache control there). */
 int tly_gpu_rt_ranges(void);

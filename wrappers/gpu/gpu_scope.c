@@ -56,3 +56,15 @@ void tly_gpu_scope_of(const struct tly_rt_thread *t, const struct tly_rt_thread 
 	}
 	pthread_mutex_unlock(&sc.lock);
 }
+
+int tly_gpu_scope_elsewhere(const struct tly_rt_thread *t)
+{
+	int r;
+
+	if (t->depth > 1 || !atomic_load_explicit(&sc.on, memory_order_relaxed))
+		return 0;
+	pthread_mutex_lock(&sc.lock);
+	r = sc.t && sc.t != t;
+	pthread_mutex_unlock(&sc.lock);
+	return r;
+}
