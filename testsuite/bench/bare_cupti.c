@@ -77,8 +77,11 @@ static int config(void)
 		.structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE };
 	CUdevice d;
 
-	if (cuCtxGetDevice(&d) != CUDA_SUCCESS)
+	if (cuCtxGetDevice(&d) != CUDA_SUCCESS) {
+		fprintf(stderr, "bare-cupti: cuCtxGetDevice failed in a launch callback\n");
+		B.failed = 1;
 		return 0;
+	}
 	cp.deviceIndex = (size_t)d;
 	if (!OK(cuptiDeviceGetChipName(&cp)))
 		return 0;
@@ -209,13 +212,15 @@ static struct bare_ctx *session(CUcontext ctx)
 
 static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackId id, const void *data)
 {
+	static _Thread_local int busy;   /* CUPTI may launch work of its own during a harvest */
 	const CUpti_CallbackData *cd = data;
 	struct bare_ctx *c;
 
 	(void)ud;
 	(void)id;
-	if (dom != CUPTI_CB_DOMAIN_DRIVER_API || cd->callbackSite != CUPTI_API_ENTER)
+	if (dom != CUPTI_CB_DOMAIN_DRIVER_API || cd->callbackSite != CUPTI_API_ENTER || busy)
 		return;
+	busy = 1;
 	pthread_mutex_lock(&B.lock);
 	B.launches++;
 	c = session(cd->context);
@@ -227,6 +232,7 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
 	if (c)
 		c->launched++;
 	pthread_mutex_unlock(&B.lock);
+	busy = 0;
 }
 
 __attribute__((constructor)) static void bare_start(void)
