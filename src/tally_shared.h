@@ -110,4 +110,13 @@ void tly_env_each(void (*fn)(const char *entry, void *arg), void *arg);
 /* The whole environment, to hand on to a child (posix_spawn's envp). */
 char **tly_env_all(void);
 
+/* ---- lock files (services/lock_file.c) ----------------------------------
+ * Opens (creating it 0600 when absent, never through a link, never
+ * truncated) the lock file `name` in the user's private directory
+ * $TMPDIR/tally-<uid> (else /tmp/tally-<uid>; made 0700, used only when it
+ * is a real directory of this user closed to others).  The descriptor, or
+ * -1 when there is none to use, or -2 with *other_uid when the file
+ * belongs to another user (only root can have put it there). */
+int tly_private_lock_open(const char *name, long *other_uid);
+
 #endif /* TALLY_SHARED_H */

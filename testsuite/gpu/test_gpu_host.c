@@ -13,6 +13,7 @@
 #include "tharness.h"
 #include "th_file.h"
 #include "tally.h"
+#include "components/component.h"
 #include "components/cuda/common/cuda_internal.h"
 
 #define CHIP "GH100"
@@ -109,6 +110,93 @@ static void spare_config(void)
 	tly_cu_config_spare_drop();
 }
 
+/* Every variant of every metric of the chip as an event id: the id names
+ * that variant, its name gives the same id back, and the metric and
+ * variant come out of it; ids past a metric's variants or above the
+ * metric field are refused.  Metrics with more than 255 variants carried
+ * into the metric field of 8-bit ids (issue 38.1). */
+static void ids_roundtrip(int dev)
+{
+	const struct tly_cu_catalog *c = tly_cu_catalog_get(CHIP);
+	tally_gpu_event_info_t info = { .size = sizeof info };
+	long n = 0, wide = 0, maxsub = 0;
+	char want[TALLY_GPU_NAME_LEN];
+	tally_gpu_event_t base, id, back;
+	int bad = 0;
+
+	for (int m = 0; m < c->n && bad < 5; m++) {
+		if (!c->m[m].nsub)
+			continue;
+		tly_cu_full_name(c, m, tly_cu_default_variant(&c->m[m]), want, sizeof want);
+		TH_CHECK(tally_gpu_event_id(dev, want, &base) == PAPI_OK);
+		wide += c->m[m].nsub > 255;
+		maxsub = c->m[m].nsub > maxsub ? c->m[m].nsub : maxsub;
+		for (int v = 1; v <= c->m[m].nsub && bad < 5; v++, n++) {
+			int mm, vv;
+
+			tly_cu_full_name(c, m, v, want, sizeof want);
+			if (tally_gpu_event_variant(dev, base, v - 1, &id) != PAPI_OK ||
+			    tally_gpu_event_info(dev, id, &info) != PAPI_OK || strcmp(info.name, want) ||
+			    tally_gpu_event_id(dev, want, &back) != PAPI_OK || back != id ||
+			    tly_cu_evid_split(c, id, &mm, &vv) != 0 || mm != m || vv != v) {
+				printf("id of %s (metric %d, variant %d): %#llx does not round-trip\n", want, m, v,
+				       (unsigned long long)id);
+				bad++;
+			}
+		}
+		TH_CHECK(tally_gpu_event_variant(dev, base, c->m[m].nsub, &id) == PAPI_EINVAL);
+		TH_CHECK(tally_gpu_event_info(dev, tly_cu_evid(m, c->m[m].nsub + 1), &info) == PAPI_ENOEVNT);
+	}
+	TH_EQ(bad, 0);
+	TH_CHECK(tally_gpu_event_info(dev, tly_cu_evid(c->n, 1), &info) == PAPI_ENOEVNT);
+	TH_CHECK(tally_gpu_event_info(dev, base | (1ULL << 40), &info) == PAPI_ENOEVNT);
+	printf("%s: %ld event ids round-trip; %ld metrics have more than 255 variants (most: %ld)\n", CHIP, n,
+	       wide, maxsub);
+}
+
+/* The cuda component's qualifiers of every metric of the chip (host-only
+ * device dev): the walk ends after the metric's variants less the one the
+ * event's own name carries (the default: same name, so the core's table
+ * gave back the event's own code and papi_native_avail never ended, issue
+ * 38.1), in order, none named as the event. */
+static void component_qualifiers(int dev)
+{
+	const struct tly_cu_catalog *c = tly_cu_catalog_get(CHIP);
+	const struct tly_component *cu = NULL;
+	char base[TALLY_GPU_NAME_LEN + 32], name[TALLY_GPU_NAME_LEN + 32], prev[TALLY_GPU_NAME_LEN + 32];
+	long bad = 0, total = 0;
+
+	for (int i = 0; i < tly_num_components; i++)
+		if (!strcmp(tly_components[i]->name, "cuda"))
+			cu = tly_components[i];
+	TH_CHECK(cu != NULL);
+	if (!cu)
+		return;
+	for (int m = 0; m < c->n && bad < 5; m++) {
+		uint64_t tok = ((uint64_t)dev << TLY_CU_DEV_SHIFT) | tly_cu_evid(m, 0);
+		int n = 0, last = 0, want = c->m[m].nsub > 0 ? c->m[m].nsub - 1 : 0;
+
+		TH_CHECK(cu->ntv_name(tok, base, sizeof base) == PAPI_OK);
+		prev[0] = '\0';
+		while (cu->ntv_enum(&tok, PAPI_NTV_ENUM_UMASKS) == PAPI_OK && n <= want) {
+			n++;
+			if (cu->ntv_name(tok, name, sizeof name) != PAPI_OK || !strcmp(name, base) ||
+			    tly_cu_evid_variant(tok) <= last || tly_cu_evid_metric(tok) != m) {
+				printf("metric %d (%s): qualifier %d '%s' (before it '%s')\n", m, base, n, name, prev);
+				bad++;
+				break;
+			}
+			snprintf(prev, sizeof prev, "%s", name);
+			last = tly_cu_evid_variant(tok);
+		}
+		if (n != want && !bad++)
+			printf("metric %d (%s): %d qualifiers, %d variants\n", m, base, n, c->m[m].nsub);
+		total += n;
+	}
+	TH_EQ(bad, 0);
+	printf("%s: the cuda component's qualifiers: %ld, each walk ended\n", CHIP, total);
+}
+
 static void cache_roundtrip(const char *dir)
 {
 	const struct tly_cu_catalog *c;
@@ -160,6 +248,8 @@ int main(void)
 	TH_CHECK(strcmp(info.domain, "smsp") == 0);
 	TH_CHECK(info.category == TALLY_GPU_COUNTER);
 	TH_CHECK(tally_gpu_event_id(dev, "no_such__metric.sum", &id) == PAPI_ENOEVNT);
+	ids_roundtrip(dev);
+	component_qualifiers(dev);
 	TH_CHECK(tly_cu_catalog_find(tly_cu_catalog_get(CHIP), "smsp__inst_executed.bogus", &m, &v) != 0);
 	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
 		struct tly_cu_config cfg;

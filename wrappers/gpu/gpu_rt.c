@@ -121,7 +121,7 @@ static uint64_t on_launch(const tally_gpu_launch_t *l, void *ud)
 		tly_gpu_bind_launch(l);   /* a new context is bound before its first kernel runs */
 		tly_gpu_rt_mark_launch();
 	}
-	if (l->phase == 1 && !atomic_exchange(&exit_hook, 1))
+	if (l->phase == 1 && !atomic_load_explicit(&exit_hook, memory_order_relaxed) && !atomic_exchange(&exit_hook, 1))
 		atexit(harvest_at_exit);
 	if (l->phase != 1 || !(b = tly_gpu_bind_find(l->context_uid)))
 		return 0;

@@ -13,57 +13,32 @@
  */
 #include "gpu/gpu_rt.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "tally_shared.h"
 
-/* $TMPDIR/tally-<uid> (else /tmp/tally-<uid>): created 0700, used only when
- * it is a real directory of this user that nobody else can enter. */
-static int private_dir(char *buf, size_t len)
-{
-	const char *base = tly_env_raw("TMPDIR");
-	struct stat st;
-
-	if (!base || base[0] != '/')
-		base = "/tmp";
-	snprintf(buf, len, "%s/tally-%ld", base, (long)geteuid());
-	if (mkdir(buf, 0700) != 0 && errno != EEXIST)
-		return -1;
-	if (lstat(buf, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077))
-		return -1;
-	return 0;
-}
-
-/* The lock file of `uuid` (letters, digits and '-' only), opened without
- * following links; -1 when there is none to use. */
+/* The lock file of `uuid` (letters, digits and '-' only) in the user's
+ * private directory (src/services/lock_file.c); -1 when there is none to
+ * use (one of another user included). */
 static int open_lock(const char *uuid)
 {
-	char dir[480], path[600], key[64];
-	struct stat st;
+	char name[96], key[64];
 	size_t k = 0;
+	long other;
 	int fd;
 
 	for (const char *c = uuid; *c && k < sizeof key - 1; c++)
 		key[k++] = (*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ? *c : '-';
 	key[k] = '\0';
-	if (!k || private_dir(dir, sizeof dir) != 0)
+	if (!k)
 		return -1;
-	snprintf(path, sizeof path, "%s/gpu-%s.lock", dir, key);
-	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
-		close(fd);
-		return -1;
-	}
-	return fd;
+	snprintf(name, sizeof name, "gpu-%s.lock", key);
+	fd = tly_private_lock_open(name, &other);
+	return fd >= 0 ? fd : -1;
 }
 
 /* "pid rank" as the owner wrote it; the owner may not have written yet. */

@@ -38,12 +38,18 @@ static const CUpti_CallbackId resource_cbids[] = {
 	CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING, CUPTI_CBID_RESOURCE_CONTEXT_CREATED,
 };
 
-static int device_of(CUcontext ctx)
+/* The device of the launch's context.  Asking the driver takes three
+ * calls (push, get device, pop) at every launch; a context's uid is never
+ * reused in a process, so the thread keeps the last answer per uid. */
+static int device_of(CUcontext ctx, uint32_t uid)
 {
+	static _Thread_local struct { uint32_t uid; int dev; } last;
 	CUdevice d;
 	int dev = -1;
 	const struct tly_cu_drv *drv = tly_cu_libs()->drv;
 
+	if (uid && last.uid == uid)
+		return last.dev;
 	if (drv->cuCtxPushCurrent(ctx) != CUDA_SUCCESS)
 		return -1;
 	if (drv->cuCtxGetDevice(&d) == CUDA_SUCCESS)
@@ -51,6 +57,10 @@ static int device_of(CUcontext ctx)
 			if (tly_cu_device(i)->dev == d)
 				dev = i;
 	drv->cuCtxPopCurrent(&ctx);
+	if (dev >= 0) {
+		last.uid = uid;
+		last.dev = dev;
+	}
 	return dev;
 }
 
@@ -137,6 +147,28 @@ static CUstream launch_stream(CUpti_CallbackId id, const CUpti_CallbackData *cd)
  * callbacks (the driver's and CUPTI's work, the profiler's included). */
 static _Thread_local double launch_t0;
 
+/* The name found at a launch's entry, for its exit (same correlation id
+ * and symbol): one name lookup per launch, not two (a strcmp of names up
+ * to 5 kB and a lock).  Only names of the cache, which stay. */
+static _Thread_local struct { uint32_t corr; const char *sym, *name; } at_entry;
+
+static const char *launch_name(const CUpti_CallbackData *cd, char **owned)
+{
+	const char *name;
+
+	*owned = NULL;
+	if (cd->callbackSite == CUPTI_API_EXIT && at_entry.name && cd->symbolName == at_entry.sym &&
+	    cd->correlationId == at_entry.corr)
+		return at_entry.name;
+	name = demangled(cd->symbolName, owned);
+	if (cd->callbackSite == CUPTI_API_ENTER) {
+		at_entry.corr = cd->correlationId;
+		at_entry.sym = cd->symbolName;
+		at_entry.name = *owned || !cd->symbolName ? NULL : name;
+	}
+	return name;
+}
+
 static void on_launch(CUpti_CallbackId id, const CUpti_CallbackData *cd)
 {
 	double t = tly_cu_time_start();
@@ -157,7 +189,7 @@ static void on_launch(CUpti_CallbackId id, const CUpti_CallbackData *cd)
 	rfn = subscriber.replay_fn;
 	rud = subscriber.replay_ud;
 	pthread_mutex_unlock(&subscriber.lock);
-	name = demangled(cd->symbolName, &owned);
+	name = launch_name(cd, &owned);
 	l.phase = cd->callbackSite == CUPTI_API_EXIT;
 	l.name = name;
 	l.mangled = cd->symbolName;
@@ -167,7 +199,7 @@ static void on_launch(CUpti_CallbackId id, const CUpti_CallbackData *cd)
 	l.thread = (unsigned long)pthread_self();
 	l.tag = l.phase && cd->correlationData ? *cd->correlationData : 0;
 	if (hook) {
-		l.device = device_of(cd->context);
+		l.device = device_of(cd->context, cd->contextUid);
 		uint64_t tag = hook(&l, hud);
 
 		if (!l.phase && cd->correlationData)
@@ -218,6 +250,11 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
 	for (size_t i = 0; i < sizeof launch_cbids / sizeof launch_cbids[0]; i++)
 		if (id == (CUpti_CallbackId)launch_cbids[i])
 			on_launch(id, data);
+}
+
+void tly_cu_cb_dispatch(CUpti_CallbackDomain dom, CUpti_CallbackId id, const void *data)
+{
+	callback(NULL, dom, id, data);
 }
 
 static int subscribe_locked(void)

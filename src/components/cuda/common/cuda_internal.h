@@ -64,10 +64,41 @@ void tly_cu_full_name(const struct tly_cu_catalog *c, int metric, int variant, c
 /* Where the cache lives (no trailing slash). */
 void tly_cu_cache_dir(char *buf, size_t len);
 
-/* Event ids: (metric << 8) | variant. */
+/* Event ids (tally_gpu_event_t) and the cuda component's native tokens
+ * share one layout: variant in bits 0..15 (1..nsub in ids; 0 = the default
+ * in tokens), metric in bits 16..39, device in bits 40.. (tokens only).
+ * Some metrics have more than 255 variants: an 8-bit field carried into
+ * the metric and enumerations never ended (issue 38.1). */
+#define TLY_CU_VAR_BITS 16
+#define TLY_CU_VAR_MAX 0xffffu
+#define TLY_CU_MET_MAX 0xffffffu
+#define TLY_CU_DEV_SHIFT 40
+
 static inline tally_gpu_event_t tly_cu_evid(int metric, int variant)
 {
-	return ((tally_gpu_event_t)metric << 8) | (tally_gpu_event_t)variant;
+	return ((tally_gpu_event_t)(unsigned)metric << TLY_CU_VAR_BITS) | ((tally_gpu_event_t)variant & TLY_CU_VAR_MAX);
+}
+
+static inline int tly_cu_evid_metric(tally_gpu_event_t id)
+{
+	return (int)((id >> TLY_CU_VAR_BITS) & TLY_CU_MET_MAX);
+}
+
+static inline int tly_cu_evid_variant(tally_gpu_event_t id)
+{
+	return (int)(id & TLY_CU_VAR_MAX);
+}
+
+/* The id's metric and variant when it names one of catalog c (nothing
+ * above the metric field, 1 <= variant <= nsub): 0, else -1. */
+static inline int tly_cu_evid_split(const struct tly_cu_catalog *c, tally_gpu_event_t id, int *metric,
+				    int *variant)
+{
+	*metric = tly_cu_evid_metric(id);
+	*variant = tly_cu_evid_variant(id);
+	if (id >> TLY_CU_DEV_SHIFT || *metric >= c->n || *variant < 1 || *variant > c->m[*metric].nsub)
+		return -1;
+	return 0;
 }
 
 /* ---- config images (cuda_config.c) -------------------------------------- */
@@ -248,6 +279,9 @@ void tly_cu_cb_shutdown(void);
 const char *tly_cu_cb_status(void);
 /* Replay-update subscription target. */
 void tly_cu_cb_replay_notify(const char *kernel, int passes);
+/* The subscriber's callback as CUPTI calls it (bench_gpu_hook: the host
+ * cost of a launch with made-up callback data, no GPU needed). */
+void tly_cu_cb_dispatch(CUpti_CallbackDomain dom, CUpti_CallbackId id, const void *data);
 
 /* ---- PC sampling (pcsamp/) ---------------------------------------------------- */
 /* Hooks from the CUPTI subscriber (cuda_callbacks.c). */

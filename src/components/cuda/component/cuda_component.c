@@ -22,11 +22,8 @@
 #include "services/err_detail.h"
 #include "tally_shared.h"
 
-#define TOK_DEV_SHIFT 40
-#define TOK_MET_SHIFT 16   /* variants below: some metrics have more than 255 (an 8-bit field
-                               * carried into the metric: papi_native_avail never ended) */
-#define TOK_VAR_MASK 0xffffu
-
+/* Native tokens: (device << TLY_CU_DEV_SHIFT) | tly_cu_evid(metric, variant),
+ * variant 0 = the metric's default (cuda_internal.h). */
 struct cu_ev {
 	int dev;
 	char metric[TALLY_GPU_NAME_LEN];
@@ -110,14 +107,14 @@ static void cu_shutdown(void)
 
 static void tok_split(uint64_t tok, int *dev, int *met, int *var)
 {
-	*dev = (int)(tok >> TOK_DEV_SHIFT);
-	*met = (int)((tok >> TOK_MET_SHIFT) & 0xffffffu);
-	*var = (int)(tok & TOK_VAR_MASK);
+	*dev = (int)(tok >> TLY_CU_DEV_SHIFT);
+	*met = tly_cu_evid_metric(tok);
+	*var = tly_cu_evid_variant(tok);
 }
 
 static uint64_t tok_make(int dev, int met, int var)
 {
-	return ((uint64_t)dev << TOK_DEV_SHIFT) | ((uint64_t)met << TOK_MET_SHIFT) | (uint64_t)var;
+	return ((uint64_t)dev << TLY_CU_DEV_SHIFT) | tly_cu_evid(met, var);
 }
 
 static int cu_ntv_enum(uint64_t *tok, int modifier)
@@ -129,9 +126,17 @@ static int cu_ntv_enum(uint64_t *tok, int modifier)
 		tok_split(*tok, &dev, &met, &var);
 	if (modifier == PAPI_NTV_ENUM_UMASKS) {
 		c = tly_cu_device_catalog(dev);
-		if (!c || met >= c->n || var >= c->m[met].nsub || (unsigned)var + 1 > TOK_VAR_MASK)
+		if (!c || met >= c->n)
 			return PAPI_ENOEVNT;
-		*tok = tok_make(dev, met, var + 1);
+		/* the default variant is the event itself: the same name, which
+		 * the core's table maps back to the event's own token, so the
+		 * walk started again there and never ended (issue 38.1) */
+		var++;
+		if (var == tly_cu_default_variant(&c->m[met]))
+			var++;
+		if (var > c->m[met].nsub || (unsigned)var > TLY_CU_VAR_MAX)
+			return PAPI_ENOEVNT;
+		*tok = tok_make(dev, met, var);
 		return PAPI_OK;
 	}
 	if (modifier == PAPI_ENUM_EVENTS)

@@ -163,9 +163,7 @@ int tally_gpu_event_id(int device, const char *name, tally_gpu_event_t *id)
 
 static int split_id(const struct tly_cu_catalog *c, tally_gpu_event_t id, int *m, int *v)
 {
-	*m = (int)(id >> 8);
-	*v = (int)(id & 0xff);
-	if (*m < 0 || *m >= c->n || *v < 1 || *v > c->m[*m].nsub)
+	if (tly_cu_evid_split(c, id, m, v) != 0)
 		return tly_err_set(PAPI_ENOEVNT, "GPU event id %llu is not valid on %s", (unsigned long long)id, c->chip);
 	return PAPI_OK;
 }

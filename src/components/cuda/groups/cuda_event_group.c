@@ -109,24 +109,24 @@ int tally_gpu_group_add_event(tally_gpu_group_t g, tally_gpu_event_t id)
 {
 	const struct tly_cu_catalog *c;
 	char name[TALLY_GPU_NAME_LEN];
-	int rc;
+	int rc, m, v;
 
 	if (!g)
 		return tly_err_set(PAPI_EINVAL, "tally_gpu_group_add_event: NULL group");
 	if (g->enabled)
 		return tly_err_set(PAPI_EISRUN, "cannot add an event to an enabled GPU group");
 	c = tly_cu_device_catalog(g->dev);
-	if ((id >> 8) >= (tally_gpu_event_t)c->n || (id & 0xff) == 0 || (int)(id & 0xff) > c->m[id >> 8].nsub)
+	if (tly_cu_evid_split(c, id, &m, &v) != 0)
 		return tly_err_set(PAPI_ENOEVNT, "GPU event id %llu is not valid", (unsigned long long)id);
 	for (int i = 0; i < g->n; i++)
 		if (g->ids[i] == id)
 			return tly_err_set(PAPI_ECNFLCT, "event %s is already in the group", g->names[i]);
 	if (g->n == TALLY_GPU_GROUP_MAX_EVENTS)
 		return tly_err_set(PAPI_ECOUNT, "GPU group is full (%d events)", TALLY_GPU_GROUP_MAX_EVENTS);
-	tly_cu_full_name(c, (int)(id >> 8), (int)(id & 0xff), name, sizeof name);
+	tly_cu_full_name(c, m, v, name, sizeof name);
 	g->ids[g->n] = id;
 	g->names[g->n] = strdup(name);
-	g->is_counter[g->n] = c->m[id >> 8].type == CUPTI_METRIC_TYPE_COUNTER;
+	g->is_counter[g->n] = c->m[m].type == CUPTI_METRIC_TYPE_COUNTER;
 	g->n++;
 	/* A lone metric is accepted even when it needs several passes (group
 	 * sets put such a metric in a group of its own). */
@@ -372,14 +372,14 @@ int tally_gpu_group_get_attr(tally_gpu_group_t g, int attr, void *value, size_t 
 	c = tly_cu_device_catalog(g->dev);
 	switch (attr) {
 	case TALLY_GPU_GROUP_ATTR_DOMAIN:
-		v = g->n ? c->m[g->ids[0] >> 8].dom : -1;
+		v = g->n ? c->m[tly_cu_evid_metric(g->ids[0])].dom : -1;
 		return put(value, size, &v, sizeof v);
 	case TALLY_GPU_GROUP_ATTR_NUM_EVENTS:
 		return put(value, size, &g->n, sizeof g->n);
 	case TALLY_GPU_GROUP_ATTR_EVENTS:
 		return put(value, size, g->ids, (size_t)g->n * sizeof g->ids[0]);
 	case TALLY_GPU_GROUP_ATTR_INSTANCE_COUNT:
-		if (g->n && tally_gpu_domain_info(g->dev, c->m[g->ids[0] >> 8].dom, &di) == PAPI_OK)
+		if (g->n && tally_gpu_domain_info(g->dev, c->m[tly_cu_evid_metric(g->ids[0])].dom, &di) == PAPI_OK)
 			v = di.instance_count;
 		return put(value, size, &v, sizeof v);
 	case TALLY_GPU_GROUP_ATTR_PASSES:

@@ -50,47 +50,14 @@ static long read_owner(int fd)
 	return r > 0 ? strtol(buf, NULL, 10) : 0;
 }
 
-/* $TMPDIR/tally-<uid> (else /tmp/tally-<uid>): created 0700, used only when
- * it is a real directory of this user that nobody else can enter. */
-static int private_dir(char *buf, size_t len)
-{
-	const char *base = tly_env_raw("TMPDIR");
-	struct stat st;
-
-	if (!base || base[0] != '/')
-		base = "/tmp";
-	snprintf(buf, len, "%s/tally-%ld", base, (long)geteuid());
-	if (mkdir(buf, 0700) != 0 && errno != EEXIST)
-		return -1;
-	if (lstat(buf, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077))
-		return -1;
-	return 0;
-}
-
-/* Opens (creating when absent, never through a link) the lock of `key`;
- * -1 when there is none to use, -2 with *uid when another user owns it. */
+/* Opens the lock of `key` (services/lock_file.c): -1 when there is none
+ * to use, -2 with *uid when another user owns it. */
 static int open_lock(const char *key, long *uid)
 {
-	char dir[480], path[560];
-	struct stat st;
-	int fd;
+	char name[96];
 
-	if (private_dir(dir, sizeof dir) != 0)
-		return -1;
-	snprintf(path, sizeof path, "%s/pcsamp-%s.lock", dir, key);
-	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -1;
-	}
-	if (st.st_uid != geteuid()) {
-		*uid = (long)st.st_uid;
-		close(fd);
-		return -2;
-	}
-	return fd;
+	snprintf(name, sizeof name, "pcsamp-%s.lock", key);
+	return tly_private_lock_open(name, uid);
 }
 
 int tly_pcs_gpu_claim(const char *key, long *owner)
