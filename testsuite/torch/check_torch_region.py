@@ -6,7 +6,7 @@ with values per kernel (KERNEL.h5): losses identical to the plain run;
 every gpu_kernels row a '(region)' row; launches equal; the metric's total
 within 0.1% of the per-kernel run (a range also counts SM work that is no
 kernel launch the hook sees), 'forward' equal to 0.1%; backward and
-optimizer with values (the autograd thread's kernels count for the
+optimizer with values and the same launches (the autograd thread's kernels count for the
 region open when they run, not for that thread's root as per kernel);
 STEP.h5: rows only for the outermost regions, the same total.  Exit 1 on
 a failed check."""
@@ -58,8 +58,12 @@ def main():
     check(tk > 0 and abs(tr - tk) <= 1e-3 * tk, f"metric total: per kernel {tk:.0f}, per region {tr:.0f}")
     for n in ("forward", "backward", "optimizer"):
         a, b = k.get(n, (0.0, 0)), r.get(n, (0.0, 0))
-        close = abs(a[0] - b[0]) <= 1e-3 * max(a[0], 1) if n == "forward" else b[0] >= a[0] > 0
-        check(b[0] > 0 and close,
+        # backward/optimizer: a range may also count SM work no hooked launch
+        # made, so at least the per-kernel value, less 0.1% (a split-K
+        # GEMM's instructions vary by a few hundred per launch between runs:
+        # 673,953,504 per kernel vs 673,953,162 per region on an H200)
+        close = abs(a[0] - b[0]) <= 1e-3 * max(a[0], 1) if n == "forward" else b[0] >= a[0] * (1 - 1e-3) > 0
+        check(b[0] > 0 and close and a[1] == b[1],
               f"region {n}: per kernel {a[0]:.0f} ({a[1]} launches), per region {b[0]:.0f} ({b[1]})")
     st, snames, deepest = per_region(sfile)
     ts = sum(v[0] for v in st.values())
