@@ -11,12 +11,13 @@ Usage: check_trace_gpu.py OTF2PRINT ANCHOR [--kernels N] [--records N]
 - per GPU stream: times never decrease, each record is an ENTER and its
   LEAVE of the same region, nothing nested, every ENTER carries
   tally::correlation_id;
-- every record's correlation id is the value of exactly one launch mark
+- every kernel's correlation id is the value of exactly one launch mark
   (METRIC tally::cuda_launch) on a CPU thread's location, the launch
   inside an open region of that thread (the innermost one below the
   thread's root, else, as TALLY_CUDA_SCOPE=process attributes a worker
   thread's launch, thread 0's innermost), and the record starts at or
-  after its launch (the GPU runs after the launch);
+  after its launch (the GPU runs after the launch); copies and memsets
+  (no launch callback) carry their correlation id only;
 - --kernels/--records/--streams: those counts exactly (kernels: records
   of regions other than "memcpy ..." and "memset");
 - --step NAME: every kernel launched after the first NAME region began

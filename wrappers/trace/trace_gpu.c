@@ -44,15 +44,26 @@ static void consume(const tally_gpu_activity_t *r, size_t n, uint64_t dropped, v
 	tly_tgpu_add(&tg.g, r, n, dropped);
 }
 
+/* Registered at the first launch, after the CUDA runtime's exit handler,
+ * so it runs before that one destroys the contexts (as gpu_rt.c's
+ * harvest): what CUPTI holds reaches the archive while they live. */
+static void flush_at_exit(void)
+{
+	tally_gpu_activity_flush();
+}
+
 /* On the launching thread, before the launch is submitted. */
 static void launch_mark(uint32_t corr)
 {
+	static int exit_hook;
 	struct tly_rt_thread *t;
 	struct tly_trace_loc *l;
 	int64_t ts = tly_rt_now();
 	OTF2_Type ty = OTF2_TYPE_UINT64;
 	OTF2_MetricValue v = { .unsigned_int = corr };
 
+	if (!__atomic_exchange_n(&exit_hook, 1, __ATOMIC_ACQ_REL))
+		atexit(flush_at_exit);
 	if (!__atomic_load_n(&tly_trace()->open, __ATOMIC_ACQUIRE) || !(t = tly_rt_self()) ||
 	    !(l = tly_trace_loc_of(t, t->depth)))
 		return;
