@@ -64,6 +64,16 @@ int main(int argc, char **argv)
 		MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 		MPI_Reduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, 0, half);
 		MPI_Barrier(MPI_COMM_WORLD);
+		{   /* non-blocking collectives: recorded where they complete */
+			MPI_Request cr[2];
+			double z = 0.0;
+
+			MPI_Iallreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &cr[0]);
+			MPI_Wait(&cr[0], MPI_STATUS_IGNORE);
+			MPI_Ibcast(&z, 1, MPI_DOUBLE, 0, half, &cr[0]);
+			MPI_Ibarrier(MPI_COMM_WORLD, &cr[1]);
+			MPI_Waitall(2, cr, MPI_STATUSES_IGNORE);
+		}
 		tally_region_end("round");
 	}
 	MPI_Comm_free(&half);
