@@ -19,6 +19,8 @@ Usage: check_trace.py OTF2PRINT FILE.h5 [--capped] [--user-events N] [--mpi]
 - --colls B,N: each rank's thread 0 has B collectives (ends) in all, N of
   them inside an MPI_Wait* call (the non-blocking ones, recorded where
   they complete);
+- --persistent N: N messages of tag 7777 and 32 bytes (trace_ring's
+  persistent requests, one per MPI_Start), each with its receive;
 - --exclude NAME: no region on a path through NAME is in the trace, every
   other region's enters still equal its visits;
 - --min-ns N: every traced region with no event inside lasts N ns or more;
@@ -112,7 +114,7 @@ def check_metrics(evs):
     return n
 
 
-def check_mpi(evs, colls=None):
+def check_mpi(evs, colls=None, persist=None):
     sends, recvs = collections.Counter(), collections.Counter()
     coll = collections.Counter()
     nsend = 0
@@ -138,6 +140,10 @@ def check_mpi(evs, colls=None):
             elif kind.startswith("MPI_COLLECTIVE_"):
                 coll[(loc, kind)] += 1
     check(nsend > 0, "no MPI sends in the trace")
+    if persist is not None:   # trace_ring's persistent requests: tag 7777, 32 bytes, started each round
+        got = sum(v for k, v in sends.items() if k[2] == 7777 and k[3] == 32)
+        check(got == persist, "%d persistent-request messages (tag 7777), want %d" % (got, persist))
+        print("PERSISTENT %d messages from MPI_Start, each matched by its receive" % got)
     check(sends == recvs, "sends without receives %s; receives without sends %s"
           % (list((sends - recvs).items())[:5], list((recvs - sends).items())[:5]))
     for (loc, kind), n in list(coll.items()):
@@ -194,7 +200,8 @@ def main():
         uv = 2 * sum(v for (l, reg), v in visits.items() if kinds.get(reg) == 1)
         check(uv == user, "program made %d user region events, the profile counts %d" % (user, uv))
     colls = tuple(int(x) for x in args[args.index("--colls") + 1].split(",")) if "--colls" in args else None
-    nsend = check_mpi(evs, colls) if mpi else 0
+    persist = int(args[args.index("--persistent") + 1]) if "--persistent" in args else None
+    nsend = check_mpi(evs, colls, persist) if mpi else 0
     if "--metrics" in args:
         print("counter values: %d, never decreasing per location" % check_metrics(evs))
     nev = sum(len(x) for x in evs.values())

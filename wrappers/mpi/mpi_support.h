@@ -52,6 +52,12 @@ struct tly_mpi_msg_hooks {
 	 * completes in a done() of req */
 	void (*icoll)(struct tly_rt_thread *t, int id, MPI_Comm comm, int root, int64_t sent, int64_t recv,
 		      MPI_Request req, int64_t ts);
+	/* a persistent request made (send: 1, recv: 0; peer in comm, may be
+	 * MPI_ANY_SOURCE), and started: then it is pending like an Isend or
+	 * an Irecv until it completes */
+	void (*pinit)(struct tly_rt_thread *t, int send, int peer, int tag, MPI_Comm comm, int64_t bytes,
+		      MPI_Request req);
+	void (*start)(struct tly_rt_thread *t, MPI_Request req, int64_t ts);
 };
 void tly_mpi_msg_hooks_set(const struct tly_mpi_msg_hooks *h);
 int tly_mpi_msg_on(void);
@@ -68,6 +74,9 @@ MPI_Request *tly_mpi_msg_save(struct tly_mpi_call *c, int n, const MPI_Request *
 void tly_mpi_msg_done(struct tly_mpi_call *c, int n, const MPI_Request *req, const int *idx, const MPI_Status *st);
 void tly_mpi_msg_coll(struct tly_mpi_call *c, MPI_Comm comm, int root);
 void tly_mpi_msg_icoll(struct tly_mpi_call *c, MPI_Comm comm, int root, MPI_Request req);
+void tly_mpi_msg_pinit(struct tly_mpi_call *c, int send, int peer, int tag, MPI_Comm comm, int64_t bytes,
+		       MPI_Request req);
+void tly_mpi_msg_start(struct tly_mpi_call *c, int n, const MPI_Request *req);
 /* The call's end: its collective, then the scratch freed (tly_mpi_end). */
 void tly_mpi_msg_end(struct tly_mpi_call *c, int64_t sent, int64_t recv, int64_t now);
 

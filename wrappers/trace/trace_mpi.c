@@ -5,7 +5,8 @@
  * (matched at the completing Wait or Test by the request handle, kept per
  * thread; MpiRequestCancelled for a cancelled one), MpiCollectiveBegin/End with root and bytes (a
  * non-blocking collective's pair inside the call that completes it, at
- * the completion).  Every event names
+ * the completion).  A persistent request is pending from each MPI_Start
+ * like an Isend or Irecv of its *_init's arguments.  Every event names
  * the archive's one communicator, MPI_COMM_WORLD: peers and roots of
  * other communicators are translated to world ranks, so every message
  * line joins two locations of the archive.
@@ -29,9 +30,20 @@ struct req {
 	int op, root;             /* RQ_COLL: OTF2 op + 1, root in comm */
 	int64_t sent, recv;
 };
+/* A persistent request's arguments, by handle (a handle freed and made
+ * again is overwritten by its new *_init). */
+#define NPREQ 256
+struct preq {
+	MPI_Request h;
+	MPI_Comm comm;
+	int send, peer, tag, used;
+	int64_t bytes;
+};
 struct tly_trace_reqs {
 	struct req e[NREQ];
 	int n;
+	struct preq p[NPREQ];
+	int np;
 };
 
 static struct {
@@ -266,7 +278,53 @@ static void on_icoll(struct tly_rt_thread *t, int id, MPI_Comm comm, int root, i
 		}
 }
 
+static struct preq *preq_of(struct tly_trace_loc *l, MPI_Request h, int make)
+{
+	struct tly_trace_reqs *q = l->reqs;
+	uint32_t i = slot(h) & (NPREQ - 1);
+
+	if (!q && (!make || !(q = l->reqs = calloc(1, sizeof *q))))
+		return NULL;
+	for (int k = 0; k < NPREQ; k++, i = (i + 1) & (NPREQ - 1)) {
+		if (q->p[i].used && q->p[i].h == h)
+			return &q->p[i];
+		if (!q->p[i].used) {
+			if (!make || q->np >= NPREQ * 3 / 4)
+				return NULL;
+			q->np++;
+			q->p[i].used = 1;
+			q->p[i].h = h;
+			return &q->p[i];
+		}
+	}
+	return NULL;
+}
+
+static void on_pinit(struct tly_rt_thread *t, int send, int peer, int tag, MPI_Comm comm, int64_t bytes,
+		     MPI_Request req)
+{
+	struct tly_trace_loc *l = loc(t);
+	struct preq *p = l ? preq_of(l, req, 1) : NULL;
+
+	if (p)
+		*p = (struct preq){ req, comm, send, peer, tag, 1, bytes };
+}
+
+static void on_start(struct tly_rt_thread *t, MPI_Request req, int64_t ts)
+{
+	struct tly_trace_loc *l = loc(t);
+	struct preq *p = l ? preq_of(l, req, 0) : NULL;
+
+	if (!p)
+		return;
+	if (p->send)
+		on_send(t, p->peer, p->tag, p->comm, p->bytes, req, ts);
+	else
+		on_irecv(t, p->comm, req, ts);
+}
+
 static const struct tly_mpi_msg_hooks hooks = {
+	.pinit = on_pinit, .start = on_start,
 	.send = on_send, .recv = on_recv, .irecv = on_irecv, .done = on_done, .coll = on_coll, .icoll = on_icoll,
 };
 
