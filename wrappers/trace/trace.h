@@ -98,8 +98,10 @@ int64_t tly_trace_clock_offset(void *comm);
 /* ---- trace_gpu.c (trace_gpu.h) ---- */
 /* The GPU streams, after the archive opened (nothing without CUDA). */
 void tly_trace_gpu_start(void);
-/* CUPTI flushed and stopped, the streams closed: their rows into v
- * (TLY_TL_FIELDS each, at most max), how many; *cupti_dropped. */
+/* CUPTI flushed and stopped (no stream is added after it). */
+void tly_trace_gpu_stop(void);
+/* The streams closed: their rows into v (TLY_TL_FIELDS each, at most
+ * max), how many; *cupti_dropped. */
 int tly_trace_gpu_close(int64_t *v, int max, uint64_t *cupti_dropped);
 /* GPU streams so far (0 when not traced). */
 int tly_trace_gpu_count(void);

@@ -28,9 +28,13 @@ enum { L_ID = TLY_TL_ID, L_NEV = TLY_TL_NEV, L_DROP = TLY_TL_DROP, L_FIRST = TLY
 static int close_locs(const struct tly_trace_state *s, struct tly_rt_proc *p, int32_t **gid, int64_t **out)
 {
 	int n = 0, k = 0;
-	int ngpu = tly_trace_gpu_count();
-	int64_t *v = malloc((size_t)(p->nthreads + ngpu + 1) * L_FIELDS * sizeof *v);
+	int ngpu;
+	int64_t *v;
 	uint64_t cupti_dropped = 0;
+
+	tly_trace_gpu_stop();   /* what CUPTI holds written first: then the streams are known */
+	ngpu = tly_trace_gpu_count();
+	v = malloc((size_t)(p->nthreads + ngpu + 1) * L_FIELDS * sizeof *v);
 
 	for (struct tly_rt_thread *t = p->threads; t && v; t = t->next, k++) {
 		struct tly_trace_loc *l = NULL;

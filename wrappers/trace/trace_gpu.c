@@ -121,6 +121,12 @@ static void stop_cupti(void)
 }
 #endif
 
+void tly_trace_gpu_stop(void)
+{
+	if (__atomic_load_n(&tg.on, __ATOMIC_ACQUIRE))
+		stop_cupti();
+}
+
 int tly_trace_gpu_close(int64_t *v, int max, uint64_t *cupti_dropped)
 {
 	int n;
@@ -128,7 +134,6 @@ int tly_trace_gpu_close(int64_t *v, int max, uint64_t *cupti_dropped)
 	*cupti_dropped = 0;
 	if (!__atomic_load_n(&tg.on, __ATOMIC_ACQUIRE))
 		return 0;
-	stop_cupti();
 	n = tly_tgpu_close(&tg.g, v, max);
 	*cupti_dropped = tg.g.cupti_dropped;
 	return n;
@@ -136,7 +141,14 @@ int tly_trace_gpu_close(int64_t *v, int max, uint64_t *cupti_dropped)
 
 int tly_trace_gpu_count(void)
 {
-	return __atomic_load_n(&tg.on, __ATOMIC_ACQUIRE) ? tg.g.ns : 0;
+	int n = 0;
+
+	if (__atomic_load_n(&tg.on, __ATOMIC_ACQUIRE)) {
+		pthread_mutex_lock(&tg.g.lock);
+		n = tg.g.ns;
+		pthread_mutex_unlock(&tg.g.lock);
+	}
+	return n;
 }
 
 /* Every rank's GPU region names, concatenated ('\0' after each), in rank
