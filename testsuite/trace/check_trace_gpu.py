@@ -19,7 +19,8 @@ Usage: check_trace_gpu.py OTF2PRINT ANCHOR [--kernels N] [--records N]
   after its launch (the GPU runs after the launch); copies and memsets
   (no launch callback) carry their correlation id only;
 - --kernels/--records/--streams: those counts exactly (kernels: records
-  of regions other than "memcpy ..." and "memset");
+  of regions other than "memcpy ..." and "memset"; with --match S, those
+  whose name holds S);
 - --step NAME: every kernel launched after the first NAME region began
   was launched inside a NAME region (kernels per step printed);
 - --h5 FILE: the kernels equal the gpu_kernels launches of the profile of
@@ -158,6 +159,7 @@ def main():
     ap.add_argument("anchor")
     for a in ("--kernels", "--records", "--streams", "--cupti-dropped", "--gpu-dropped", "--per-stream"):
         ap.add_argument(a, type=int)
+    ap.add_argument("--match", help="--kernels counts kernels whose name holds this")
     ap.add_argument("--h5")
     ap.add_argument("--step")
     ap.add_argument("--log")
@@ -197,7 +199,8 @@ def main():
                 late += 1
         print("KERNELS_PER_STEP", [per[i] for i in range(len(steps))])
         check(late == 0, f"every kernel launched after the first '{a.step}' began is inside a step ({late} not)")
-    for opt, val, what in ((a.kernels, len(kern), "kernels"), (a.records, len(recs), "records"),
+    nk = sum(1 for r in kern if a.match in r[1]) if a.match else len(kern)
+    for opt, val, what in ((a.kernels, nk, "kernels" + (f" named *{a.match}*" if a.match else "")), (a.records, len(recs), "records"),
                            (a.streams, nstreams, "GPU streams")):
         if opt is not None:
             check(val == opt, f"{val} {what} in the trace (want {opt})")
