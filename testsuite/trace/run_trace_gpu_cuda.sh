@@ -23,9 +23,9 @@ timeout 200 "$run" --trace --verbose=2 --output-name=many.h5 -- "$app" 2000 > ma
   { cat many.log; exit 1; }
 grep "trace" many.log
 grep -q "GPU streams from CUPTI's Activity API" many.log || { echo "FAIL: GPU streams not traced"; fail=1; }
-$PY "$checker" "$otf2print" many.trace/traces.otf2 --kernels 2000 --match "work(" || fail=1
+$PY "$checker" "$otf2print" many.trace/traces.otf2 --slack-ns 2000 --kernels 2000 --match "work(" || fail=1
 timeout 200 "$run" --trace --verbose=2 --output-name=one.h5 --events=cuda:::smsp__inst_executed.sum -- "$app" \
   > one.log 2>&1 || { cat one.log; exit 1; }
 $PY -c "import h5py" 2>/dev/null || { echo "SKIP: $PY has no h5py for the per-region check"; exit 77; }
-$PY "$checker" "$otf2print" one.trace/traces.otf2 --h5 one.h5 || fail=1
+$PY "$checker" "$otf2print" one.trace/traces.otf2 --slack-ns 2000 --h5 one.h5 || fail=1
 exit $fail
