@@ -30,7 +30,8 @@ Usage: check_trace_gpu.py OTF2PRINT ANCHOR [--kernels N] [--records N]
 - --gpu-dropped N --per-stream R: the cap dropped N GPU events in all,
   and per stream the kept events plus its tally::dropped_events are 2 x R
   (else: none dropped);
-- --cupti-dropped N: the log (--log) or nothing says CUPTI dropped N.
+- --cupti-dropped N: the streams' tally::cupti_dropped_records add up to
+  N, and the log (--log) says so (nothing when N is 0).
 """
 import argparse
 import collections
@@ -45,6 +46,7 @@ GROUP = re.compile(r'^LOCATION_GROUP\s+(\d+)\s+Name: "([^"]*)" <\d+>, Type: (\w+
 CORR = re.compile(r'"tally::correlation_id" <\d+>; UINT32; (\d+)')
 LAUNCH = re.compile(r'"tally::cuda_launch" <\d+>; UINT64; (\d+)')
 PROP = re.compile(r'LOCATION_PROPERTY.*Location: "[^"]*" <(\d+)>, Name: "tally::dropped_events".*Value: (\d+)')
+CUPTI = re.compile(r'LOCATION_PROPERTY.*Location: "[^"]*" <(\d+)>, Name: "tally::cupti_dropped_records".*Value: (\d+)')
 fails = []
 
 
@@ -62,7 +64,7 @@ def run(otf2print, *args):
 
 
 def read(otf2print, anchor):
-    locs, groups, dropped = {}, {}, {}
+    locs, groups, dropped, cupti = {}, {}, {}, {}
     for line in run(otf2print, "-G", anchor).splitlines():
         m = LOC.match(line)
         if m:
@@ -73,6 +75,9 @@ def read(otf2print, anchor):
         m = PROP.search(line)
         if m:
             dropped[int(m.group(1))] = int(m.group(2))
+        m = CUPTI.search(line)
+        if m:
+            cupti[int(m.group(1))] = int(m.group(2))
     evs = collections.defaultdict(list)
     last = None
     for line in run(otf2print, anchor).splitlines():
@@ -82,7 +87,7 @@ def read(otf2print, anchor):
             evs[int(m.group(2))].append(last)
         elif last is not None and "ADDITIONAL ATTRIBUTES" in line:
             last[2] += " " + line.strip()
-    return locs, groups, dropped, evs
+    return locs, groups, dropped, cupti, evs
 
 
 def gpu_records(locs, groups, evs):
@@ -167,7 +172,7 @@ def main():
     ap.add_argument("--step")
     ap.add_argument("--log")
     a = ap.parse_args()
-    locs, groups, dropped, evs = read(a.otf2print, a.anchor)
+    locs, groups, dropped, cupti, evs = read(a.otf2print, a.anchor)
     recs = gpu_records(locs, groups, evs)
     kern = [r for r in recs if not r[1].startswith("memcpy ") and r[1] != "memset"]
     nstreams = sum(1 for v in locs.values() if v[1] == "ACCELERATOR_STREAM")
@@ -221,6 +226,11 @@ def main():
             for k, v in gdrop.items()),
             f"GPU events dropped by the cap: {sum(gdrop.values())} (want {a.gpu_dropped}); kept + dropped = "
             f"2 x {a.per_stream} per stream")
+    if a.cupti_dropped is not None:
+        nstream = sum(1 for v in locs.values() if v[1] == "ACCELERATOR_STREAM")
+        check(len(cupti) == nstream and sum(cupti.values()) == a.cupti_dropped,
+              f"tally::cupti_dropped_records of the {len(cupti)} streams: {sum(cupti.values())} "
+              f"(want {a.cupti_dropped})")
     if a.cupti_dropped is not None and a.log:
         text = open(a.log, errors="replace").read()
         m = re.search(r"CUPTI dropped (\d+) GPU activity records", text)

@@ -17,7 +17,8 @@ trap 'rm -rf "$dir"' EXIT
 "$prog" "$dir/a" > "$dir/a.log" || { cat "$dir/a.log"; exit 1; }
 cat "$dir/a.log"
 grep -q "^CUPTI_DROPPED 5$" "$dir/a.log" || { echo "FAIL: CUPTI's dropped count not summed (want 5)"; exit 1; }
-python3 "$checker" "$otf2print" "$dir/a/traces.otf2" --kernels 7014 --records 9000 --streams 3 --step step || exit 1
+python3 "$checker" "$otf2print" "$dir/a/traces.otf2" --kernels 7014 --records 9000 --streams 3 --step step \
+  --cupti-dropped 5 || exit 1
 "$prog" "$dir/b" 1000 > "$dir/b.log" || { cat "$dir/b.log"; exit 1; }
 python3 "$checker" "$otf2print" "$dir/b/traces.otf2" --streams 3 --records 1500 \
   --gpu-dropped 15000 --per-stream 3000 || exit 1

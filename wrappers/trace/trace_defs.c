@@ -57,6 +57,7 @@ static int close_locs(const struct tly_trace_state *s, struct tly_rt_proc *p, in
 		v[n * L_FIELDS + L_LAST] = l->last_ts;
 		v[n * L_FIELDS + TLY_TL_DEV] = -1;
 		v[n * L_FIELDS + TLY_TL_STREAM] = -1;
+		v[n * L_FIELDS + TLY_TL_CUPTI] = 0;
 		n++;
 		(void)gid;
 	}

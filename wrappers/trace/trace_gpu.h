@@ -59,7 +59,9 @@ struct tly_tgpu {
 };
 
 /* Location rows as the close gathers them (trace_defs.c). */
-enum { TLY_TL_ID, TLY_TL_NEV, TLY_TL_DROP, TLY_TL_FIRST, TLY_TL_LAST, TLY_TL_DEV, TLY_TL_STREAM, TLY_TL_FIELDS };
+enum { TLY_TL_ID, TLY_TL_NEV, TLY_TL_DROP, TLY_TL_FIRST, TLY_TL_LAST, TLY_TL_DEV, TLY_TL_STREAM,
+       TLY_TL_CUPTI,   /* records CUPTI dropped in the process: on its first stream's row */
+       TLY_TL_FIELDS };
 
 /* ---- trace_gpu_map.c ---- */
 void tly_tgpu_init(struct tly_tgpu *g, OTF2_Archive *ar, uint64_t loc_base, int64_t max_events);
@@ -79,7 +81,8 @@ void tly_tgpu_global_regions(OTF2_GlobalDefWriter *w, tly_tgpu_str_fn str, void 
 /* The launch mark's metric member and class (after the counters'). */
 void tly_tgpu_global_metric(OTF2_GlobalDefWriter *w, tly_tgpu_str_fn str, void *sctx, int nev);
 /* An accelerator location group per (rank, device), ids from group0, and
- * the GPU locations (rows of every rank) with their dropped events. */
+ * the GPU locations (rows of every rank) with their dropped events and
+ * tally::cupti_dropped_records. */
 void tly_tgpu_global_locations(OTF2_GlobalDefWriter *w, tly_tgpu_str_fn str, void *sctx, const int64_t *rows,
 			       int nrows, uint32_t group0, OTF2_StringRef dropped_prop);
 void tly_tgpu_free(struct tly_tgpu *g);

@@ -169,6 +169,7 @@ int tly_tgpu_close(struct tly_tgpu *g, int64_t *v, int max)
 		row[TLY_TL_LAST] = s->last_ts;
 		row[TLY_TL_DEV] = s->device;
 		row[TLY_TL_STREAM] = s->stream;
+		row[TLY_TL_CUPTI] = i == 0 ? (int64_t)g->cupti_dropped : 0;
 	}
 	pthread_mutex_unlock(&g->lock);
 	return n;
@@ -223,6 +224,7 @@ void tly_tgpu_global_locations(OTF2_GlobalDefWriter *w, tly_tgpu_str_fn str, voi
 {
 	int64_t *seen = malloc((size_t)(nrows ? nrows : 1) * sizeof *seen);   /* rank << 32 | device per group */
 	uint32_t ngroups = 0, grp;
+	OTF2_StringRef cupti = nrows ? str(sctx, "tally::cupti_dropped_records") : 0;
 	char nm[96];
 
 	for (int i = 0; seen && i < nrows; i++) {
@@ -245,6 +247,8 @@ void tly_tgpu_global_locations(OTF2_GlobalDefWriter *w, tly_tgpu_str_fn str, voi
 						   OTF2_LOCATION_TYPE_ACCELERATOR_STREAM, (uint64_t)r[TLY_TL_NEV],
 						   group0 + grp);
 		OTF2_GlobalDefWriter_WriteLocationProperty(w, (uint64_t)r[TLY_TL_ID], dropped_prop, OTF2_TYPE_UINT64, val);
+		val.uint64 = (uint64_t)r[TLY_TL_CUPTI];
+		OTF2_GlobalDefWriter_WriteLocationProperty(w, (uint64_t)r[TLY_TL_ID], cupti, OTF2_TYPE_UINT64, val);
 	}
 	free(seen);
 }
