@@ -53,6 +53,10 @@ class _Builder:
         return round((t - self.origin) * self.scale, 3)
 
     def track(self, loc):
+        words = loc.name.split()
+        if len(words) == 6 and words[0] == "rank" and words[2] == "GPU" and words[1].isdigit():
+            # a GPU stream "rank R GPU D stream S": a track of rank R's process
+            return int(words[1]), 1000000 + int(words[3]) * 100000 + int(words[5]) % 100000
         rank = loc.group.name.split()[-1] if loc.group.name.startswith("rank ") else loc.group.name
         try:
             rank = int(rank)
@@ -79,6 +83,8 @@ class _Builder:
                                     args={"sent": int(ev.size_sent), "received": int(ev.size_received)}))
         elif isinstance(ev, E.Metric):
             vals = {str(getattr(m, "name", m)): v for m, v in zip(ev.metric.members, ev.values)}
+            if "tally::cuda_launch" in vals:   # a launch mark (its correlation id), not a counter
+                return
             # counter tracks belong to a process: one per thread by name
             self.events.append(dict(base, ph="C", name=f"counters thread {tid}", args=vals))
 
@@ -109,7 +115,8 @@ def perfetto(path, out):
         meta = []
         for loc in trace.definitions.locations:
             pid, tid = b.track(loc)
-            meta.append({"ph": "M", "name": "process_name", "pid": pid, "tid": 0, "args": {"name": loc.group.name}})
+            pname = loc.group.name if tid < 1000000 else f"rank {pid}"   # a GPU stream's group is its device
+            meta.append({"ph": "M", "name": "process_name", "pid": pid, "tid": 0, "args": {"name": pname}})
             meta.append({"ph": "M", "name": "thread_name", "pid": pid, "tid": tid, "args": {"name": loc.name}})
         for loc, ev in trace.events:
             b.add(otf2, loc, ev)

@@ -16,6 +16,11 @@ Usage: check_trace.py OTF2PRINT FILE.h5 [--capped] [--user-events N] [--mpi]
 - --mpi: every send (MPI_SEND / MPI_ISEND) has its receive (MPI_RECV /
   MPI_IRECV) with the same sender, receiver, tag and length, and the
   other way round; collectives begin and end in pairs;
+- --colls B,N: each rank's thread 0 has B collectives (ends) in all, N of
+  them inside an MPI_Wait* call (the non-blocking ones, recorded where
+  they complete);
+- --persistent N: N messages of tag 7777 and 32 bytes (trace_ring's
+  persistent requests, one per MPI_Start), each with its receive;
 - --exclude NAME: no region on a path through NAME is in the trace, every
   other region's enters still equal its visits;
 - --min-ns N: every traced region with no event inside lasts N ns or more;
@@ -109,14 +114,22 @@ def check_metrics(evs):
     return n
 
 
-def check_mpi(evs):
+def check_mpi(evs, colls=None, persist=None):
     sends, recvs = collections.Counter(), collections.Counter()
     coll = collections.Counter()
     nsend = 0
     for loc, lst in evs.items():
         rank = loc >> 16
+        stack = []
         for kind, _, rest in lst:
             f = fields(rest)
+            if kind == "ENTER":
+                m = re.search(r'Region: "([^"]*)"', rest)
+                stack.append(m.group(1) if m else "?")
+            elif kind == "LEAVE" and stack:
+                stack.pop()
+            if kind == "MPI_COLLECTIVE_END":
+                coll[(loc, "in_wait")] += bool(stack) and stack[-1].startswith("MPI_Wait")
             if kind in ("MPI_SEND", "MPI_ISEND"):
                 check(all(k in f for k in ("Receiver", "Tag", "Length")), "location %d: %s %s" % (loc, kind, rest))
                 sends[(rank, f.get("Receiver"), f.get("Tag"), f.get("Length"))] += 1
@@ -127,11 +140,23 @@ def check_mpi(evs):
             elif kind.startswith("MPI_COLLECTIVE_"):
                 coll[(loc, kind)] += 1
     check(nsend > 0, "no MPI sends in the trace")
+    if persist is not None:   # trace_ring's persistent requests: tag 7777, 32 bytes, started each round
+        got = sum(v for k, v in sends.items() if k[2] == 7777 and k[3] == 32)
+        check(got == persist, "%d persistent-request messages (tag 7777), want %d" % (got, persist))
+        print("PERSISTENT %d messages from MPI_Start, each matched by its receive" % got)
     check(sends == recvs, "sends without receives %s; receives without sends %s"
           % (list((sends - recvs).items())[:5], list((recvs - sends).items())[:5]))
-    for (loc, kind), n in coll.items():
+    for (loc, kind), n in list(coll.items()):
         if kind == "MPI_COLLECTIVE_BEGIN":
             check(coll[(loc, "MPI_COLLECTIVE_END")] == n, "location %d: collective begins and ends differ" % loc)
+    if colls:
+        want_all, want_wait = colls
+        for loc in evs:
+            if loc & 0xffff == 0:
+                got = (coll[(loc, "MPI_COLLECTIVE_END")], coll[(loc, "in_wait")])
+                check(got == (want_all, want_wait), "location %d: %d collectives, %d in MPI_Wait* (want %d, %d)"
+                      % (loc, got[0], got[1], want_all, want_wait))
+        print("COLLECTIVES per rank %d, non-blocking (in MPI_Wait*) %d" % (want_all, want_wait))
     return nsend
 
 
@@ -174,7 +199,9 @@ def main():
     if user is not None:
         uv = 2 * sum(v for (l, reg), v in visits.items() if kinds.get(reg) == 1)
         check(uv == user, "program made %d user region events, the profile counts %d" % (user, uv))
-    nsend = check_mpi(evs) if mpi else 0
+    colls = tuple(int(x) for x in args[args.index("--colls") + 1].split(",")) if "--colls" in args else None
+    persist = int(args[args.index("--persistent") + 1]) if "--persistent" in args else None
+    nsend = check_mpi(evs, colls, persist) if mpi else 0
     if "--metrics" in args:
         print("counter values: %d, never decreasing per location" % check_metrics(evs))
     nev = sum(len(x) for x in evs.values())

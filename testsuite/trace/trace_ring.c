@@ -51,6 +51,12 @@ int main(int argc, char **argv)
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &n);
 	MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+	/* persistent requests, started every round: each start a message */
+	double ps[4] = { 1, 2, 3, 4 }, pr[4];
+	MPI_Request preq[2];
+
+	MPI_Send_init(ps, 4, MPI_DOUBLE, (rank + 1) % n, 7777, MPI_COMM_WORLD, &preq[0]);
+	MPI_Recv_init(pr, 4, MPI_DOUBLE, (rank + n - 1) % n, 7777, MPI_COMM_WORLD, &preq[1]);
 	for (int r = 0; r < rounds; r++) {
 		int hr, hn;
 
@@ -64,8 +70,22 @@ int main(int argc, char **argv)
 		MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 		MPI_Reduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, 0, half);
 		MPI_Barrier(MPI_COMM_WORLD);
+		{   /* non-blocking collectives: recorded where they complete */
+			MPI_Request cr[2];
+			double z = 0.0;
+
+			MPI_Iallreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &cr[0]);
+			MPI_Wait(&cr[0], MPI_STATUS_IGNORE);
+			MPI_Ibcast(&z, 1, MPI_DOUBLE, 0, half, &cr[0]);
+			MPI_Ibarrier(MPI_COMM_WORLD, &cr[1]);
+			MPI_Waitall(2, cr, MPI_STATUSES_IGNORE);
+		}
+		MPI_Startall(2, preq);
+		MPI_Waitall(2, preq, MPI_STATUSES_IGNORE);
 		tally_region_end("round");
 	}
+	MPI_Request_free(&preq[0]);
+	MPI_Request_free(&preq[1]);
 	MPI_Comm_free(&half);
 	MPI_Finalize();
 	return 0;

@@ -107,13 +107,23 @@ static void record(struct tly_gpu_bind *b, struct tly_rt_thread *t, const char *
 	gs.nl++;
 }
 
+static _Atomic(void (*)(uint32_t)) launch_observer;
+
+void tly_gpu_rt_launch_observer(void (*fn)(uint32_t correlation_id))
+{
+	atomic_store(&launch_observer, fn);
+}
+
 static uint64_t on_launch(const tally_gpu_launch_t *l, void *ud)
 {
 	static atomic_int exit_hook;
+	void (*observe)(uint32_t) = atomic_load(&launch_observer);
 	struct tly_rt_thread *t;
 	struct tly_gpu_bind *b;
 
 	(void)ud;
+	if (l->phase == 0 && observe)
+		observe(l->correlation_id);
 	if (l->phase == 0 && tly_gpu_start_wait() != 0)
 		tly_rt_log(1, "the GPU profiler's start has not ended after a minute: kernel '%s' launched without it",
 			   l->name ? l->name : "?");

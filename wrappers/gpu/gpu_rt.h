@@ -75,6 +75,11 @@ void tly_gpu_scope_of(const struct tly_rt_thread *t, const struct tly_rt_thread 
  * t at its root while a region is open elsewhere). */
 int tly_gpu_scope_elsewhere(const struct tly_rt_thread *t);
 
+/* The event trace's launch observer (wrappers/trace/trace_gpu.c): called
+ * on the launching thread at each launch's enter with its CUPTI
+ * correlation id; NULL removes it. */
+void tly_gpu_rt_launch_observer(void (*fn)(uint32_t correlation_id));
+
 /* Whether values are per region (no cache control there). */
 int tly_gpu_rt_ranges(void);
 

@@ -106,12 +106,40 @@ void tly_mpi_msg_coll(struct tly_mpi_call *c, MPI_Comm comm, int root)
 	c->root = root;
 }
 
+void tly_mpi_msg_icoll(struct tly_mpi_call *c, MPI_Comm comm, int root, MPI_Request req)
+{
+	c->coll = 2;
+	c->comm = comm;
+	c->root = root;
+	c->ireq = req;
+}
+
+void tly_mpi_msg_pinit(struct tly_mpi_call *c, int send, int peer, int tag, MPI_Comm comm, int64_t bytes,
+		       MPI_Request req)
+{
+	const struct tly_mpi_msg_hooks *h = on(c);
+
+	if (h && h->pinit && req != MPI_REQUEST_NULL)
+		h->pinit(c->t, send, peer, tag, comm, bytes, req);
+}
+
+void tly_mpi_msg_start(struct tly_mpi_call *c, int n, const MPI_Request *req)
+{
+	const struct tly_mpi_msg_hooks *h = on(c);
+
+	for (int i = 0; h && h->start && req && i < n; i++)
+		if (req[i] != MPI_REQUEST_NULL)
+			h->start(c->t, req[i], c->t0);
+}
+
 void tly_mpi_msg_end(struct tly_mpi_call *c, int64_t sent, int64_t recv, int64_t now)
 {
 	const struct tly_mpi_msg_hooks *h = on(c);
 
-	if (c->coll && h)
+	if (c->coll == 1 && h)
 		h->coll(c->t, c->id, c->comm, c->root, sent, recv, c->t0, now);
+	else if (c->coll == 2 && h && h->icoll && c->ireq != MPI_REQUEST_NULL)
+		h->icoll(c->t, c->id, c->comm, c->root, sent, recv, c->ireq, now);
 	free(c->scratch);
 	c->scratch = NULL;
 }

@@ -27,8 +27,9 @@ struct tly_mpi_call {
 	const void *ra;       /* the wrapper's return address: the call site */
 	int64_t t0;
 	int msg;              /* a trace follows the call's messages (mpi_msg.c) */
-	int coll, root;       /* a collective (root -1: none) on comm, told at the end */
+	int coll, root;       /* a collective (root -1: none) on comm, told at the end; 2: non-blocking */
 	MPI_Comm comm;
+	MPI_Request ireq;     /* coll 2: the non-blocking collective's request */
 	void *scratch;        /* saved requests and statuses, freed at the end */
 };
 
@@ -47,6 +48,16 @@ struct tly_mpi_msg_hooks {
 	void (*done)(struct tly_rt_thread *t, MPI_Request req, const MPI_Status *st, int64_t ts);
 	void (*coll)(struct tly_rt_thread *t, int id, MPI_Comm comm, int root, int64_t sent, int64_t recv,
 		     int64_t t0, int64_t t1);
+	/* a non-blocking collective started (id: the MPI_I* call's); it
+	 * completes in a done() of req */
+	void (*icoll)(struct tly_rt_thread *t, int id, MPI_Comm comm, int root, int64_t sent, int64_t recv,
+		      MPI_Request req, int64_t ts);
+	/* a persistent request made (send: 1, recv: 0; peer in comm, may be
+	 * MPI_ANY_SOURCE), and started: then it is pending like an Isend or
+	 * an Irecv until it completes */
+	void (*pinit)(struct tly_rt_thread *t, int send, int peer, int tag, MPI_Comm comm, int64_t bytes,
+		      MPI_Request req);
+	void (*start)(struct tly_rt_thread *t, MPI_Request req, int64_t ts);
 };
 void tly_mpi_msg_hooks_set(const struct tly_mpi_msg_hooks *h);
 int tly_mpi_msg_on(void);
@@ -62,6 +73,10 @@ MPI_Request *tly_mpi_msg_save(struct tly_mpi_call *c, int n, const MPI_Request *
 /* n requests completed: req[idx[i]] (idx NULL: req[i]) with status st[i]. */
 void tly_mpi_msg_done(struct tly_mpi_call *c, int n, const MPI_Request *req, const int *idx, const MPI_Status *st);
 void tly_mpi_msg_coll(struct tly_mpi_call *c, MPI_Comm comm, int root);
+void tly_mpi_msg_icoll(struct tly_mpi_call *c, MPI_Comm comm, int root, MPI_Request req);
+void tly_mpi_msg_pinit(struct tly_mpi_call *c, int send, int peer, int tag, MPI_Comm comm, int64_t bytes,
+		       MPI_Request req);
+void tly_mpi_msg_start(struct tly_mpi_call *c, int n, const MPI_Request *req);
 /* The call's end: its collective, then the scratch freed (tly_mpi_end). */
 void tly_mpi_msg_end(struct tly_mpi_call *c, int64_t sent, int64_t recv, int64_t now);
 

@@ -227,6 +227,7 @@ static void job_start(void *comm_ptr)
 	tly_region_follow(tly_trace_follow);
 	if (comm_ptr)
 		tly_trace_mpi_start();
+	tly_trace_gpu_start();
 }
 
 /* A thread's end: its regions close at this time in the trace. */

@@ -10,6 +10,7 @@
  * dropped by TALLY_TRACE_MAX_EVENTS (property tally::dropped_events).
  */
 #include "trace/trace.h"
+#include "trace/trace_gpu.h"
 
 #include <mpi.h>
 #include <stdlib.h>
@@ -19,14 +20,21 @@
 #include "output/out_module.h"
 #include "regions/regions.h"
 
-enum { L_ID, L_NEV, L_DROP, L_FIRST, L_LAST, L_FIELDS };
+enum { L_ID = TLY_TL_ID, L_NEV = TLY_TL_NEV, L_DROP = TLY_TL_DROP, L_FIRST = TLY_TL_FIRST, L_LAST = TLY_TL_LAST,
+       L_FIELDS = TLY_TL_FIELDS };
 
 /* Every thread's location closed: leaves of what is open, mapping
  * table; out[] gets L_FIELDS values per location (malloc'd). */
 static int close_locs(const struct tly_trace_state *s, struct tly_rt_proc *p, int32_t **gid, int64_t **out)
 {
 	int n = 0, k = 0;
-	int64_t *v = malloc((size_t)(p->nthreads ? p->nthreads : 1) * L_FIELDS * sizeof *v);
+	int ngpu;
+	int64_t *v;
+	uint64_t cupti_dropped = 0;
+
+	tly_trace_gpu_stop();   /* what CUPTI holds written first: then the streams are known */
+	ngpu = tly_trace_gpu_count();
+	v = malloc((size_t)(p->nthreads + ngpu + 1) * L_FIELDS * sizeof *v);
 
 	for (struct tly_rt_thread *t = p->threads; t && v; t = t->next, k++) {
 		struct tly_trace_loc *l = NULL;
@@ -47,9 +55,17 @@ static int close_locs(const struct tly_trace_state *s, struct tly_rt_proc *p, in
 		v[n * L_FIELDS + L_DROP] = l->dropped;
 		v[n * L_FIELDS + L_FIRST] = l->first_ts;
 		v[n * L_FIELDS + L_LAST] = l->last_ts;
+		v[n * L_FIELDS + TLY_TL_DEV] = -1;
+		v[n * L_FIELDS + TLY_TL_STREAM] = -1;
+		v[n * L_FIELDS + TLY_TL_CUPTI] = 0;
 		n++;
 		(void)gid;
 	}
+	if (v)
+		n += tly_trace_gpu_close(v + (size_t)n * L_FIELDS, ngpu, &cupti_dropped);
+	if (cupti_dropped)
+		tly_rt_log(1, "trace: CUPTI dropped %llu GPU activity records (its buffers were full)",
+			   (unsigned long long)cupti_dropped);
 	*out = v;
 	return v ? n : 0;
 }
@@ -58,7 +74,6 @@ static void local_defs(const struct tly_trace_state *s, struct tly_rt_proc *p, i
 {
 	int k = 0;
 
-	OTF2_Archive_OpenDefFiles(s->ar);
 	for (struct tly_rt_thread *t = p->threads; t; t = t->next, k++) {
 		struct tly_trace_loc *l = NULL;
 		OTF2_DefWriter *dw;
@@ -85,7 +100,6 @@ static void local_defs(const struct tly_trace_state *s, struct tly_rt_proc *p, i
 		OTF2_DefWriter_WriteClockOffset(dw, (OTF2_TimeStamp)s->off1_at, s->off1, 0.0);
 		OTF2_Archive_CloseDefWriter(s->ar, dw);
 	}
-	OTF2_Archive_CloseDefFiles(s->ar);
 }
 
 /* ---- rank 0: the global definitions ---- */
@@ -98,6 +112,11 @@ static OTF2_StringRef str(struct gdefs *g, const char *s)
 {
 	OTF2_GlobalDefWriter_WriteString(g->w, g->nstr, s);
 	return g->nstr++;
+}
+
+static OTF2_StringRef str_cb(void *g, const char *s)
+{
+	return str(g, s);
 }
 
 /* A region key (output/unify.h: "<kind>\x1e<name>" per level, joined by
@@ -153,9 +172,15 @@ static void write_metrics(struct gdefs *g, const struct tly_rt_proc *p)
 					      OTF2_RECORDER_KIND_CPU);
 }
 
+struct gpu_names {
+	char **names;
+	int n;
+};
+
 static void global_defs(const struct tly_trace_state *s, const struct tly_rt_proc *p, const struct tly_names *names,
-			const int64_t *v, int n, int nranks, int64_t *dropped)
+			int64_t *v, int n, int nranks, int64_t *dropped, const struct gpu_names *gn)
 {
+	int ngpu = 0;
 	struct gdefs g = { .w = OTF2_Archive_GetGlobalDefWriter(s->ar) };
 	int64_t t0 = INT64_MAX, t1 = 0;
 	struct timespec rt, mono;
@@ -188,6 +213,14 @@ static void global_defs(const struct tly_trace_state *s, const struct tly_rt_pro
 		uint64_t id = (uint64_t)v[i * L_FIELDS + L_ID];
 		OTF2_AttributeValue val = { .uint64 = (uint64_t)v[i * L_FIELDS + L_DROP] };
 
+		if (v[i * L_FIELDS + TLY_TL_DEV] >= 0) {   /* a GPU stream: below */
+			if (i != ngpu)
+				memmove(v + (size_t)ngpu * L_FIELDS, v + (size_t)i * L_FIELDS, L_FIELDS * sizeof *v);
+			ngpu++;
+			*dropped += v[i * L_FIELDS + L_DROP];
+			continue;
+		}
+
 		snprintf(nm, sizeof nm, "rank %d thread %d", (int)(id >> TLY_TRACE_TSHIFT),
 			 (int)(id & ((1u << TLY_TRACE_TSHIFT) - 1)));
 		OTF2_GlobalDefWriter_WriteLocation(g.w, id, str(&g, nm), OTF2_LOCATION_TYPE_CPU_THREAD,
@@ -197,7 +230,10 @@ static void global_defs(const struct tly_trace_state *s, const struct tly_rt_pro
 	}
 	for (int i = 0; names && i < names->n; i++)
 		write_region(&g, i, tly_names_key(names, i));
+	tly_tgpu_global_regions(g.w, str_cb, &g, gn->names, gn->names ? gn->n : 0, (uint32_t)(names ? names->n : 0));
+	tly_tgpu_global_locations(g.w, str_cb, &g, v, ngpu, (uint32_t)nranks, prop);
 	write_metrics(&g, p);
+	tly_tgpu_global_metric(g.w, str_cb, &g, p->nev);   /* the launch marks (trace_gpu.c) */
 	if (s->comm) {
 		uint64_t *m = malloc((size_t)nranks * sizeof *m);
 
@@ -270,6 +306,7 @@ static int close_archive(const struct tly_out_ctx *c, hid_t file, hid_t dxpl)
 	struct tly_trace_state *s = tly_trace();
 	int64_t *v = NULL, *all = NULL, dropped = 0;
 	int n, nall = 0;
+	struct gpu_names gn = { 0 };
 
 	(void)file;
 	(void)dxpl;
@@ -288,10 +325,15 @@ static int close_archive(const struct tly_out_ctx *c, hid_t file, hid_t dxpl)
 	s->off1 = tly_trace_clock_offset(s->comm);
 	n = close_locs(s, c->p, c->gid, &v);
 	OTF2_Archive_CloseEvtFiles(s->ar);
+	OTF2_Archive_OpenDefFiles(s->ar);
 	local_defs(s, c->p, c->gid);
+	gn.names = tly_trace_gpu_defs(s->comm, (uint32_t)(c->names ? c->names->n : 0),
+				      (const int64_t[4]){ s->off0_at, s->off0, s->off1_at, s->off1 }, &gn.n);
+	OTF2_Archive_CloseDefFiles(s->ar);
 	gather(s->comm, v, n, s->rank, s->nranks, &all, &nall);
 	if (s->rank == 0 && all)
-		global_defs(s, c->p, c->names, all, nall, s->nranks, &dropped);
+		global_defs(s, c->p, c->names, all, nall, s->nranks, &dropped, &gn);
+	tly_trace_gpu_free(gn.names, gn.n);
 	if (OTF2_Archive_Close(s->ar) != OTF2_SUCCESS && s->rank == 0)
 		tly_rt_log(1, "the trace archive %s/traces.otf2 could not be closed", s->dir);
 	else if (s->rank == 0)

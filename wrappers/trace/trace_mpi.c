@@ -3,7 +3,10 @@
  * layer's hooks, mpi/mpi_support.h): MpiSend/MpiRecv for blocking calls,
  * MpiIsend/MpiIsendComplete and MpiIrecvRequest/MpiIrecv for requests
  * (matched at the completing Wait or Test by the request handle, kept per
- * thread; MpiRequestCancelled for a cancelled one), MpiCollectiveBegin/End with root and bytes.  Every event names
+ * thread; MpiRequestCancelled for a cancelled one), MpiCollectiveBegin/End with root and bytes (a
+ * non-blocking collective's pair inside the call that completes it, at
+ * the completion).  A persistent request is pending from each MPI_Start
+ * like an Isend or Irecv of its *_init's arguments.  Every event names
  * the archive's one communicator, MPI_COMM_WORLD: peers and roots of
  * other communicators are translated to world ranks, so every message
  * line joins two locations of the archive.
@@ -18,15 +21,29 @@
 
 #define NREQ 1024   /* pending requests per thread (more: their completions are not written) */
 
+enum { RQ_RECV, RQ_SEND, RQ_COLL };
 struct req {
 	MPI_Request h;
 	MPI_Comm comm;
 	uint64_t id;
-	int send;
+	int send;                 /* RQ_* */
+	int op, root;             /* RQ_COLL: OTF2 op + 1, root in comm */
+	int64_t sent, recv;
+};
+/* A persistent request's arguments, by handle (a handle freed and made
+ * again is overwritten by its new *_init). */
+#define NPREQ 256
+struct preq {
+	MPI_Request h;
+	MPI_Comm comm;
+	int send, peer, tag, used;
+	int64_t bytes;
 };
 struct tly_trace_reqs {
 	struct req e[NREQ];
 	int n;
+	struct preq p[NPREQ];
+	int np;
 };
 
 static struct {
@@ -101,7 +118,7 @@ static uint64_t req_add(struct tly_trace_loc *l, MPI_Request h, MPI_Comm comm, i
 }
 
 /* Take the pending request h out (linear probing: the rest of its run is reinserted). */
-static int req_take(struct tly_trace_loc *l, MPI_Request h, uint64_t *id, MPI_Comm *comm)
+static int req_take(struct tly_trace_loc *l, MPI_Request h, uint64_t *id, MPI_Comm *comm, struct req *out)
 {
 	struct tly_trace_reqs *q = l->reqs;
 	uint32_t i;
@@ -116,6 +133,7 @@ static int req_take(struct tly_trace_loc *l, MPI_Request h, uint64_t *id, MPI_Co
 	*id = q->e[i].id;
 	*comm = q->e[i].comm;
 	send = q->e[i].send;
+	*out = q->e[i];
 	q->e[i].id = 0;
 	q->n--;
 	for (uint32_t j = (i + 1) & (NREQ - 1); q->e[j].id; j = (j + 1) & (NREQ - 1)) {
@@ -181,17 +199,25 @@ static void on_irecv(struct tly_rt_thread *t, MPI_Comm comm, MPI_Request req, in
 		OTF2_EvtWriter_MpiIrecvRequest(l->w, NULL, (OTF2_TimeStamp)ts, id);
 }
 
+static void coll_events(struct tly_trace_loc *l, int op, MPI_Comm comm, int root, int64_t sent, int64_t recv,
+			int64_t t0, int64_t t1);
+
 static void on_done(struct tly_rt_thread *t, MPI_Request req, const MPI_Status *st, int64_t ts)
 {
 	struct tly_trace_loc *l = loc(t);
+	struct req e;
 	MPI_Comm comm;
 	uint64_t id;
 	int send;
 
 	int cancelled = 0;
 
-	if (!l || (send = req_take(l, req, &id, &comm)) < 0)
+	if (!l || (send = req_take(l, req, &id, &comm, &e)) < 0)
 		return;
+	if (send == RQ_COLL) {
+		coll_events(l, e.op, comm, e.root, e.sent, e.recv, ts, ts);
+		return;
+	}
 	/* a cancelled request's status names no peer */
 	if (PMPI_Test_cancelled(st, &cancelled) != MPI_SUCCESS)
 		cancelled = 0;
@@ -206,36 +232,114 @@ static void on_done(struct tly_rt_thread *t, MPI_Request req, const MPI_Status *
 	}
 }
 
-static void on_coll(struct tly_rt_thread *t, int id, MPI_Comm comm, int root, int64_t sent, int64_t recv,
-		    int64_t t0, int64_t t1)
+static void coll_events(struct tly_trace_loc *l, int op, MPI_Comm comm, int root, int64_t sent, int64_t recv,
+			int64_t t0, int64_t t1)
 {
-	struct tly_trace_loc *l = loc(t);
-
-	if (!l || !tm.op || !tm.op[id])
-		return;
 	if (tly_trace_admit(l, &t0))
 		OTF2_EvtWriter_MpiCollectiveBegin(l->w, NULL, (OTF2_TimeStamp)t0);
 	else
 		return;   /* no begin: no end (the cap) */
 	if (t1 < l->last_ts)
 		t1 = l->last_ts;
-	OTF2_EvtWriter_MpiCollectiveEnd(l->w, NULL, (OTF2_TimeStamp)t1, (OTF2_CollectiveOp)(tm.op[id] - 1), 0,
+	OTF2_EvtWriter_MpiCollectiveEnd(l->w, NULL, (OTF2_TimeStamp)t1, (OTF2_CollectiveOp)(op - 1), 0,
 					world_rank(comm, root), (uint64_t)sent, (uint64_t)recv);
 	l->last_ts = t1;
 	l->kept++;
 }
 
+static void on_coll(struct tly_rt_thread *t, int id, MPI_Comm comm, int root, int64_t sent, int64_t recv,
+		    int64_t t0, int64_t t1)
+{
+	struct tly_trace_loc *l = loc(t);
+
+	if (l && tm.op && tm.op[id])
+		coll_events(l, tm.op[id], comm, root, sent, recv, t0, t1);
+}
+
+/* A non-blocking collective: kept with its request until it completes. */
+static void on_icoll(struct tly_rt_thread *t, int id, MPI_Comm comm, int root, int64_t sent, int64_t recv,
+		     MPI_Request req, int64_t ts)
+{
+	struct tly_trace_loc *l = loc(t);
+	struct tly_trace_reqs *q;
+	uint64_t rid;
+
+	(void)ts;
+	if (!l || !tm.op || !tm.op[id] || !(rid = req_add(l, req, comm, RQ_COLL)))
+		return;
+	q = l->reqs;
+	for (uint32_t i = slot(req);; i = (i + 1) & (NREQ - 1))
+		if (q->e[i].id == rid) {
+			q->e[i].op = tm.op[id];
+			q->e[i].root = root;
+			q->e[i].sent = sent;
+			q->e[i].recv = recv;
+			break;
+		}
+}
+
+static struct preq *preq_of(struct tly_trace_loc *l, MPI_Request h, int make)
+{
+	struct tly_trace_reqs *q = l->reqs;
+	uint32_t i = slot(h) & (NPREQ - 1);
+
+	if (!q && (!make || !(q = l->reqs = calloc(1, sizeof *q))))
+		return NULL;
+	for (int k = 0; k < NPREQ; k++, i = (i + 1) & (NPREQ - 1)) {
+		if (q->p[i].used && q->p[i].h == h)
+			return &q->p[i];
+		if (!q->p[i].used) {
+			if (!make || q->np >= NPREQ * 3 / 4)
+				return NULL;
+			q->np++;
+			q->p[i].used = 1;
+			q->p[i].h = h;
+			return &q->p[i];
+		}
+	}
+	return NULL;
+}
+
+static void on_pinit(struct tly_rt_thread *t, int send, int peer, int tag, MPI_Comm comm, int64_t bytes,
+		     MPI_Request req)
+{
+	struct tly_trace_loc *l = loc(t);
+	struct preq *p = l ? preq_of(l, req, 1) : NULL;
+
+	if (p)
+		*p = (struct preq){ req, comm, send, peer, tag, 1, bytes };
+}
+
+static void on_start(struct tly_rt_thread *t, MPI_Request req, int64_t ts)
+{
+	struct tly_trace_loc *l = loc(t);
+	struct preq *p = l ? preq_of(l, req, 0) : NULL;
+
+	if (!p)
+		return;
+	if (p->send)
+		on_send(t, p->peer, p->tag, p->comm, p->bytes, req, ts);
+	else
+		on_irecv(t, p->comm, req, ts);
+}
+
 static const struct tly_mpi_msg_hooks hooks = {
-	.send = on_send, .recv = on_recv, .irecv = on_irecv, .done = on_done, .coll = on_coll,
+	.pinit = on_pinit, .start = on_start,
+	.send = on_send, .recv = on_recv, .irecv = on_irecv, .done = on_done, .coll = on_coll, .icoll = on_icoll,
 };
 
 void tly_trace_mpi_start(void)
 {
 	tm.op = calloc((size_t)tly_mpi_nfuncs, 1);
 	for (int i = 0; tm.op && i < tly_mpi_nfuncs; i++)
-		for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
-			if (!strcmp(tly_mpi_names[i], ops[k].name))
+		for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+			const char *n = tly_mpi_names[i];
+
+			/* MPI_Iallreduce: MPI_Allreduce's op (non-blocking) */
+			if (!strcmp(n, ops[k].name) ||
+			    (!strncmp(n, "MPI_I", 5) && n[5] == ops[k].name[4] + ('a' - 'A') && !strcmp(n + 6, ops[k].name + 5)))
 				tm.op[i] = (uint8_t)(ops[k].op + 1);
+		}
 	tly_mpi_msg_hooks_set(&hooks);
 }
 

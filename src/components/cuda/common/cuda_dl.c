@@ -66,6 +66,14 @@ static const struct tly_dl_sym pcs_syms[] = {
 	PCS(cuptiGetCubinCrc), PCS(cuptiGetSassToSourceCorrelation),
 };
 
+#define ACT(n) TLY_DL_SYM(struct tly_cu_act_fns, n)
+
+static const struct tly_dl_sym act_syms[] = {
+	ACT(cuptiActivityEnable), ACT(cuptiActivityDisable), ACT(cuptiActivityRegisterCallbacks),
+	ACT(cuptiActivityFlushAll), ACT(cuptiActivityGetNextRecord), ACT(cuptiActivityGetNumDroppedRecords),
+	ACT(cuptiGetTimestamp),
+};
+
 typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
 
 /* The subsystem's state: handles, tables, and what went wrong. */
@@ -79,6 +87,9 @@ static struct {
 	struct tly_cu_pcs_fns pcs;
 	const struct tly_cu_pcs_fns *pcs_ok;  /* &pcs when every symbol resolved */
 	char pcs_error[256];
+	struct tly_cu_act_fns act;
+	const struct tly_cu_act_fns *act_ok;  /* &act when every symbol resolved */
+	char act_error[256];
 	demangle_fn demangle;
 } loader = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
@@ -118,6 +129,14 @@ static void load_cupti(void)
 	if (tly_dl_resolve(loader.h_pti, "libcupti", pcs_syms, sizeof pcs_syms / sizeof pcs_syms[0], &loader.pcs,
 			   loader.pcs_error, sizeof loader.pcs_error) == 0)
 		loader.pcs_ok = &loader.pcs;
+	loader.act_ok = NULL;
+	if (tly_dl_resolve(loader.h_pti, "libcupti", act_syms, sizeof act_syms / sizeof act_syms[0], &loader.act,
+			   loader.act_error, sizeof loader.act_error) == 0) {
+		void *ts = dlsym(loader.h_pti, "cuptiActivityRegisterTimestampCallback");
+
+		memcpy(&loader.act.cuptiActivityRegisterTimestampCallback, &ts, sizeof ts);
+		loader.act_ok = &loader.act;
+	}
 }
 
 /* C++ demangler: from the program when it links libstdc++ (CUDA programs
@@ -168,6 +187,15 @@ const struct tly_cu_pcs_fns *tly_cu_pcs_fns(const char **why)
 	if (why)
 		*why = !l->pti ? l->pti_error : loader.pcs_ok ? "" : loader.pcs_error;
 	return l->pti ? loader.pcs_ok : NULL;
+}
+
+const struct tly_cu_act_fns *tly_cu_act_fns(const char **why)
+{
+	const struct tly_cu_libs *l = tly_cu_load();
+
+	if (why)
+		*why = !l->pti ? l->pti_error : loader.act_ok ? "" : loader.act_error;
+	return l->pti ? loader.act_ok : NULL;
 }
 
 void tly_cu_unload(void)

@@ -91,6 +91,20 @@ struct tly_cu_pcs_fns {
 	TLY_CU_FN(cuptiGetSassToSourceCorrelation);
 };
 
+/* CUPTI Activity API entry points (cupti_activity.h), for the event
+ * trace's GPU streams (cuda_activity.c).  Optional like PC sampling. */
+struct tly_cu_act_fns {
+	TLY_CU_FN(cuptiActivityEnable);
+	TLY_CU_FN(cuptiActivityDisable);
+	TLY_CU_FN(cuptiActivityRegisterCallbacks);
+	TLY_CU_FN(cuptiActivityFlushAll);
+	TLY_CU_FN(cuptiActivityGetNextRecord);
+	TLY_CU_FN(cuptiActivityGetNumDroppedRecords);
+	TLY_CU_FN(cuptiGetTimestamp);
+	/* NULL in a libcupti without it (the clock is then mapped by pairs) */
+	TLY_CU_FN(cuptiActivityRegisterTimestampCallback);
+};
+
 /* What loading found. */
 struct tly_cu_libs {
 	const struct tly_cu_drv *drv; /* NULL: no driver (no libcuda.so.1) */
@@ -104,6 +118,9 @@ const struct tly_cu_libs *tly_cu_load(void);
 /* The PC sampling table after tly_cu_load; NULL (with *why) when libcupti
  * is absent or lacks the PC sampling API. */
 const struct tly_cu_pcs_fns *tly_cu_pcs_fns(const char **why);
+/* The Activity API table after tly_cu_load; NULL (with *why) when
+ * libcupti is absent or lacks it. */
+const struct tly_cu_act_fns *tly_cu_act_fns(const char **why);
 /* Unload (at PAPI_shutdown); a later tly_cu_load loads again. */
 void tly_cu_unload(void);
 

@@ -1,0 +1,31 @@
+#!/bin/sh
+# run_trace_gpu_cuda.sh APP TALLY_RUN OTF2PRINT CHECKER - the trace's GPU
+# streams with a small CUDA program (testsuite/gpu/test_rt_nompi_kernels,
+# no MPI, no Tally calls), on the device:
+#   1. 2,000 launches of its work kernel under tally-run --trace alone (no
+#      GPU metric: the trace installs the launch callback itself): 2,000
+#      work kernels on the stream track, each with its launch mark,
+#      starting at or after it;
+#   2. its default run (3 work launches in the NVTX range gpu_phase, one
+#      outside) with a GPU metric (the metrics' launch hook tells the
+#      trace): the kernels equal the profile's gpu_kernels launches, per
+#      region too.
+# 77 without a GPU or otf2-print.
+app=$1 run=$2 otf2print=$3 checker=$4
+. "$(dirname "$0")/../gpu/gpu_present.sh"
+[ -x "$otf2print" ] || { echo "SKIP: no otf2-print (Debian otf2-tools)"; exit 77; }
+PY=${PY:-python3}
+dir=$(mktemp -d) || exit 1
+trap 'rm -rf "$dir"' EXIT
+cd "$dir" || exit 1
+fail=0
+timeout 200 "$run" --trace --verbose=2 --output-name=many.h5 -- "$app" 2000 > many.log 2>&1 ||
+  { cat many.log; exit 1; }
+grep "trace" many.log
+grep -q "GPU streams from CUPTI's Activity API" many.log || { echo "FAIL: GPU streams not traced"; fail=1; }
+$PY "$checker" "$otf2print" many.trace/traces.otf2 --slack-ns 2000 --kernels 2000 --match "work(" || fail=1
+timeout 200 "$run" --trace --verbose=2 --output-name=one.h5 --events=cuda:::smsp__inst_executed.sum -- "$app" \
+  > one.log 2>&1 || { cat one.log; exit 1; }
+$PY -c "import h5py" 2>/dev/null || { echo "SKIP: $PY has no h5py for the per-region check"; exit 77; }
+$PY "$checker" "$otf2print" one.trace/traces.otf2 --slack-ns 2000 --h5 one.h5 || fail=1
+exit $fail
