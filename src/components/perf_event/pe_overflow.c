@@ -175,7 +175,8 @@ static void drain(struct tly_pe_ctl *c, int i, void *uc)
 				k = owed(c, i, count);
 			}
 			sample_ns = rec[3];
-			deliver(c, i, k, (void *)(uintptr_t)rec[1], uc);
+			c->ovf.last_pc = (void *)(uintptr_t)rec[1];
+			deliver(c, i, k, c->ovf.last_pc, uc);
 			sample_ns = 0;
 		}
 		tail += h.size;
@@ -198,7 +199,7 @@ static void catch_up(struct tly_pe_ctl *c, int skip, void *uc)
 		drain(c, j, uc);
 		bytes = c->g.sub_bytes[c->g.sub_of[j]];
 		if (read(c->g.fds[j], buf, bytes) == (ssize_t)bytes)
-			deliver(c, j, owed(c, j, buf[c->g.rd[j] - 1]), NULL, uc);
+			deliver(c, j, owed(c, j, buf[c->g.rd[j] - 1]), uc ? NULL : c->ovf.last_pc, uc);
 	}
 }
 
@@ -298,6 +299,7 @@ int tly_pe_ovf_start(struct tly_pe_ctl *c)
 	if (sigaction(OVF_SIG, &sa, NULL) < 0)
 		return tly_err_set(PAPI_ESYS, "perf_event: cannot install the overflow handler (%s)", strerror(errno));
 	pthread_once(&sigio.once, take_sigio);   /* before any counter can signal */
+	c->ovf.last_pc = NULL;
 	tly_pe_thread_set(c);
 	for (int i = 0; i < c->g.n; i++) {
 		struct perf_event_mmap_page *pg = c->ovf.ring[i];
@@ -319,7 +321,8 @@ int tly_pe_ovf_start(struct tly_pe_ctl *c)
  * merged, the clock throttled by the kernel, a ring full, the samples
  * after the last signal - and the crossings since the last handler call
  * were dropped at stop: under ASan 1,862 and 3,304 of 20,000 in 2 of 10
- * CI runs (overflow_fast).  The PC of those is not known (NULL). */
+ * CI runs (overflow_fast).  Their PC is the last sample's (as the
+ * software path gives the last tick's), no context. */
 void tly_pe_ovf_stop(struct tly_pe_ctl *c)
 {
 	sigset_t hold, old;
