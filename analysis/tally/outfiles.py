@@ -75,7 +75,7 @@ def write(path, data, binary=False):
         f, written = d.create(name, binary)
         with f:
             f.write(data)
-    return written
+    return os.path.join(directory, os.path.basename(written))   # "r.txt", not "./r.txt": the name asked
 
 
 def said(requested, written, what):

@@ -142,15 +142,24 @@ def png_bytes(fig):
     return buf.getvalue()
 
 
-def write(an, column, directory, top, full=False):
-    """Every plot as directory/<name>.png (created, never through a
-    planted link: outfiles); returns the paths written."""
+def rendered(an, column, top, full=False):
+    """Every plot as (name.png, PNG bytes)."""
+    return [(name + ".png", png_bytes(fig)) for name, fig in figures(an, column, top, full)]
+
+
+def write_rendered(items, directory):
+    """Each (file name, bytes) of items as a new file in directory
+    (created, never through a planted link: outfiles); the paths written."""
     paths = []
     with outfiles.OutDir(directory, create=True) as d:
-        for name, fig in figures(an, column, top, full):
-            data = png_bytes(fig)
-            f, p = d.create(name + ".png", binary=True)
+        for name, data in items:
+            f, p = d.create(name, binary=True)
             with f:
                 f.write(data)
             paths.append(p)
     return paths
+
+
+def write(an, column, directory, top, full=False):
+    """Every plot as directory/<name>.png; returns the paths written."""
+    return write_rendered(rendered(an, column, top, full), directory)

@@ -27,7 +27,8 @@ struct tly_hl_region {
 	long long *last_read;
 	struct tly_hl_region *next;   /* creation order, for output */
 	long long v[];        /* values and last_read: sized by the events counted, not
-	                       * TLY_HL_MAX_EVENTS (100,000 regions: 60 MB -> 14 MB) */
+	                       * TLY_HL_MAX_EVENTS (100,000 regions: 60 MB -> 14 MB);
+	                       * the name follows them in the same record */
 };
 
 /* One open (begun, not yet ended) instance of a region. */
@@ -50,6 +51,8 @@ struct tly_hl_thread {
 	struct tly_hl_slot { unsigned hash; struct tly_hl_region *region; } *tab;
 	unsigned ntab, nregions;
 	struct tly_hl_region *first, *last;
+	char *arena;           /* regions are carved from chunks (never freed, */
+	size_t arena_left;     /* like the regions): no allocation per name */
 	struct tly_hl_open *stack;
 	int depth, cap;
 	struct tly_hl_thread *next;

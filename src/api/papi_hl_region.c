@@ -330,6 +330,32 @@ static int table_room(struct tly_hl_thread *t)
 	return 0;
 }
 
+#define HL_ARENA (64 * 1024)   /* bytes per chunk of region records */
+
+/* A zeroed region record for a name of `len` characters, carved from the
+ * thread's current chunk: one allocation per ~300 names instead of two per
+ * name (the record and its name together, next to the previous ones).
+ * Regions live until exit, so chunks are never freed; the first record of
+ * each chunk points at its start.  NULL when out of memory. */
+static struct tly_hl_region *region_alloc(struct tly_hl_thread *t, size_t len)
+{
+	size_t size = sizeof(struct tly_hl_region) + 2 * (size_t)hl.ev.n * sizeof(long long) + len + 1;
+	struct tly_hl_region *r;
+
+	size = (size + 15) & ~(size_t)15;
+	if (size > t->arena_left) {
+		if (size > HL_ARENA / 4)
+			return calloc(1, size);   /* a very long name: its own record */
+		if (!(t->arena = calloc(1, HL_ARENA)))
+			return NULL;
+		t->arena_left = HL_ARENA;
+	}
+	r = (struct tly_hl_region *)(void *)t->arena;
+	t->arena += size;
+	t->arena_left -= size;
+	return r;
+}
+
 /* Region `name` of thread t, created when new (caller holds t->lock). */
 static struct tly_hl_region *region_get(struct tly_hl_thread *t, const char *name)
 {
@@ -340,11 +366,11 @@ static struct tly_hl_region *region_get(struct tly_hl_thread *t, const char *nam
 		return t->tab[k].region;
 	if (table_room(t) != 0)
 		return NULL;
-	r = calloc(1, sizeof *r + 2 * (size_t)hl.ev.n * sizeof r->v[0]);   /* the events are settled by now */
-	if (!r || !(r->name = strdup(name))) {
-		free(r);
+	r = region_alloc(t, strlen(name));
+	if (!r)
 		return NULL;
-	}
+	r->name = (char *)(r->v + 2 * hl.ev.n);
+	strcpy(r->name, name);
 	r->values = r->v;
 	r->last_read = r->v + hl.ev.n;
 	r->hash = h;

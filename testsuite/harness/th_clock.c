@@ -110,6 +110,20 @@ long long th_clock_extra_ns(const struct th_clock *since)
 	return extra > 0 ? extra : 0;
 }
 
+struct th_clock th_own_begin(void)
+{
+	return th_clock_now();
+}
+
+double th_own_ns(const struct th_clock *since)
+{
+	struct th_clock now = clock_close();
+
+	if (since->delay < 0 || now.delay < 0)
+		return (double)(now.wall - since->wall);
+	return (double)((now.wall - since->wall) - (now.delay - since->delay));
+}
+
 /* Per thread: where its TH_NEAR_CLOCK window opened. */
 static _Thread_local struct th_clock mark;
 static _Thread_local int marked;

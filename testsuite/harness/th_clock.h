@@ -32,6 +32,12 @@ struct th_clock {
  * benchmarks' wall clock). */
 double th_now_s(void);
 double th_now_ns(void);
+/* Per-item costs of a benchmark: since th_own_begin, the calling thread's
+ * wall time less its run-queue wait (what it ran or blocked itself, not
+ * what other processes ran meanwhile), ns; the wall time without
+ * schedstat.  th_own_begin returns the opening reading. */
+struct th_clock th_own_begin(void);
+double th_own_ns(const struct th_clock *since);
 /* The calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID), ns. */
 long long th_thread_cpu_ns(void);
 /* Busy the calling thread until it has used ns more of its CPU time. */

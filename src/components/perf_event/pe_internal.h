@@ -168,6 +168,7 @@ struct tly_pe_ovf {
 	/* thresholds crossed and delivered since start/reset, per counter
 	 * with g.rd; written by the owning thread's handler and start/reset */
 	long long done[TLY_PE_MAX_EVENTS];
+	void *last_pc;   /* IP of the last sample drained: the PC of what PAPI_stop catches up */
 };
 
 struct tly_pe_ctl {

@@ -175,7 +175,8 @@ static void drain(struct tly_pe_ctl *c, int i, void *uc)
 				k = owed(c, i, count);
 			}
 			sample_ns = rec[3];
-			deliver(c, i, k, (void *)(uintptr_t)rec[1], uc);
+			c->ovf.last_pc = (void *)(uintptr_t)rec[1];
+			deliver(c, i, k, c->ovf.last_pc, uc);
 			sample_ns = 0;
 		}
 		tail += h.size;
@@ -198,7 +199,7 @@ static void catch_up(struct tly_pe_ctl *c, int skip, void *uc)
 		drain(c, j, uc);
 		bytes = c->g.sub_bytes[c->g.sub_of[j]];
 		if (read(c->g.fds[j], buf, bytes) == (ssize_t)bytes)
-			deliver(c, j, owed(c, j, buf[c->g.rd[j] - 1]), NULL, uc);
+			deliver(c, j, owed(c, j, buf[c->g.rd[j] - 1]), uc ? NULL : c->ovf.last_pc, uc);
 	}
 }
 
@@ -232,17 +233,22 @@ static struct {
 	struct sigaction displaced;
 } sigio = { PTHREAD_ONCE_INIT };
 
+/* Everything the set's rings and clocks owe. */
+static void catch_up_all(struct tly_pe_ctl *c, void *uc)
+{
+	for (int i = 0; i < c->g.n; i++)
+		if (c->ovf.ring[i] && !c->g.rd[i])
+			drain(c, i, uc);
+	catch_up(c, -1, uc);
+}
+
 static void on_sigio(int sig, siginfo_t *si, void *uc)
 {
 	int saved = errno;
 	struct tly_pe_ctl *c = running_ctl;
 
-	if (c && c->ovf.any && c->ovf.cb) {
-		for (int i = 0; i < c->g.n; i++)
-			if (c->ovf.ring[i] && !c->g.rd[i])
-				drain(c, i, uc);
-		catch_up(c, -1, uc);
-	}
+	if (c && c->ovf.any && c->ovf.cb)
+		catch_up_all(c, uc);
 	errno = saved;
 	if (sigio.displaced.sa_flags & SA_SIGINFO)
 		sigio.displaced.sa_sigaction(sig, si, uc);
@@ -261,6 +267,7 @@ static void take_sigio(void)
 	sa.sa_sigaction = on_sigio;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, OVF_SIG);   /* one drain at a time: see tly_pe_ovf_start */
 	sigaction(SIGIO, &sa, NULL);
 }
 
@@ -284,10 +291,15 @@ int tly_pe_ovf_start(struct tly_pe_ctl *c)
 	memset(&sa, 0, sizeof sa);
 	sa.sa_sigaction = on_overflow;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	/* A SIGIO (the queue full) inside the overflow handler drained the
+	 * same ring under it: the outer drain then wrote back its older tail
+	 * and its stale count of crossings delivered.  One at a time. */
 	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGIO);
 	if (sigaction(OVF_SIG, &sa, NULL) < 0)
 		return tly_err_set(PAPI_ESYS, "perf_event: cannot install the overflow handler (%s)", strerror(errno));
 	pthread_once(&sigio.once, take_sigio);   /* before any counter can signal */
+	c->ovf.last_pc = NULL;
 	tly_pe_thread_set(c);
 	for (int i = 0; i < c->g.n; i++) {
 		struct perf_event_mmap_page *pg = c->ovf.ring[i];
@@ -302,13 +314,34 @@ int tly_pe_ovf_start(struct tly_pe_ctl *c)
 	return PAPI_OK;
 }
 
+/* Stopping in the thread that ran the set (counters disabled by now):
+ * what the signals did not bring is delivered here, with the signals held
+ * off, as the software path flushes at stop.  Signals stop coming for
+ * stretches - the thread's queue of real-time signals full and SIGIO
+ * merged, the clock throttled by the kernel, a ring full, the samples
+ * after the last signal - and the crossings since the last handler call
+ * were dropped at stop: under ASan 1,862 and 3,304 of 20,000 in 2 of 10
+ * CI runs (overflow_fast).  Their PC is the last sample's (as the
+ * software path gives the last tick's), no context. */
 void tly_pe_ovf_stop(struct tly_pe_ctl *c)
 {
+	sigset_t hold, old;
+	int mine = running_ctl == c && c->ovf.any && c->ovf.cb;
+
+	if (mine) {
+		sigemptyset(&hold);
+		sigaddset(&hold, OVF_SIG);
+		sigaddset(&hold, SIGIO);
+		pthread_sigmask(SIG_BLOCK, &hold, &old);
+		catch_up_all(c, NULL);
+	}
 	for (int i = 0; i < c->g.n; i++)
 		if (c->ovf.ring[i])
 			fcntl(c->g.fds[i], F_SETFL, 0);
 	if (running_ctl == c)
 		running_ctl = NULL;
+	if (mine)
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 /* Samples still in the rings counted from before the reset: drop them

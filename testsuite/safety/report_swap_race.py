@@ -1,0 +1,96 @@
+"""report_swap_race.py IN.h5 OUT LOGDIR VICTIM VICTIMDIR [N] - tally-report's
+files under an inotify swapper (run_swap_race_report.sh starts the
+swappers on OUT, OUT/plots and OUT/csv).  In one process, the input read
+once, each kind of file tally-report creates is written through the very
+function tally-report calls, until at least N (default 100) files of each
+kind were created: the report (-o), the CSV tables (--csv-dir), the
+Hatchet tree (--hatchet), the HTML page (--html), the PNG plots (--plot,
+rendered once, written by plots.write_rendered as plots.write does) and
+the Perfetto trace (--trace-export).  After every write: the victim file
+keeps its text and mtime, the victim directory stays empty.  At the end
+every file the writer said it wrote holds its data, at its name or at
+the name the swapper moved it to (LOGDIR/out.log, plots.log, csv.log:
+"NAME MOVED" per swap), and the swapper replaced at least
+N files of each kind."""
+import collections
+import os
+import sys
+
+sys.path.insert(0, os.environ["TALLY_PYTHONPATH"])
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from tally import export, html, outfiles, plots, render, report, trace_export  # noqa: E402
+from tally.errors import TallyError  # noqa: E402
+from tally.reader import read  # noqa: E402
+import th  # noqa: E402
+
+src, out, logdir, victim, victimdir = sys.argv[1:6]
+least = int(sys.argv[6]) if len(sys.argv) > 6 else 100
+vtext, vmtime = open(victim).read(), os.stat(victim).st_mtime
+run = read(src)
+sections = report.build(run, by="region", metric="time", top=20, full=False)
+text = render.render(sections, "text", width=render.WIDTH)
+an = report.Analysis(run)
+col = an.metric_column("time") if an.per_rank is not None else None
+pngs = plots.rendered(an, col, 40)
+
+
+class Args:   # what html.page reads of tally-report's options
+    metric, by, top, full_names, plot, path = "time", "region", 20, False, None, src
+
+
+page = html.page(run, an, col, sections, Args())
+th.check(len(pngs) >= 1 and len(page) > 1000 and len(text) > 100, "the contents rendered")
+plotdir, csvdir = os.path.join(out, "plots"), os.path.join(out, "csv")
+written = collections.defaultdict(list)   # kind -> paths the writer returned
+said = collections.Counter()
+
+
+def one(kind, i):
+    """Write the i-th file(s) of kind; the paths the writer returned."""
+    if kind == "report":
+        return [outfiles.write(os.path.join(out, f"r{i}.txt"), text)]
+    if kind == "csv":
+        return export.csv_dir(run, csvdir)[0]
+    if kind == "hatchet":
+        return [export.hatchet_json(run, os.path.join(out, f"h{i}.json"))]
+    if kind == "html":
+        return [outfiles.write(os.path.join(out, f"p{i}.html"), page)]
+    if kind == "plot":
+        return plots.write_rendered(pngs, plotdir)
+    return [trace_export.perfetto(src, os.path.join(out, f"t{i}.json"))[3]]
+
+
+for kind in ("report", "csv", "hatchet", "html", "plot", "trace"):
+    i = 0
+    while len(written[kind]) < least and i < 10 * least:
+        i += 1
+        try:
+            written[kind] += one(kind, i)
+        except TallyError as e:   # a swapped directory: refused, said in one line
+            said[kind] += 1
+            th.check("\n" not in str(e).strip(), f"{kind} {i}: one line: {e}")
+        th.check(open(victim).read() == vtext and os.stat(victim).st_mtime == vmtime,
+                 f"{kind} {i}: the victim file is untouched")
+        th.check(not os.listdir(victimdir), f"{kind} {i}: the victim directory stays empty: {os.listdir(victimdir)}")
+    th.check(len(written[kind]) >= least, f"{kind}: {len(written[kind])} files written, want {least}")
+
+# where each file is now: its name, or where the swapper moved it
+moved = {}
+for d, name in ((out, "out"), (plotdir, "plots"), (csvdir, "csv")):
+    with open(os.path.join(logdir, name + ".log")) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) == 2:   # NAME MOVED
+                moved[os.path.join(d, parts[0])] = os.path.join(d, parts[1])
+swapped = collections.Counter()
+for kind, paths in written.items():
+    for p in paths:
+        at = moved.get(p, p)
+        swapped[kind] += at != p
+        th.check(not os.path.islink(at) and os.path.isfile(at) and os.path.getsize(at) > 0,
+                 f"{kind}: {p} holds its data (at {at})")
+for kind in written:
+    print(f"{kind}: {len(written[kind])} files written, {swapped[kind]} of them swapped by the neighbour, "
+          f"{said[kind]} refused")
+    th.check(swapped[kind] >= least, f"{kind}: {swapped[kind]} files swapped, want {least}")
+sys.exit(th.done("report_swap_race"))
