@@ -126,7 +126,7 @@ int tly_out_merge(const char *dir, int size, char *path, size_t len)
 	return w ? w->merge(dir, size, path, len) : -ELIBACC;
 }
 
-const struct tly_rt_writer tly_rt_writer = {
+const struct tly_rt_writer tly_rt_writer_h5 = {
 	.init = tly_out_init,
 	.write = tly_out_write,
 	.merge = tly_out_merge,

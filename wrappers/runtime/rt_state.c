@@ -251,7 +251,7 @@ static void start_measuring(void)
 	 * MPI_Init: passes/pass_sync.c), GPU metrics among them */
 	if (!tly_rt_program_links_mpi()) {
 		tly_rt_parts_job_start(NULL);
-		tly_rt_writer.init();   /* an MPI program's at its first write (output/h5_writer.c) */
+		tly_rt_writers[0]->init();   /* an MPI program's at its first write (output/h5_writer.c) */
 	}
 	tly_rt_exit_install();
 	proc.init_ns = mono_ns() - t_load;
