@@ -42,6 +42,10 @@ const char *tly_err_detail(void);
  */
 double tly_cyc_mhz(void);
 
+/* A component's name by index, NULL when out of range; wakes nothing and
+ * resolves no preset (core/lib.c), unlike PAPI_get_component_info. */
+const char *tly_component_name(int cidx);
+
 /* ---- settings (settings/settings.c) ------------------------------------
  * The ids of the table's rows: TLY_SET_<field>. */
 enum tly_setting_id {

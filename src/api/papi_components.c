@@ -20,6 +20,9 @@ const PAPI_component_info_t *PAPI_get_component_info(int cidx)
 		tly_err_set(PAPI_ENOCMP, "component index %d is out of range", cidx);
 		return NULL;
 	}
+	/* presets are component 0's; counting them resolves them all */
+	if (cidx == 0)
+		tly_lib_count_presets();
 	return tly_cmp_info(cidx);
 }
 

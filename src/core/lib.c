@@ -157,18 +157,22 @@ static int count_natives(const struct tly_component *c)
 	return n;
 }
 
-static void count_presets(void)
+/* Presets map to CPU counters: they are component 0's.  Counted when the
+ * info is asked for (PAPI_get_component_info), since counting resolves
+ * every preset on the counters (core/presets.c). */
+void tly_lib_count_presets(void)
 {
-	int n = 0;
+	tly_lib_lock();
+	if (tly_num_components > 0 && tly_lib_state() != PAPI_NOT_INITED)
+		lib.info[0].num_preset_events = tly_presets_count_avail();
+	tly_lib_unlock();
+}
 
-	for (int i = 0; i < PAPI_END_idx; i++) {
-		const struct tly_preset *p = tly_preset_get(i);
-
-		n += p && p->avail == PAPI_OK;
-	}
-	/* Presets map to CPU counters: they are component 0's. */
-	if (tly_num_components > 0)
-		lib.info[0].num_preset_events = n;
+const char *tly_component_name(int cidx)
+{
+	if (cidx < 0 || cidx >= tly_num_components)
+		return NULL;
+	return tly_components[cidx]->name;
 }
 
 /* The component's identity, then its init unless deferred (or disabled). */
@@ -226,8 +230,6 @@ static int lib_init_locked(void)
 	rc = tly_presets_init();
 	if (rc != PAPI_OK)
 		atomic_store(&lib.state, PAPI_NOT_INITED);
-	else
-		count_presets();
 	return rc;
 }
 

@@ -29,6 +29,8 @@ PAPI_debug_handler_t tly_debug_handler(void);
 /* Library-wide lock for rarely changed state (tables, registries). */
 void tly_lib_lock(void);
 void tly_lib_unlock(void);
+/* Component 0's num_preset_events, counted now (resolves every preset). */
+void tly_lib_count_presets(void);
 /* PAPI_disable_component: only before init. */
 int tly_lib_disable_component(int cidx);
 void tly_lib_mark_threaded(void);

@@ -4,6 +4,7 @@
  */
 #include "core/presets.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,10 +23,29 @@ static const char no_hw_note[] =
 	"the kernel exposes no hardware PMU on this machine and libpfm4 detects no core PMU "
 	"for this CPU; only software events are available";
 
-/* Changed only under the library lock (init, shutdown, PAPI_encode_events). */
+/* A map row that applies on this machine, kept at init and tried on the
+ * counters only when its preset is first asked for (resolve_pending). */
+struct cand {
+	struct tly_map_row row;
+	const char *pmu;
+	const char *file;
+	int tier;
+};
+
+struct cands {
+	int n, cap;
+	struct cand *v;
+};
+
+/* Changed only under the library lock (init, shutdown, PAPI_encode_events,
+ * a preset's first resolution). */
 static struct {
 	int ready;
 	struct tly_preset p[PAPI_END_idx];
+	/* the embedded rows each preset still has to try, in map order; a
+	 * preset is resolved (its avail and note final) once resolved[] is 1 */
+	struct cands cand[PAPI_END_idx];
+	atomic_int resolved[PAPI_END_idx];
 	int npmus;
 	const char *pmus[MAX_PRESENT_PMUS]; /* PMUs the enabled components list */
 	const char *core_pmu; /* the CPU's core PMU (tly_component.core_pmu); NULL: none */
@@ -195,20 +215,12 @@ static void resolve_row(const struct resolve *rs, const char *pmu,
 	note_mapped(np, where, pmu);
 }
 
-static int on_row(void *arg, const struct tly_map_block *blk, const struct tly_map_row *row)
+/* One row of a pass on preset row->idx, matched on pmu. */
+static int apply_row(const struct resolve *rs, const char *pmu, const struct tly_map_row *row)
 {
-	struct resolve *rs = arg;
 	struct tly_preset *cur = &st.p[row->idx];
-	const char *pmu;
 	struct tly_preset *np;
 
-	if (rs->tier != TIER_ALL && block_is_generic(blk) != (rs->tier == TIER_GENERIC))
-		return PAPI_OK;
-	pmu = block_match(blk, rs->allow_star);
-	if (!pmu)
-		return PAPI_OK;
-	rs->matched++;
-	rs->matched_pmu = pmu;
 	if (cur->avail == PAPI_OK && !rs->replace)
 		return PAPI_OK;
 	np = malloc(sizeof *np);
@@ -223,6 +235,65 @@ static int on_row(void *arg, const struct tly_map_block *blk, const struct tly_m
 		*cur = *np;
 	free(np);
 	return PAPI_OK;
+}
+
+/* An embedded row that applies here, kept for its preset's first use. */
+static int keep_row(const struct resolve *rs, const char *pmu, const struct tly_map_row *row)
+{
+	struct cands *c = &st.cand[row->idx];
+
+	if (c->n == c->cap) {
+		int cap = c->cap ? 2 * c->cap : 2;
+		struct cand *v = realloc(c->v, (size_t)cap * sizeof *v);
+
+		if (!v)
+			return tly_err_set(PAPI_ENOMEM, "out of memory reading the preset maps");
+		c->v = v;
+		c->cap = cap;
+	}
+	c->v[c->n++] = (struct cand){ .row = *row, .pmu = pmu, .file = rs->file, .tier = rs->tier };
+	return PAPI_OK;
+}
+
+/* The embedded rows of preset idx tried on the counters, in map order, as
+ * the passes of tly_presets_init would have: done at the preset's first
+ * use, since trying every preset costs PAPI_library_init tens of ms (each
+ * try opens counters).  Under the library lock. */
+static void resolve_pending(int idx)
+{
+	struct cands *c = &st.cand[idx];
+
+	if (atomic_load_explicit(&st.resolved[idx], memory_order_acquire))
+		return;
+	for (int i = 0; i < c->n; i++) {
+		struct resolve rs = { .file = c->v[i].file, .tier = c->v[i].tier };
+
+		if (apply_row(&rs, c->v[i].pmu, &c->v[i].row) != PAPI_OK && !st.p[idx].note[0])
+			snprintf(st.p[idx].note, sizeof st.p[idx].note, "%s", tly_err_detail());
+	}
+	free(c->v);
+	*c = (struct cands){ 0 };
+	tly_err_clear();
+	atomic_store_explicit(&st.resolved[idx], 1, memory_order_release);
+}
+
+static int on_row(void *arg, const struct tly_map_block *blk, const struct tly_map_row *row)
+{
+	struct resolve *rs = arg;
+	const char *pmu;
+
+	if (rs->tier != TIER_ALL && block_is_generic(blk) != (rs->tier == TIER_GENERIC))
+		return PAPI_OK;
+	pmu = block_match(blk, rs->allow_star);
+	if (!pmu)
+		return PAPI_OK;
+	rs->matched++;
+	rs->matched_pmu = pmu;
+	if (rs->tier != TIER_ALL)
+		return keep_row(rs, pmu, row);
+	/* a user file's row meets the preset as the embedded maps made it */
+	resolve_pending(row->idx);
+	return apply_row(rs, pmu, row);
 }
 
 static void embedded_pass(struct resolve *rs, int tier)
@@ -244,7 +315,7 @@ static void note_unmapped(const struct resolve *specific, const struct resolve *
 		struct tly_preset *p = &st.p[i];
 		const char *sym = tly_preset_defs[i].symbol;
 
-		if (p->note[0])
+		if (p->note[0] || st.cand[i].n)
 			continue;
 		if (!st.hw_ok && !st.core_pmu)
 			snprintf(p->note, sizeof p->note, "%s", no_hw_note);
@@ -272,11 +343,23 @@ static int generic_forced(void)
 	return tly_setting_flag(TLY_SET_presets_generic);
 }
 
+static void drop_cands(void)
+{
+	for (int i = 0; i < PAPI_END_idx; i++) {
+		free(st.cand[i].v);
+		st.cand[i] = (struct cands){ 0 };
+		atomic_store_explicit(&st.resolved[i], 0, memory_order_relaxed);
+	}
+}
+
+/* The embedded rows that apply here are found now (text only, cheap); each
+ * preset tries them on the counters at its first use (resolve_pending). */
 int tly_presets_init(void)
 {
 	struct resolve specific = { .replace = 0 }, generic = { .replace = 0 };
 	int force = generic_forced();
 
+	drop_cands();
 	memset(&st, 0, sizeof st);
 	st.generic_forced = force;
 	for (int i = 0; i < PAPI_END_idx; i++)
@@ -287,6 +370,9 @@ int tly_presets_init(void)
 	if (force || (st.hw_ok && !specific.matched))
 		embedded_pass(&generic, TIER_GENERIC);
 	note_unmapped(&specific, &generic);
+	for (int i = 0; i < PAPI_END_idx; i++)
+		if (!st.cand[i].n)
+			atomic_store_explicit(&st.resolved[i], 1, memory_order_release);
 	st.ready = 1;
 	tly_err_clear();
 	return PAPI_OK;
@@ -296,13 +382,31 @@ void tly_presets_shutdown(void)
 {
 	st.ready = 0;
 	st.npmus = 0;
+	drop_cands();
 }
 
 const struct tly_preset *tly_preset_get(int idx)
 {
 	if (!st.ready || idx < 0 || idx >= PAPI_END_idx)
 		return NULL;
+	if (!atomic_load_explicit(&st.resolved[idx], memory_order_acquire)) {
+		tly_lib_lock();
+		resolve_pending(idx);
+		tly_lib_unlock();
+	}
 	return &st.p[idx];
+}
+
+int tly_presets_count_avail(void)
+{
+	int n = 0;
+
+	for (int i = 0; i < PAPI_END_idx; i++) {
+		const struct tly_preset *p = tly_preset_get(i);
+
+		n += p && p->avail == PAPI_OK;
+	}
+	return n;
 }
 
 static int read_file(const char *path, char **out)

@@ -77,12 +77,19 @@ struct tly_preset {
  * generic PMU "perf" (the kernel's generic hardware and cache events) only
  * when the kernel counts hardware events and no specific block matched, or
  * when TALLY_PRESETS_GENERIC=1 (then only them).  Runs under the library
- * lock; afterwards tly_preset_get may be called from any thread.
+ * lock; afterwards tly_preset_get may be called from any thread.  The
+ * choice is the same as trying every preset here, made per preset when it
+ * is first asked for.
  */
 int tly_presets_init(void);
 void tly_presets_shutdown(void);
-/* Resolved preset by index (0..PAPI_END_idx-1); NULL when out of range. */
+/* Resolved preset by index (0..PAPI_END_idx-1); NULL when out of range.
+ * tly_presets_init only finds the rows that apply; a preset is tried on the
+ * counters at its first tly_preset_get (under the library lock), so
+ * PAPI_library_init opens no counter for presets nobody asks about. */
 const struct tly_preset *tly_preset_get(int idx);
+/* Presets available here (resolves them all). */
+int tly_presets_count_avail(void);
 /*
  * Load a preset mapping file in the map format (PAPI_encode_events).  The
  * whole file is checked before anything changes: PAPI_EINVAL when it cannot

@@ -1,5 +1,6 @@
 #include "core/sysinfo.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,8 @@ static struct {
 	const char *mhz_source;   /* where hw's MHz figures came from */
 	PAPI_hw_info_t hw;
 	PAPI_exe_info_t exe;
-} sys_state;
+	pthread_once_t clock_once;  /* hw.clock_mhz filled (fill_clock) */
+} sys_state = { .clock_once = PTHREAD_ONCE_INIT };
 
 struct vendor_name {
 	const char *key;   /* cpuinfo vendor_id, or arm64 implementer code */
@@ -136,7 +138,9 @@ static const char *frequencies(PAPI_hw_info_t *hw, const char *ci)
 		snprintf(path, sizeof path, "%s/scaling_cur_freq", fd);
 		cur = (double)tly_read_ll(path, 0) / 1000.0;
 	}
-	hw->clock_mhz = (int)(tly_cyc_mhz() + 0.5);
+	/* hw->clock_mhz: at the first tly_hw_info (measuring the cycle
+	 * counter's rate waits 10 ms, which PAPI_library_init then spared
+	 * every process that never asks) */
 	if (hw->cpu_max_mhz <= 0 && cur <= 0.0) {
 		cur = tly_cpu_mhz_measure();
 		hw->cpu_max_mhz = hw->cpu_min_mhz = (int)(cur + 0.5);
@@ -180,9 +184,17 @@ void tly_sysinfo_shutdown(void)
 	tly_shlib_release();
 }
 
+static void fill_clock(void)
+{
+	sys_state.hw.clock_mhz = (int)(tly_cyc_mhz() + 0.5);
+}
+
 const PAPI_hw_info_t *tly_hw_info(void)
 {
-	return sys_state.filled ? &sys_state.hw : NULL;
+	if (!sys_state.filled)
+		return NULL;
+	pthread_once(&sys_state.clock_once, fill_clock);
+	return &sys_state.hw;
 }
 
 const PAPI_exe_info_t *tly_exe_info(void)

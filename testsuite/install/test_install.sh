@@ -17,3 +17,11 @@ libdir=$prefix/lib
 out=$("$prefix/papi7_user")
 echo "$out"
 echo "$out" | grep -q '^counted perf::TASK-CLOCK [1-9][0-9]*$'
+# The runtime, where built, from the install: the preload library loads the
+# HDF5 writer library installed beside it (wrappers/output/h5_lib.h).
+if [ -x "$prefix/bin/tally-run" ]; then
+  [ -f "$libdir/libtally-h5.so" ] || { echo "missing installed libtally-h5.so beside libtally-preload.so"; exit 1; }
+  (cd "$prefix" && "$prefix/bin/tally-run" --output-name=inst.h5 -- "$prefix/papi7_user" >/dev/null)
+  [ -s "$prefix/inst.h5" ] || { echo "the installed runtime wrote no file"; exit 1; }
+  echo "installed runtime wrote inst.h5 through libtally-h5.so"
+fi

@@ -224,6 +224,14 @@ struct tly_nv_range {
 };
 struct tly_nv_thread *tly_nv_self(void);      /* NULL when not measuring */
 struct tly_nv_thread *tly_nv_threads(void);   /* list (read at write time) */
+
+/* What the payload tables' writer (nvtx_h5.c, in the HDF5 writer library
+ * output/h5_lib.h) reads: tly_out_mod_nvtx.h5_src. */
+struct tly_nv_h5_src {
+	struct tly_nv_thread *(*threads)(void);
+	int (*nschemas)(void);
+	const struct tly_nv_schema *(*schema_at)(int i);
+};
 void tly_nv_mark_add(struct tly_nv_thread *t, int domain, uint32_t cat, int64_t ts, const char *msg);
 /* Record payloads of one event; returns the event message if one was found. */
 const char *tly_nv_payloads(struct tly_nv_thread *t, int domain, int event, uint64_t range,

@@ -58,18 +58,3 @@ void tly_h5_types(hid_t *mem, hid_t *file, int nev)
 		H5Tpack(file[i]);
 	}
 }
-
-#undef TLY_TABLE
-#undef TLY_FIELD
-#undef TLY_END
-#define TLY_TABLE(t, doc) #t,
-#define TLY_FIELD(t, f, ty, doc)
-#define TLY_END(t)
-const char *const tly_h5_table_names[] = {
-#include "output/schema.def"
-};
-#undef TLY_TABLE
-#define TLY_TABLE(t, doc) doc,
-const char *const tly_h5_table_docs[] = {
-#include "output/schema.def"
-};

@@ -3,7 +3,9 @@
  * writes its own rows of each table at the offset given by a prefix sum
  * (MPI_Exscan), collectively through the MPI-IO driver; without one
  * (serial programs, per-rank partial files) the same schema goes through
- * the default driver.
+ * the default driver.  Part of the writer library libtally-h5.so
+ * (output/h5_lib.h): the runtime's functions it calls come through the
+ * host table (output/h5_host.c).
  */
 #include "output/h5_schema.h"
 
@@ -20,7 +22,6 @@
 #include "output/out_stage.h"
 #include "output/out_rows.h"
 #include "output/output.h"
-#include "runtime/rt_writer.h"
 #include "output/unify.h"
 
 struct wctx {
@@ -260,15 +261,6 @@ static int finish_file(struct tly_out_stage *st, char *path, size_t len, int rc)
 	return 0;
 }
 
-const char *tly_out_why(int e)
-{
-	if (e == -EXDEV)
-		return "a name Tally created there was replaced by someone else's file or link";
-	if (e == -ELOOP)
-		return "the directory is a link made by another user, not followed";
-	return strerror(e < 0 ? -e : EIO);
-}
-
 /* HDF5's initialisation, for programs without MPI, at load (the runtime
  * calls it then: rt_state.c).  In an MPI program HDF5 is initialised at
  * the first write instead: its start calls MPI_Initialized and
@@ -342,10 +334,3 @@ int tly_out_write(void *comm_ptr, char *path, size_t len, int partial)
 	tly_names_free(&all);
 	return e ? e : rc;
 }
-
-const struct tly_rt_writer tly_rt_writer = {
-	.init = tly_out_init,
-	.write = tly_out_write,
-	.merge = tly_out_merge,
-	.choose_name = tly_out_choose_name,
-};

@@ -1,8 +1,8 @@
 /*
  * out_rows.c - the rows of every writer module (out_module.h): built in
  * the order of the generated module list, each module's rows kept only
- * for the tables it declares, and its extra datasets written after the
- * tables.
+ * for the tables it declares.  Their extra datasets are written by the
+ * writer library after the tables (tly_out_modules_write, h5_host.c).
  */
 #include "output/out_rows.h"
 
@@ -57,14 +57,4 @@ void tly_out_rows_free(struct tly_rows *r)
 {
 	for (int i = 0; i < TLY_NTABLES; i++)
 		free(r->t[i]);
-}
-
-int tly_out_modules_write(const struct tly_out_ctx *c, hid_t file, hid_t dxpl)
-{
-	int rc = 0;
-
-	for (int k = 0; tly_out_modules[k] && rc == 0; k++)
-		if (tly_out_modules[k]->write)
-			rc = tly_out_modules[k]->write(c, file, dxpl);
-	return rc;
 }

@@ -109,12 +109,12 @@ static int write_piece(struct tly_rt_proc *p, int partial)
 	char path[1024], dir[1200], piece[1300];
 	struct stat made;
 
-	tly_rt_writer.choose_name(path, sizeof path, ".h5");
+	tly_rt_writers[0]->choose_name(path, sizeof path, ".h5");
 	tly_rt_job_dir(path, &p->job, dir, sizeof dir);
 	if (job_dir_make(dir, &made) != 0)
 		return -1;
 	snprintf(piece, sizeof piece, "%s/rank%05d.h5", dir, p->rank);
-	if (tly_rt_writer.write(NULL, piece, sizeof piece, partial) != 0)
+	if (tly_rt_writers[0]->write(NULL, piece, sizeof piece, partial) != 0)
 		return -1;
 	if (!job_dir_same(dir, &made)) {
 		tly_rt_log(1, "the job directory %s was renamed or replaced by someone else; the piece of rank %d "
@@ -128,7 +128,7 @@ static int write_piece(struct tly_rt_proc *p, int partial)
 			   "the set merges them (tally-report %s reads them meanwhile)", p->rank, p->job.size, dir, dir);
 		return 0;
 	}
-	if (tly_rt_writer.merge(dir, p->job.size, path, sizeof path) == 0) {
+	if (tly_rt_writers[0]->merge(dir, p->job.size, path, sizeof path) == 0) {
 		tly_rt_job_clean(dir);
 		tly_rt_log(1, "measurement of %d processes (ranks from %s) written to %s", p->job.size,
 			   p->job.launcher, path);
@@ -171,9 +171,9 @@ static int write_partial(const char *why, int watch)
 			n -= 3;
 		snprintf(path, sizeof path, "%.*s.rank%05d.partial.h5", (int)n, p->outname, p->rank);
 	} else {
-		tly_rt_writer.choose_name(path, sizeof path, ".partial.h5");
+		tly_rt_writers[0]->choose_name(path, sizeof path, ".partial.h5");
 	}
-	if (tly_rt_writer.write(NULL, path, sizeof path, 1) == 0)
+	if (tly_rt_writers[0]->write(NULL, path, sizeof path, 1) == 0)
 		tly_rt_log(1, "%s: partial data written to %s", why, path);
 	p->finished = 1;
 	if (watch && !ex.guard)
@@ -240,8 +240,8 @@ static void at_exit(int status, void *arg)
 	if (p->job.size > 1) {
 		write_piece(p, 0);
 	} else {
-		tly_rt_writer.choose_name(path, sizeof path, ".h5");
-		if (tly_rt_writer.write(NULL, path, sizeof path, 0) == 0)
+		tly_rt_writers[0]->choose_name(path, sizeof path, ".h5");
+		if (tly_rt_writers[0]->write(NULL, path, sizeof path, 0) == 0)
 			tly_rt_log(1, "measurement written to %s", path);
 	}
 	p->finished = 1;

@@ -30,6 +30,11 @@ static void say(int level, const char *fmt, va_list ap)
 		fprintf(stderr, "tally: %s\n", msg);
 }
 
+void tly_rt_vlog(int level, const char *fmt, va_list ap)
+{
+	say(level, fmt, ap);
+}
+
 void tly_rt_log(int level, const char *fmt, ...)
 {
 	va_list ap;

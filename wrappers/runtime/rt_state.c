@@ -49,8 +49,9 @@ static void describe(int i, int code)
 	snprintf(d->name, sizeof d->name, "%s", info.symbol);
 	snprintf(d->units, sizeof d->units, "%s", info.units[0] ? info.units : "count");
 	snprintf(d->descr, sizeof d->descr, "%s", info.long_descr[0] ? info.long_descr : info.short_descr);
-	const PAPI_component_info_t *c = PAPI_get_component_info(info.component_index);
-	snprintf(d->component, sizeof d->component, "%s", c ? c->name : "?");
+	/* its name only: PAPI_get_component_info(0) would resolve every preset */
+	const char *c = tly_component_name(info.component_index);
+	snprintf(d->component, sizeof d->component, "%s", c ? c : "?");
 }
 
 static int add_event(const char *name, int quiet)
@@ -250,7 +251,7 @@ static void start_measuring(void)
 	 * MPI_Init: passes/pass_sync.c), GPU metrics among them */
 	if (!tly_rt_program_links_mpi()) {
 		tly_rt_parts_job_start(NULL);
-		tly_rt_writer.init();   /* an MPI program's at its first write (output/h5_writer.c) */
+		tly_rt_writers[0]->init();   /* an MPI program's at its first write (output/h5_writer.c) */
 	}
 	tly_rt_exit_install();
 	proc.init_ns = mono_ns() - t_load;

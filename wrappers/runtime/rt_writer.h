@@ -1,8 +1,9 @@
 /*
  * rt_writer.h - the writer as the runtime's exit paths and start-up call
- * it.  The runtime knows no writer header: output/ defines the one
- * `const struct tly_rt_writer tly_rt_writer` (output/h5_writer.c), the
- * way a component defines its struct for the library's core.
+ * it.  The runtime knows no writer header: output/ defines its
+ * `const struct tly_rt_writer tly_rt_writer_h5` (output/h5_load.c), which
+ * the build lists in generated/rt_writers.c (TALLY_RT_WRITERS), the way
+ * the start-up parts are listed; the runtime uses the first.
  */
 #ifndef TALLY_RT_WRITER_H
 #define TALLY_RT_WRITER_H
@@ -24,6 +25,7 @@ struct tly_rt_writer {
 	void (*choose_name)(char *buf, size_t len, const char *suffix);
 };
 
-extern const struct tly_rt_writer tly_rt_writer;
+/* The writers the build enabled, NULL-terminated; the first is used. */
+extern const struct tly_rt_writer *const tly_rt_writers[];
 
 #endif /* TALLY_RT_WRITER_H */

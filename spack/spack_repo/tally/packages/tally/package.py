@@ -325,6 +325,10 @@ class Tally(CMakePackage, CudaPackage):
         out = mpirun(*launch, output=str.split, error=str.split)
         assert "ranks 2 threads 2" in out, out
         assert os.path.isfile("run.h5"), f"tally-run wrote no run.h5:\n{out}"
+        # the preload library loads the HDF5 writer installed beside it
+        libdirs = (self.prefix.lib, self.prefix.lib64)
+        assert any(os.path.isfile(join_path(d, "libtally-h5.so")) for d in libdirs), \
+            "libtally-h5.so is not installed beside libtally-preload.so"
         report = Executable(self.prefix.bin.join("tally-report"))
         text = report("run.h5", output=str.split, error=str.split)
         assert re.search(r"^\s*ranks\s+2\s*$", text, re.M), text

@@ -1,0 +1,134 @@
+/*
+ * h5_load.c - the writer's entry points in the preload library
+ * (output/output.h, runtime/rt_writer.h), which has no HDF5: they load the
+ * HDF5 writer library libtally-h5.so (output/h5_lib.h) at their first
+ * call and go through its table.
+ *
+ * The library is found only by the absolute path of the directory the
+ * preload library was loaded from (both are built and installed side by
+ * side), never through a search path (LD_LIBRARY_PATH, RUNPATH) that a
+ * user controls, and opened RTLD_LOCAL: HDF5's symbols never meet the
+ * program's.
+ */
+#include "output/h5_lib.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/names.h"
+#include "output/out_rows.h"
+#include "output/output.h"
+#include "output/unify.h"
+#include "runtime/rt_log.h"
+#include "runtime/rt_writer.h"
+
+const char *tly_out_why(int e)
+{
+	if (e == -EXDEV)
+		return "a name Tally created there was replaced by someone else's file or link";
+	if (e == -ELOOP)
+		return "the directory is a link made by another user, not followed";
+	if (e == -ELIBACC)
+		return "the HDF5 writer library " TLY_H5_LIB_NAME " could not be loaded";
+	return strerror(e < 0 ? -e : EIO);
+}
+
+static const struct tly_h5_host host = {
+	.abi = TLY_H5_ABI,
+	.proc = tly_rt_proc,
+	.vlog = tly_rt_vlog,
+	.unify = tly_unify,
+	.names_free = tly_names_free,
+	.rows_build = tly_out_rows_build,
+	.rows_free = tly_out_rows_free,
+	.why = tly_out_why,
+	.modules = tly_out_modules,
+	.stage_create = tly_out_stage_create,
+	.stage_join = tly_out_stage_join,
+	.stage_current = tly_out_stage_current,
+	.stage_check = tly_out_stage_check,
+	.stage_publish = tly_out_stage_publish,
+	.stage_discard = tly_out_stage_discard,
+	.stage_close = tly_out_stage_close,
+	.stage_where = tly_out_stage_where,
+};
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static const struct tly_h5_lib *lib;   /* written once, inside load_once */
+
+/* <directory of this library>/libtally-h5.so, absolute; 0 or -1. */
+static int lib_path(char *buf, size_t len)
+{
+	Dl_info di;
+	char self[PATH_MAX];
+	const char *slash;
+
+	if (!dladdr((void *)&host, &di) || !di.dli_fname || !realpath(di.dli_fname, self))
+		return -1;
+	slash = strrchr(self, '/');
+	if (!slash || snprintf(buf, len, "%.*s/%s", (int)(slash - self), self, TLY_H5_LIB_NAME) >= (int)len)
+		return -1;
+	return 0;
+}
+
+static void load(void)
+{
+	char path[PATH_MAX + 32];
+	tly_h5_open_fn open_fn;
+	void *h;
+
+	if (lib_path(path, sizeof path) != 0) {
+		tly_rt_log(1, "cannot tell where libtally-preload.so was loaded from, so the HDF5 writer "
+			   "library " TLY_H5_LIB_NAME " beside it cannot be loaded; no measurement file written");
+		return;
+	}
+	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	open_fn = h ? (tly_h5_open_fn)dlsym(h, TLY_H5_LIB_ENTRY) : NULL;
+	if (!open_fn || !(lib = open_fn(&host))) {
+		const char *e = dlerror();
+
+		tly_rt_log(1, "cannot load the HDF5 writer library %s (%s); no measurement file written", path,
+			   e ? e : "not this version's");
+		lib = NULL;
+	}
+}
+
+static const struct tly_h5_lib *writer(void)
+{
+	pthread_once(&load_once, load);
+	return lib;
+}
+
+void tly_out_init(void)
+{
+	const struct tly_h5_lib *w = writer();
+
+	if (w)
+		w->init();
+}
+
+int tly_out_write(void *comm_ptr, char *path, size_t len, int partial)
+{
+	const struct tly_h5_lib *w = writer();
+
+	return w ? w->write(comm_ptr, path, len, partial) : -ELIBACC;
+}
+
+int tly_out_merge(const char *dir, int size, char *path, size_t len)
+{
+	const struct tly_h5_lib *w = writer();
+
+	return w ? w->merge(dir, size, path, len) : -ELIBACC;
+}
+
+const struct tly_rt_writer tly_rt_writer_h5 = {
+	.init = tly_out_init,
+	.write = tly_out_write,
+	.merge = tly_out_merge,
+	.choose_name = tly_out_choose_name,
+};
