@@ -46,10 +46,12 @@ static void consume(const tally_gpu_activity_t *r, size_t n, uint64_t dropped, v
 
 /* Registered at the first launch, after the CUDA runtime's exit handler,
  * so it runs before that one destroys the contexts (as gpu_rt.c's
- * harvest): what CUPTI holds reaches the archive while they live. */
+ * harvest): what CUPTI holds reaches the archive while they live, and
+ * the Activity API is stopped then -- no CUPTI call after the contexts
+ * are gone (both device tests died at exit with a later flush). */
 static void flush_at_exit(void)
 {
-	tally_gpu_activity_flush();
+	tally_gpu_activity_stop();
 }
 
 /* On the launching thread, before the launch is submitted. */

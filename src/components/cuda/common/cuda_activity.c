@@ -236,17 +236,23 @@ int tally_gpu_activity_stop(void)
 {
 	int rc = tally_gpu_activity_flush();
 
-	if (rc != PAPI_OK)
+	if (rc == PAPI_ENOTRUN)
 		return rc;
+	/* stopped even when the flush failed (after the CUDA runtime's exit
+	 * handler destroyed the contexts it may): libcupti hands back the
+	 * buffers it still holds at its own exit, when the consumer's state
+	 * is gone, so from here buf_completed only frees them */
+	pthread_mutex_lock(&act.lock);
+	act.on = 0;
+	pthread_mutex_unlock(&act.lock);
 	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
 		act.f->cuptiActivityDisable(kinds[k]);
 	pthread_mutex_lock(&act.lock);
-	act.on = 0;
 	for (int i = 0; i < NAMES; i++) {
 		free(act.names[i].name);
 		act.names[i].key = NULL;
 		act.names[i].name = NULL;
 	}
 	pthread_mutex_unlock(&act.lock);
-	return PAPI_OK;
+	return rc;
 }
