@@ -10,6 +10,7 @@
  *   nvtx_time.c     time domains, sync points, conversion to Tally's clock
  *   nvtx_ext.c      payload extension handlers (InitializeInjectionNvtxExtension)
  *   nvtx_store.c    per-thread records (marks, payload rows) and start/end ranges
+ *   nvtx_arena.c    the records' bump allocator (store and decoder)
  * Output: nvtx/nvtx_rows.c (writer module "nvtx").
  */
 #ifndef TALLY_NVTX_H
@@ -155,7 +156,7 @@ struct tly_nv_hdr {
 	int32_t domain, scope;
 };
 
-/* Bump allocator owned by one thread (or one decode call). */
+/* Bump allocator owned by one thread (or one decode call): nvtx_arena.c. */
 struct tly_nv_arena {
 	struct tly_nv_chunk *head;
 	size_t used, cap;

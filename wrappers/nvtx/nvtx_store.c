@@ -14,10 +14,6 @@
 
 #include "runtime/rt.h"
 
-#define CHUNK (64 * 1024)
-
-struct tly_nv_chunk { struct tly_nv_chunk *next; size_t cap; _Alignas(16) unsigned char data[]; };
-
 static struct {
 	pthread_mutex_t lock;
 	struct tly_nv_thread *threads;
@@ -40,39 +36,6 @@ static void copy_msg(char *dst, size_t len, const char *src)
 
 	memcpy(dst, src ? src : "", n);
 	dst[n] = '\0';
-}
-
-void *tly_nv_alloc(struct tly_nv_arena *a, size_t n)
-{
-	void *p;
-
-	n = (n + 15) & ~(size_t)15;
-	if (!a->head || a->used + n > a->cap) {
-		size_t cap = n > CHUNK ? n : CHUNK;
-		struct tly_nv_chunk *c = malloc(sizeof *c + cap);
-
-		if (!c)
-			return NULL;
-		c->next = a->head;
-		c->cap = cap;
-		a->head = c;
-		a->used = 0;
-		a->cap = cap;
-	}
-	p = a->head->data + a->used;
-	a->used += n;
-	return p;
-}
-
-void tly_nv_arena_free(struct tly_nv_arena *a)
-{
-	while (a->head) {
-		struct tly_nv_chunk *n = a->head->next;
-
-		free(a->head);
-		a->head = n;
-	}
-	a->used = a->cap = 0;
 }
 
 struct tly_nv_thread *tly_nv_self(void)
