@@ -88,7 +88,8 @@ struct tly_rt_thread {
 };
 
 /* Calling thread's record, created (and its event set started) on first
- * use; NULL when the runtime is off or out of memory. */
+ * use, which starts the runtime (rt_state.c); NULL when the runtime is off
+ * or out of memory. */
 struct tly_rt_thread *tly_rt_self_slow(void);
 struct tly_rt_thread *tly_rt_self_kind(int kind);
 /* initial-exec: the MPI wrappers and regions look this up on every call,
@@ -110,7 +111,7 @@ static inline struct tly_rt_thread *tly_rt_self(void)
 struct tly_rt_thread *tly_rt_thread_new_self(int kind);
 /* The path of node n of the thread's tree, names joined by '\x1f'. */
 void tly_rt_node_path(const struct tly_rt_thread *t, int32_t n, char *buf, size_t len);
-/* ---- process state (runtime/rt_state.c) ------------------------------- */
+/* ---- process state (runtime/rt_proc.c; filled by the start-up, rt_state.c) */
 struct tly_rt_event_desc {
 	char name[128], component[32], units[32], descr[256];
 };
@@ -147,8 +148,10 @@ struct tly_rt_proc {
 	pthread_mutex_t lock;
 };
 struct tly_rt_proc *tly_rt_proc(void);
+/* rt_thread.c: */
 void tly_rt_stop_all(void);       /* freeze every thread's root values */
 int64_t tly_rt_process_cpu_ns(void);  /* user + system time of all threads */
+/* rt_state.c, the start-up: */
 /* Start the runtime once (when the preload library loads) and say whether
  * it measures.  Called back from inside the start-up it answers 0 instead
  * of waiting for itself. */
