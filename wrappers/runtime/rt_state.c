@@ -255,7 +255,7 @@ static void start_measuring(void)
 	proc->start_wall = (int64_t)time(NULL);
 	choose_events();
 	proc->active = 1;
-	measure_read_costs(tly_rt_thread_new_self(0));
+	measure_read_costs(tly_rt_thread_new_self(TLY_RT_THREAD_MAIN));
 	/* the parts of a program without MPI start now (an MPI program's at
 	 * MPI_Init: passes/pass_sync.c), GPU metrics among them */
 	if (!tly_rt_program_links_mpi()) {
@@ -300,7 +300,7 @@ __attribute__((constructor)) static void tly_rt_load(void)
 	tly_rt_enabled();
 }
 
-struct tly_rt_thread *tly_rt_self_kind(int kind)
+struct tly_rt_thread *tly_rt_self_kind(enum tly_rt_thread_kind kind)
 {
 	if (tly_rt_self_tls)
 		return tly_rt_self_tls;
@@ -311,5 +311,5 @@ struct tly_rt_thread *tly_rt_self_kind(int kind)
 
 struct tly_rt_thread *tly_rt_self_slow(void)
 {
-	return tly_rt_self_kind(2);
+	return tly_rt_self_kind(TLY_RT_THREAD_OTHER);
 }

@@ -44,7 +44,7 @@ fail:
 	PAPI_destroy_eventset(&es);
 }
 
-static struct tly_rt_thread *create(struct tly_rt_proc *p, int kind)
+static struct tly_rt_thread *create(struct tly_rt_proc *p, enum tly_rt_thread_kind kind)
 {
 	struct tly_rt_thread *t = calloc(1, sizeof *t);
 
@@ -58,7 +58,7 @@ static struct tly_rt_thread *create(struct tly_rt_proc *p, int kind)
 		return NULL;
 	}
 	start_counters(t, p);
-	/* the MPI statistics, the region tree's root (mpi/, regions/) */
+	/* each part's slot (the MPI statistics), the region tree's root */
 	if (tly_rt_parts_thread_start(t) != 0) {
 		if (t->evset >= 0) {
 			PAPI_stop(t->evset, NULL);
@@ -66,7 +66,7 @@ static struct tly_rt_thread *create(struct tly_rt_proc *p, int kind)
 			PAPI_destroy_eventset(&t->evset);
 		}
 		free(t->stack);
-		free(t->mpi);
+		tly_rt_parts_thread_free(t);
 		free(t);
 		return NULL;
 	}
@@ -78,7 +78,7 @@ static struct tly_rt_thread *create(struct tly_rt_proc *p, int kind)
 	return t;
 }
 
-struct tly_rt_thread *tly_rt_thread_new_self(int kind)
+struct tly_rt_thread *tly_rt_thread_new_self(enum tly_rt_thread_kind kind)
 {
 	if (!tly_rt_self_tls)
 		tly_rt_self_tls = create(tly_rt_proc(), kind);
