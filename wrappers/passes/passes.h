@@ -56,7 +56,7 @@ const char *tly_pass_gpu_list(void);
 #define TLY_PASS_MODE_IMAGE "application replay (image)"
 
 struct tly_pass_state;
-int tly_pass_replay_take(struct tly_pass_state *st, const char **list);
+int tly_pass_replay_take(struct tly_pass_state *job, const char **list);
 /* The pass this run counts (TALLY_PASS_INDEX), -1 without application replay. */
 int tly_pass_replay_index(void);
 
