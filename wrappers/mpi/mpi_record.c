@@ -8,6 +8,7 @@
  * limits, a frame that is not the call's) takes the general region code.
  */
 #include "mpi/mpi_support.h"
+#include "mpi/mpi_thread.h"
 
 #include <dlfcn.h>
 #include <stdlib.h>

@@ -4,6 +4,7 @@
  * sites (table mpi_sites, mpi_sites.c).
  */
 #include "mpi/mpi_support.h"
+#include "mpi/mpi_thread.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -11,6 +11,7 @@
  * (runtime/rt_srcname.c, cached here per address).
  */
 #include "mpi/mpi_support.h"
+#include "mpi/mpi_thread.h"
 #include "runtime/rt_srcname.h"
 
 #include <execinfo.h>

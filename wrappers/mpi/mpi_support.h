@@ -9,7 +9,6 @@
 #include <stdint.h>
 
 #include "mpi_ids.h"
-#include "rt_part_ids.h"
 #include "regions/regions.h"
 #include "runtime/rt.h"
 
@@ -29,17 +28,12 @@ struct tly_mpi_stat {
 };
 
 /* The MPI part's data of one thread: its slot of the record (made by the
- * part's thread_start, mpi_record.c). */
+ * part's thread_start, mpi_record.c; reached through mpi_thread.h). */
 struct tly_mpi_thread {
 	int in_mpi;                   /* wrapper nesting guard */
 	struct tly_mpi_sites *sites;  /* call sites (mpi_sites.c), NULL: none yet */
 	struct tly_mpi_stat stat[];   /* [tly_mpi_nfuncs] */
 };
-
-static inline struct tly_mpi_thread *tly_mpi_thread(const struct tly_rt_thread *t)
-{
-	return t->slot[TLY_RT_PART_mpi];
-}
 
 struct tly_mpi_call {
 	struct tly_rt_thread *t;
