@@ -67,7 +67,7 @@ static void thread_end(void *p)
 {
 	struct tly_rt_thread *t = p;
 
-	if (t && t->kind == 1)
+	if (t && t->kind == TLY_RT_THREAD_OPENMP)
 		tly_rt_thread_stop(t);
 }
 
@@ -98,8 +98,8 @@ struct tly_rt_thread *tly_gomp_thread(void)
 		return NULL;
 	if (t)
 		return t;
-	t = tly_rt_self_kind(1);   /* a new OpenMP thread: its record, its counters */
-	if (t && t->kind == 1 && gomp_state.have_key)
+	t = tly_rt_self_kind(TLY_RT_THREAD_OPENMP);   /* a new OpenMP thread: its record, its counters */
+	if (t && t->kind == TLY_RT_THREAD_OPENMP && gomp_state.have_key)
 		pthread_setspecific(gomp_state.end, t);
 	return t;
 }

@@ -142,14 +142,14 @@ TALLY_RT_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
 /* ---- Fortran: forward to the MPI library's own symbol, then act ---- */
 static struct {
 	void *init[5], *init_thread[5], *finalize[5], *abort[5];
-} fl;
+} fortran_syms;
 
 typedef void (*f1_t)(MPI_Fint *);
 typedef void (*f3_t)(MPI_Fint *, MPI_Fint *, MPI_Fint *);
 
 static void f_init(int v, const char *sym, MPI_Fint *ierr)
 {
-	f1_t real = (f1_t)tly_mpi_fsym(&fl.init[v], sym, "ompi_init_f");
+	f1_t real = (f1_t)tly_mpi_fsym(&fortran_syms.init[v], sym, "ompi_init_f");
 
 	if (real)
 		real(ierr);
@@ -158,7 +158,7 @@ static void f_init(int v, const char *sym, MPI_Fint *ierr)
 
 static void f_init_thread(int v, const char *sym, MPI_Fint *req, MPI_Fint *prov, MPI_Fint *ierr)
 {
-	f3_t real = (f3_t)tly_mpi_fsym(&fl.init_thread[v], sym, "ompi_init_thread_f");
+	f3_t real = (f3_t)tly_mpi_fsym(&fortran_syms.init_thread[v], sym, "ompi_init_thread_f");
 
 	if (real)
 		real(req, prov, ierr);
@@ -167,7 +167,7 @@ static void f_init_thread(int v, const char *sym, MPI_Fint *req, MPI_Fint *prov,
 
 static void f_finalize(int v, const char *sym, MPI_Fint *ierr)
 {
-	f1_t real = (f1_t)tly_mpi_fsym(&fl.finalize[v], sym, "ompi_finalize_f");
+	f1_t real = (f1_t)tly_mpi_fsym(&fortran_syms.finalize[v], sym, "ompi_finalize_f");
 	MPI_Fint none;
 
 	guarded_finalize(real, real ? ierr : &none);   /* no symbol: finish only */
@@ -175,7 +175,7 @@ static void f_finalize(int v, const char *sym, MPI_Fint *ierr)
 
 static void f_abort(int v, const char *sym, MPI_Fint *comm, MPI_Fint *code, MPI_Fint *ierr)
 {
-	f3_t real = (f3_t)tly_mpi_fsym(&fl.abort[v], sym, "ompi_abort_f");
+	f3_t real = (f3_t)tly_mpi_fsym(&fortran_syms.abort[v], sym, "ompi_abort_f");
 
 	if (life.started)
 		tly_rt_write_partial("MPI_Abort");

@@ -8,13 +8,14 @@
  * limits, a frame that is not the call's) takes the general region code.
  */
 #include "mpi/mpi_support.h"
+#include "mpi/mpi_thread.h"
 
 #include <dlfcn.h>
 #include <stdlib.h>
 
 #include "runtime/rt_parts.h"
 
-static void enter_time_only(struct tly_rt_thread *t, struct tly_rt_mpi_stat *s, int id, int64_t t0, int max)
+static void enter_time_only(struct tly_rt_thread *t, struct tly_mpi_stat *s, int id, int64_t t0, int max)
 {
 	int32_t parent = t->stack[t->depth - 1].node;
 	struct tly_rt_frame *f;
@@ -34,7 +35,7 @@ static void enter_time_only(struct tly_rt_thread *t, struct tly_rt_mpi_stat *s, 
 	tly_region_note(t, f->node, t0, 1, NULL);
 }
 
-static void exit_time_only(struct tly_rt_thread *t, const struct tly_rt_mpi_stat *s, int64_t now)
+static void exit_time_only(struct tly_rt_thread *t, const struct tly_mpi_stat *s, int64_t now)
 {
 	struct tly_rt_frame *f = &t->stack[t->depth - 1];
 	struct tly_rt_node *n;
@@ -58,9 +59,9 @@ int tly_mpi_begin(struct tly_mpi_call *c, int id, const void *ra)
 	if (!p->active || !p->opt.mpi || p->finished)
 		return 0;
 	t = tly_rt_self();
-	if (!t || t->in_mpi || t->stopped)
+	if (!t || tly_mpi_thread(t)->in_mpi || t->stopped)
 		return 0;
-	t->in_mpi = 1;
+	tly_mpi_thread(t)->in_mpi = 1;
 	c->t = t;
 	c->id = id;
 	c->region = p->opt.mpi_regions;
@@ -76,7 +77,7 @@ int tly_mpi_begin(struct tly_mpi_call *c, int id, const void *ra)
 		/* time only: the call and its region share one time stamp */
 		c->t0 = tly_rt_now();
 		if (c->region)
-			enter_time_only(t, &t->mpi[id], id, c->t0, p->opt.max_depth);
+			enter_time_only(t, &tly_mpi_thread(t)->stat[id], id, c->t0, p->opt.max_depth);
 	}
 	return 1;
 }
@@ -93,7 +94,7 @@ static int log2_bucket(int64_t bytes)
 
 void tly_mpi_end(struct tly_mpi_call *c, int64_t sent, int64_t recv)
 {
-	struct tly_rt_mpi_stat *s = &c->t->mpi[c->id];
+	struct tly_mpi_stat *s = &tly_mpi_thread(c->t)->stat[c->id];
 	int64_t now = tly_rt_now();
 
 	s->time_ns += now - c->t0;
@@ -114,7 +115,7 @@ void tly_mpi_end(struct tly_mpi_call *c, int64_t sent, int64_t recv)
 		tly_rt_exit(c->t);
 	else if (c->region)
 		exit_time_only(c->t, s, now);
-	c->t->in_mpi = 0;
+	tly_mpi_thread(c->t)->in_mpi = 0;
 }
 
 void *tly_mpi_fsym(void **slot, const char *sym, const char *fallback)
@@ -134,14 +135,25 @@ void *tly_mpi_fsym(void **slot, const char *sym, const char *fallback)
 	return f;
 }
 
-/* Each thread's statistics per MPI function (runtime/rt_parts.h). */
+/* Each thread's statistics per MPI function, in its slot (runtime/rt_parts.h). */
 static int stats_new(struct tly_rt_thread *t)
 {
-	t->mpi = calloc((size_t)tly_mpi_nfuncs, sizeof *t->mpi);
-	return t->mpi ? 0 : -1;
+	struct tly_mpi_thread *m = calloc(1, sizeof *m + (size_t)tly_mpi_nfuncs * sizeof *m->stat);
+
+	t->slot[TLY_RT_PART_mpi] = m;
+	return m ? 0 : -1;
+}
+
+/* A record dropped at its creation: its call sites come at its first
+ * MPI call, so it has none. */
+static void stats_free(struct tly_rt_thread *t)
+{
+	free(t->slot[TLY_RT_PART_mpi]);
+	t->slot[TLY_RT_PART_mpi] = NULL;
 }
 
 const struct tly_rt_part tly_rt_part_mpi = {
 	.name = "mpi",
 	.thread_start = stats_new,
+	.thread_free = stats_free,
 };

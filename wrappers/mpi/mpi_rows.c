@@ -4,6 +4,7 @@
  * sites (table mpi_sites, mpi_sites.c).
  */
 #include "mpi/mpi_support.h"
+#include "mpi/mpi_thread.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -20,7 +21,7 @@ static void mpi_rows(struct tly_rt_proc *p, struct tly_rows *r)
 
 		memset(row, 0, sizeof *row);
 		for (struct tly_rt_thread *t = p->threads; t; t = t->next) {
-			const struct tly_rt_mpi_stat *s = &t->mpi[f];
+			const struct tly_mpi_stat *s = &tly_mpi_thread(t)->stat[f];
 
 			row->calls += s->calls;
 			row->time_ns += s->time_ns;

@@ -11,6 +11,7 @@
  * (runtime/rt_srcname.c, cached here per address).
  */
 #include "mpi/mpi_support.h"
+#include "mpi/mpi_thread.h"
 #include "runtime/rt_srcname.h"
 
 #include <execinfo.h>
@@ -84,10 +85,10 @@ static int grow(struct tly_mpi_sites *s)
 void tly_mpi_site_add(struct tly_rt_thread *t, int id, const uintptr_t *pc, int64_t dt, int64_t sent,
 		      int64_t recv)
 {
-	struct tly_mpi_sites *s = t->sites;
+	struct tly_mpi_sites *s = tly_mpi_thread(t)->sites;
 	struct tly_mpi_site *e;
 
-	if (!s && !(s = t->sites = calloc(1, sizeof *s)))
+	if (!s && !(s = tly_mpi_thread(t)->sites = calloc(1, sizeof *s)))
 		return;
 	if ((s->n + 1) * 2 > s->cap && grow(s))
 		return;
@@ -169,7 +170,7 @@ void tly_mpi_site_rows(struct tly_rt_proc *p, struct tly_rows *r)
 	int64_t total = 0, n = 0;
 
 	for (struct tly_rt_thread *t = p->threads; t; t = t->next)
-		total += t->sites ? t->sites->n : 0;
+		total += tly_mpi_thread(t)->sites ? tly_mpi_thread(t)->sites->n : 0;
 	all = calloc((size_t)(total ? total : 1), sizeof *all);
 	rows = calloc((size_t)(total ? total : 1), sizeof *rows);
 	r->t[TLY_T_mpi_sites] = rows;
@@ -178,10 +179,13 @@ void tly_mpi_site_rows(struct tly_rt_proc *p, struct tly_rows *r)
 		free(all);
 		return;
 	}
-	for (struct tly_rt_thread *t = p->threads; t; t = t->next)
-		for (uint32_t i = 0; t->sites && i < t->sites->cap; i++)
-			if (t->sites->slot[i].id)
-				merge(all, &n, &t->sites->slot[i]);
+	for (struct tly_rt_thread *t = p->threads; t; t = t->next) {
+		const struct tly_mpi_sites *s = tly_mpi_thread(t)->sites;
+
+		for (uint32_t i = 0; s && i < s->cap; i++)
+			if (s->slot[i].id)
+				merge(all, &n, &s->slot[i]);
+	}
 	for (int64_t i = 0; i < n; i++) {
 		rows[i].rank = p->rank;
 		snprintf(rows[i].function, sizeof rows[i].function, "%s", tly_mpi_names[all[i].id - 1]);

@@ -19,6 +19,22 @@ extern const unsigned char tly_mpi_carries[];   /* 1: the call carries a message
 
 #define TALLY_RT_EXPORT __attribute__((visibility("default")))
 
+/* One thread's statistics of one MPI function. */
+struct tly_mpi_stat {
+	int64_t calls, time_ns, sent, recv;
+	int64_t hist[TLY_RT_HIST];
+	int32_t rparent;      /* region cache: parent node + 1 (0: empty) */
+	int32_t rnode;        /* the call's node under that parent */
+};
+
+/* The MPI part's data of one thread: its slot of the record (made by the
+ * part's thread_start, mpi_record.c; reached through mpi_thread.h). */
+struct tly_mpi_thread {
+	int in_mpi;                   /* wrapper nesting guard */
+	struct tly_mpi_sites *sites;  /* call sites (mpi_sites.c), NULL: none yet */
+	struct tly_mpi_stat stat[];   /* [tly_mpi_nfuncs] */
+};
+
 struct tly_mpi_call {
 	struct tly_rt_thread *t;
 	int id;

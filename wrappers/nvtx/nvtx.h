@@ -4,12 +4,15 @@
  * Files, one idea each:
  *   nvtx_core.c     core handlers (InitializeInjectionNvtx2): ranges, marks
  *   nvtx_names.c    domains, registered strings, categories, thread names
- *   nvtx_schema.c   payload schema and enum registry + validation
+ *   nvtx_schema.c   payload schema and enum registration
+ *   nvtx_check.c    validation of a schema (refused: why)
+ *   nvtx_registry.c the published schemas and enums, type sizes, refusals
  *   nvtx_layout.c   the row type (tool-side layout) built for a schema
  *   nvtx_decode.c   payload decoder (bounded by the payload's size)
  *   nvtx_time.c     time domains, sync points, conversion to Tally's clock
  *   nvtx_ext.c      payload extension handlers (InitializeInjectionNvtxExtension)
  *   nvtx_store.c    per-thread records (marks, payload rows) and start/end ranges
+ *   nvtx_arena.c    the records' bump allocator (store and decoder)
  * Output: nvtx/nvtx_rows.c (writer module "nvtx").
  */
 #ifndef TALLY_NVTX_H
@@ -34,6 +37,7 @@
 #define TLY_NV_MAX_DEPTH 8            /* nesting of schemas */
 #define TLY_NV_MAX_ROW (1u << 28)     /* bytes of one table row in Tally */
 #define TLY_NV_MAX_SCHEMAS 4096
+#define TLY_NV_MAX_ENUMS 1024
 #define TLY_NV_MAX_STRINGS (1 << 20)   /* a multiple of 4096 (nvtx_names.c) */
 #define TLY_NV_MAX_DOMAINS 1024
 
@@ -121,20 +125,34 @@ struct tly_nv_schema {
 	uint32_t data_off;            /* index in row->f of the first entry field */
 };
 
+/* ---- the registry (nvtx_registry.c) ----------------------------------- */
 /* Entry size/alignment of predefined type `t`; 0 when unknown. */
 int tly_nv_prim(uint64_t t, uint64_t *size, uint64_t *align);
 void tly_nv_set_typeinfo(const nvtxPayloadEntryTypeInfo_t *ti);
-uint64_t tly_nv_schema_register(int domain, const nvtxPayloadSchemaAttr_t *a, uint64_t forced_id);
-uint64_t tly_nv_enum_register(int domain, const nvtxPayloadEnumAttr_t *a, uint64_t forced_id);
 const struct tly_nv_schema *tly_nv_schema_find(uint64_t id);
 const struct tly_nv_enum *tly_nv_enum_find(uint64_t id);
 int tly_nv_nschemas(void);
 const struct tly_nv_schema *tly_nv_schema_at(int i);
+int tly_nv_nenums(void);
+const struct tly_nv_enum *tly_nv_enum_at(int i);
 /* Why the last registration was refused (for tests and the log). */
 const char *tly_nv_last_refusal(void);
 /* Record why a registration is refused (logged once per reason); -1. */
 int tly_nv_refuse(const char *name, const char *fmt, const char *detail);
-/* Validate `a` and fill `s` (entries sized and placed); 0 or -1 (refused). */
+/* For the registration, between tly_nv_registry_lock(1) and (0): the next
+ * dynamic id, publishing (below the capacity the caller checked), and
+ * forgetting every entry (the caller frees them). */
+void tly_nv_registry_lock(int lock);
+uint64_t tly_nv_registry_next_id(void);
+void tly_nv_schema_publish(struct tly_nv_schema *s);
+void tly_nv_enum_publish(struct tly_nv_enum *e);
+void tly_nv_registry_forget(void);
+
+/* ---- registration (nvtx_schema.c) ------------------------------------- */
+uint64_t tly_nv_schema_register(int domain, const nvtxPayloadSchemaAttr_t *a, uint64_t forced_id);
+uint64_t tly_nv_enum_register(int domain, const nvtxPayloadEnumAttr_t *a, uint64_t forced_id);
+/* Validate `a` and fill `s` (entries sized and placed); 0 or -1 (refused):
+ * nvtx_check.c. */
 int tly_nv_check(const nvtxPayloadSchemaAttr_t *a, uint64_t id, struct tly_nv_schema *s);
 void tly_nv_schema_free(struct tly_nv_schema *s);
 void tly_nv_registry_reset(void);     /* fuzzing: forget every schema */
@@ -155,7 +173,7 @@ struct tly_nv_hdr {
 	int32_t domain, scope;
 };
 
-/* Bump allocator owned by one thread (or one decode call). */
+/* Bump allocator owned by one thread (or one decode call): nvtx_arena.c. */
 struct tly_nv_arena {
 	struct tly_nv_chunk *head;
 	size_t used, cap;

@@ -39,7 +39,7 @@ static struct {
 	long domains_over;     /* domains beyond TLY_NV_MAX_DOMAINS: said once, counted */
 	struct nv_name *names;
 	size_t nnames, capnames;
-} nm = { .lock = PTHREAD_MUTEX_INITIALIZER, .once = PTHREAD_ONCE_INIT };
+} name_reg = { .lock = PTHREAD_MUTEX_INITIALIZER, .once = PTHREAD_ONCE_INIT };
 
 static int bool_of(const char *v, int def)
 {
@@ -54,17 +54,17 @@ static void load_opts(void)
 {
 	const struct tly_rt_cfg *raw = &tly_rt_proc()->opt.raw;
 
-	nm.opts.on = bool_of(raw->nvtx, 1);
-	nm.opts.counters = bool_of(raw->nvtx_counters, 1);
-	nm.domains[0] = strdup("(default)");
-	nm.enabled[0] = tly_nv_domain_filter("(default)");
-	atomic_store(&nm.ndomains, 1);
+	name_reg.opts.on = bool_of(raw->nvtx, 1);
+	name_reg.opts.counters = bool_of(raw->nvtx_counters, 1);
+	name_reg.domains[0] = strdup("(default)");
+	name_reg.enabled[0] = tly_nv_domain_filter("(default)");
+	atomic_store(&name_reg.ndomains, 1);
 }
 
 const struct tly_nv_opts *tly_nv_opts(void)
 {
-	pthread_once(&nm.once, load_opts);
-	return &nm.opts;
+	pthread_once(&name_reg.once, load_opts);
+	return &name_reg.opts;
 }
 
 /* TALLY_NVTX_DOMAINS: comma-separated names; "-name" excludes.  With any
@@ -98,7 +98,7 @@ int tly_nv_domain_index(nvtxDomainHandle_t d)
 	tly_nv_opts();
 	if (!d)
 		return 0;
-	return i < (uintptr_t)atomic_load(&nm.ndomains) ? (int)i : -1;
+	return i < (uintptr_t)atomic_load(&name_reg.ndomains) ? (int)i : -1;
 }
 
 nvtxDomainHandle_t tly_nv_domain_create(const char *name)
@@ -109,23 +109,23 @@ nvtxDomainHandle_t tly_nv_domain_create(const char *name)
 	tly_nv_opts();
 	if (!name)
 		name = "";
-	pthread_mutex_lock(&nm.lock);
-	n = atomic_load(&nm.ndomains);
+	pthread_mutex_lock(&name_reg.lock);
+	n = atomic_load(&name_reg.ndomains);
 	for (int i = 1; i < n && found < 0; i++)
-		if (!strcmp(nm.domains[i], name))
+		if (!strcmp(name_reg.domains[i], name))
 			found = i;
 	if (found < 0 && n < TLY_NV_MAX_DOMAINS) {
-		nm.domains[n] = strdup(name);
-		if (nm.domains[n]) {
-			nm.enabled[n] = tly_nv_domain_filter(name);
+		name_reg.domains[n] = strdup(name);
+		if (name_reg.domains[n]) {
+			name_reg.enabled[n] = tly_nv_domain_filter(name);
 			found = n;
-			atomic_store(&nm.ndomains, n + 1);
+			atomic_store(&name_reg.ndomains, n + 1);
 		}
 	}
 	if (found > 0)
-		nm.destroyed[found] = 0;
-	over = found < 0 ? ++nm.domains_over : 0;
-	pthread_mutex_unlock(&nm.lock);
+		name_reg.destroyed[found] = 0;
+	over = found < 0 ? ++name_reg.domains_over : 0;
+	pthread_mutex_unlock(&name_reg.lock);
 	if (over == 1)   /* once: 10,000 domains once printed 8,979 lines */
 		tly_rt_log(1, "NVTX: more than %d domains; the events of further domains ('%s' first) go to the "
 			   "default domain", TLY_NV_MAX_DOMAINS, name);
@@ -136,9 +136,9 @@ long tly_nv_domains_over(void)
 {
 	long n;
 
-	pthread_mutex_lock(&nm.lock);
-	n = nm.domains_over;
-	pthread_mutex_unlock(&nm.lock);
+	pthread_mutex_lock(&name_reg.lock);
+	n = name_reg.domains_over;
+	pthread_mutex_unlock(&name_reg.lock);
 	return n;
 }
 
@@ -148,39 +148,40 @@ void tly_nv_domain_destroy(nvtxDomainHandle_t d)
 	int i = tly_nv_domain_index(d);
 
 	if (i > 0)
-		nm.destroyed[i] = 1;
+		name_reg.destroyed[i] = 1;
 }
 
 int tly_nv_domain_enabled(nvtxDomainHandle_t d)
 {
 	int i = tly_nv_domain_index(d);
 
-	return i >= 0 && nm.enabled[i];
+	return i >= 0 && name_reg.enabled[i];
 }
 
 const char *tly_nv_domain_name(int i)
 {
-	return i >= 0 && i < atomic_load(&nm.ndomains) ? nm.domains[i] : "?";
+	return i >= 0 && i < atomic_load(&name_reg.ndomains) ? name_reg.domains[i] : "?";
 }
 
 int tly_nv_ndomains(void)
 {
 	tly_nv_opts();
-	return atomic_load(&nm.ndomains);
+	return atomic_load(&name_reg.ndomains);
 }
 
 static char *string_at(int i)
 {
-	return nm.strings[i / STR_CHUNK][i % STR_CHUNK];
+	return name_reg.strings[i / STR_CHUNK][i % STR_CHUNK];
 }
 
 /* The slot of s in the index: its string's, or the free one it would
  * take (the hash kept in the slot spares the string's cache miss). */
 static size_t index_slot(const char *s, uint64_t h)
 {
-	size_t m = nm.nindex - 1, k = (size_t)h & m;
+	size_t m = name_reg.nindex - 1, k = (size_t)h & m;
 
-	while (nm.index[k].id && (nm.index[k].hash != (uint32_t)h || strcmp(string_at(nm.index[k].id - 1), s) != 0))
+	while (name_reg.index[k].id
+	       && (name_reg.index[k].hash != (uint32_t)h || strcmp(string_at(name_reg.index[k].id - 1), s) != 0))
 		k = (k + 1) & m;
 	return k;
 }
@@ -189,26 +190,26 @@ static size_t index_slot(const char *s, uint64_t h)
  * 0, or -1 when out of memory. */
 static int index_room(int n)
 {
-	size_t size = nm.nindex ? nm.nindex : 1024;
-	struct nv_slot *old = nm.index;
-	size_t oldn = nm.nindex;
+	size_t size = name_reg.nindex ? name_reg.nindex : 1024;
+	struct nv_slot *old = name_reg.index;
+	size_t oldn = name_reg.nindex;
 
-	if (nm.nindex && (size_t)(n + 1) * 2 <= nm.nindex)
+	if (name_reg.nindex && (size_t)(n + 1) * 2 <= name_reg.nindex)
 		return 0;
 	while ((size_t)(n + 1) * 2 > size)
 		size *= 4;   /* fewer rehashes: each moves every slot, a cache miss apiece */
-	if (!(nm.index = calloc(size, sizeof *nm.index))) {
-		nm.index = old;
+	if (!(name_reg.index = calloc(size, sizeof *name_reg.index))) {
+		name_reg.index = old;
 		return -1;
 	}
-	nm.nindex = size;
+	name_reg.nindex = size;
 	for (size_t i = 0; i < oldn; i++)   /* the hash is kept: no string is read */
 		if (old[i].id) {
 			size_t k = old[i].hash & (size - 1);
 
-			while (nm.index[k].id)
+			while (name_reg.index[k].id)
 				k = (k + 1) & (size - 1);
-			nm.index[k] = old[i];
+			name_reg.index[k] = old[i];
 		}
 	free(old);
 	return 0;
@@ -217,9 +218,9 @@ static int index_room(int n)
 /* String n stored (its chunk made when new): 0, or -1. */
 static int string_store(int n, const char *s)
 {
-	char **c = nm.strings[n / STR_CHUNK];
+	char **c = name_reg.strings[n / STR_CHUNK];
 
-	if (!c && !(c = nm.strings[n / STR_CHUNK] = calloc(STR_CHUNK, sizeof *c)))
+	if (!c && !(c = name_reg.strings[n / STR_CHUNK] = calloc(STR_CHUNK, sizeof *c)))
 		return -1;
 	return (c[n % STR_CHUNK] = strdup(s)) ? 0 : -1;
 }
@@ -235,20 +236,20 @@ nvtxStringHandle_t tly_nv_string_register(int domain, const char *s)
 	if (!s)
 		return NULL;
 	h = tly_fnv1a(TLY_FNV_BASIS, s, strlen(s));
-	pthread_mutex_lock(&nm.lock);
-	n = atomic_load(&nm.nstrings);
-	if (nm.nindex && nm.index[k = index_slot(s, h)].id) {
-		n = nm.index[k].id;
-		pthread_mutex_unlock(&nm.lock);
+	pthread_mutex_lock(&name_reg.lock);
+	n = atomic_load(&name_reg.nstrings);
+	if (name_reg.nindex && name_reg.index[k = index_slot(s, h)].id) {
+		n = name_reg.index[k].id;
+		pthread_mutex_unlock(&name_reg.lock);
 		return (nvtxStringHandle_t)(uintptr_t)n;
 	}
 	if (n < TLY_NV_MAX_STRINGS && index_room(n) == 0 && string_store(n, s) == 0) {
-		nm.index[index_slot(s, h)] = (struct nv_slot){ (uint32_t)h, n + 1 };
-		atomic_store(&nm.nstrings, ++n);
+		name_reg.index[index_slot(s, h)] = (struct nv_slot){ (uint32_t)h, n + 1 };
+		atomic_store(&name_reg.nstrings, ++n);
 	} else {
 		n = 0;
 	}
-	pthread_mutex_unlock(&nm.lock);
+	pthread_mutex_unlock(&name_reg.lock);
 	return (nvtxStringHandle_t)(uintptr_t)n;
 }
 
@@ -256,39 +257,39 @@ const char *tly_nv_string(nvtxStringHandle_t h)
 {
 	uintptr_t i = (uintptr_t)h;
 
-	return i >= 1 && i <= (uintptr_t)atomic_load(&nm.nstrings) ? string_at((int)i - 1) : NULL;
+	return i >= 1 && i <= (uintptr_t)atomic_load(&name_reg.nstrings) ? string_at((int)i - 1) : NULL;
 }
 
 /* kind: 0 category, 1 OS thread. */
 void tly_nv_name_add(int domain, int kind, uint64_t id, const char *name)
 {
-	pthread_mutex_lock(&nm.lock);
-	if (nm.nnames == nm.capnames) {
-		size_t cap = nm.capnames ? nm.capnames * 2 : 16;
-		void *p = realloc(nm.names, cap * sizeof *nm.names);
+	pthread_mutex_lock(&name_reg.lock);
+	if (name_reg.nnames == name_reg.capnames) {
+		size_t cap = name_reg.capnames ? name_reg.capnames * 2 : 16;
+		void *p = realloc(name_reg.names, cap * sizeof *name_reg.names);
 
 		if (!p) {
-			pthread_mutex_unlock(&nm.lock);
+			pthread_mutex_unlock(&name_reg.lock);
 			return;
 		}
-		nm.names = p;
-		nm.capnames = cap;
+		name_reg.names = p;
+		name_reg.capnames = cap;
 	}
-	nm.names[nm.nnames] = (struct nv_name){ domain, kind, id, strdup(name ? name : "") };
-	if (nm.names[nm.nnames].name)
-		nm.nnames++;
-	pthread_mutex_unlock(&nm.lock);
+	name_reg.names[name_reg.nnames] = (struct nv_name){ domain, kind, id, strdup(name ? name : "") };
+	if (name_reg.names[name_reg.nnames].name)
+		name_reg.nnames++;
+	pthread_mutex_unlock(&name_reg.lock);
 }
 
 size_t tly_nv_names(int i, int *domain, int *kind, uint64_t *id, const char **name)
 {
-	if ((size_t)i >= nm.nnames)
-		return nm.nnames;
-	*domain = nm.names[i].domain;
-	*kind = nm.names[i].kind;
-	*id = nm.names[i].id;
-	*name = nm.names[i].name;
-	return nm.nnames;
+	if ((size_t)i >= name_reg.nnames)
+		return name_reg.nnames;
+	*domain = name_reg.names[i].domain;
+	*kind = name_reg.names[i].kind;
+	*id = name_reg.names[i].id;
+	*name = name_reg.names[i].name;
+	return name_reg.nnames;
 }
 
 static size_t put_utf8(uint32_t c, char *o)

@@ -14,10 +14,6 @@
 
 #include "runtime/rt.h"
 
-#define CHUNK (64 * 1024)
-
-struct tly_nv_chunk { struct tly_nv_chunk *next; size_t cap; _Alignas(16) unsigned char data[]; };
-
 static struct {
 	pthread_mutex_t lock;
 	struct tly_nv_thread *threads;
@@ -26,7 +22,7 @@ static struct {
 	uint64_t next_range;
 	int dropped_logged;
 	atomic_long nmarks;   /* marks kept, all threads */
-} st = { .lock = PTHREAD_MUTEX_INITIALIZER, .next_range = 1 };
+} store = { .lock = PTHREAD_MUTEX_INITIALIZER, .next_range = 1 };
 
 /* initial-exec: looked up on every NVTX call (general-dynamic TLS costs a
  * __tls_get_addr call each time) */
@@ -42,39 +38,6 @@ static void copy_msg(char *dst, size_t len, const char *src)
 	dst[n] = '\0';
 }
 
-void *tly_nv_alloc(struct tly_nv_arena *a, size_t n)
-{
-	void *p;
-
-	n = (n + 15) & ~(size_t)15;
-	if (!a->head || a->used + n > a->cap) {
-		size_t cap = n > CHUNK ? n : CHUNK;
-		struct tly_nv_chunk *c = malloc(sizeof *c + cap);
-
-		if (!c)
-			return NULL;
-		c->next = a->head;
-		c->cap = cap;
-		a->head = c;
-		a->used = 0;
-		a->cap = cap;
-	}
-	p = a->head->data + a->used;
-	a->used += n;
-	return p;
-}
-
-void tly_nv_arena_free(struct tly_nv_arena *a)
-{
-	while (a->head) {
-		struct tly_nv_chunk *n = a->head->next;
-
-		free(a->head);
-		a->head = n;
-	}
-	a->used = a->cap = 0;
-}
-
 struct tly_nv_thread *tly_nv_self(void)
 {
 	struct tly_rt_thread *rt;
@@ -87,10 +50,10 @@ struct tly_nv_thread *tly_nv_self(void)
 	if (!nv_self)
 		return NULL;
 	nv_self->rt = rt;
-	pthread_mutex_lock(&st.lock);
-	nv_self->next = st.threads;
-	st.threads = nv_self;
-	pthread_mutex_unlock(&st.lock);
+	pthread_mutex_lock(&store.lock);
+	nv_self->next = store.threads;
+	store.threads = nv_self;
+	pthread_mutex_unlock(&store.lock);
 	return nv_self;
 }
 
@@ -98,9 +61,9 @@ struct tly_nv_thread *tly_nv_threads(void)
 {
 	struct tly_nv_thread *t;
 
-	pthread_mutex_lock(&st.lock);
-	t = st.threads;
-	pthread_mutex_unlock(&st.lock);
+	pthread_mutex_lock(&store.lock);
+	t = store.threads;
+	pthread_mutex_unlock(&store.lock);
 	return t;
 }
 
@@ -132,9 +95,9 @@ static int mark_room(void)
 {
 	long max = tly_rt_proc()->opt.nvtx_max_marks;
 
-	if (atomic_load_explicit(&st.nmarks, memory_order_relaxed) >= max)
+	if (atomic_load_explicit(&store.nmarks, memory_order_relaxed) >= max)
 		return 0;
-	return atomic_fetch_add(&st.nmarks, 1) < max;
+	return atomic_fetch_add(&store.nmarks, 1) < max;
 }
 
 void tly_nv_mark_add(struct tly_nv_thread *t, int domain, uint32_t cat, int64_t ts, const char *msg)
@@ -157,12 +120,12 @@ void tly_nv_mark_add(struct tly_nv_thread *t, int domain, uint32_t cat, int64_t 
 
 static void dropped(const struct tly_nv_schema *s, uint64_t id)
 {
-	pthread_mutex_lock(&st.lock);
-	if (!st.dropped_logged++)
+	pthread_mutex_lock(&store.lock);
+	if (!store.dropped_logged++)
 		tly_rt_log(1, "NVTX: a payload of schema %s (id %llu) %s; such payloads are left out",
 			   s ? s->name : "?", (unsigned long long)id,
 			   s ? "is shorter than its schema needs" : "names no registered schema");
-	pthread_mutex_unlock(&st.lock);
+	pthread_mutex_unlock(&store.lock);
 }
 
 /* One decoded row appended to t; NULL when dropped. */
@@ -257,12 +220,12 @@ uint64_t tly_nv_range_start(int domain, uint32_t cat, const char *msg)
 	struct tly_nv_thread *t = tly_nv_self();
 	uint64_t id = 0;
 
-	pthread_mutex_lock(&st.lock);
-	if (t && !grow((void **)&st.ranges, &st.capranges, st.nranges, sizeof *st.ranges)) {
-		struct tly_nv_range *r = &st.ranges[st.nranges++];
+	pthread_mutex_lock(&store.lock);
+	if (t && !grow((void **)&store.ranges, &store.capranges, store.nranges, sizeof *store.ranges)) {
+		struct tly_nv_range *r = &store.ranges[store.nranges++];
 
 		memset(r, 0, sizeof *r);
-		r->id = id = st.next_range++;
+		r->id = id = store.next_range++;
 		r->domain = domain;
 		r->category = cat;
 		r->start_thread = t->rt->index;
@@ -271,7 +234,7 @@ uint64_t tly_nv_range_start(int domain, uint32_t cat, const char *msg)
 		r->end_ns = -1;
 		copy_msg(r->message, sizeof r->message, msg);
 	}
-	pthread_mutex_unlock(&st.lock);
+	pthread_mutex_unlock(&store.lock);
 	return id;
 }
 
@@ -283,35 +246,35 @@ int tly_nv_range_end(uint64_t id)
 	size_t lo = 0, hi;
 	int rc = -1;
 
-	pthread_mutex_lock(&st.lock);
-	hi = st.nranges;
+	pthread_mutex_lock(&store.lock);
+	hi = store.nranges;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
-		if (st.ranges[mid].id < id)
+		if (store.ranges[mid].id < id)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (t && lo < st.nranges && st.ranges[lo].id == id && st.ranges[lo].end_ns < 0) {
-		st.ranges[lo].end_ns = now;
-		st.ranges[lo].end_thread = t->rt->index;
+	if (t && lo < store.nranges && store.ranges[lo].id == id && store.ranges[lo].end_ns < 0) {
+		store.ranges[lo].end_ns = now;
+		store.ranges[lo].end_thread = t->rt->index;
 		rc = 0;
 	}
-	pthread_mutex_unlock(&st.lock);
+	pthread_mutex_unlock(&store.lock);
 	return rc;
 }
 
 size_t tly_nv_ranges(const struct tly_nv_range **r)
 {
-	*r = st.ranges;
-	return st.nranges;
+	*r = store.ranges;
+	return store.nranges;
 }
 
 void tly_nv_lock_ranges(int lock)
 {
 	if (lock)
-		pthread_mutex_lock(&st.lock);
+		pthread_mutex_lock(&store.lock);
 	else
-		pthread_mutex_unlock(&st.lock);
+		pthread_mutex_unlock(&store.lock);
 }

@@ -39,7 +39,7 @@ static struct {
 	int nsc;
 	uint64_t next_id, next_scope;
 	int exiting;
-} tm = { .lock = PTHREAD_MUTEX_INITIALIZER, .next_id = NVTX_TIME_DOMAIN_ID_DYNAMIC_START,
+} time_reg = { .lock = PTHREAD_MUTEX_INITIALIZER, .next_id = NVTX_TIME_DOMAIN_ID_DYNAMIC_START,
 	 .next_scope = NVTX_SCOPE_ID_DYNAMIC_START };
 
 int64_t tly_nv_now(void)
@@ -49,9 +49,9 @@ int64_t tly_nv_now(void)
 
 static struct tdom *dom(uint64_t id)
 {
-	for (int i = 0; i < tm.nd; i++)
-		if (tm.d[i].id == id)
-			return &tm.d[i];
+	for (int i = 0; i < time_reg.nd; i++)
+		if (time_reg.d[i].id == id)
+			return &time_reg.d[i];
 	return NULL;
 }
 
@@ -62,15 +62,15 @@ uint64_t tly_nv_time_domain_register(int domain, const nvtxTimeDomainAttr_t *a)
 	(void)domain;
 	if (!a)
 		return NVTX_TIME_DOMAIN_ID_NONE;
-	pthread_mutex_lock(&tm.lock);
+	pthread_mutex_lock(&time_reg.lock);
 	if (a->timeDomainId && (a->timeDomainId < NVTX_TIME_DOMAIN_ID_STATIC_START
 				|| a->timeDomainId >= NVTX_TIME_DOMAIN_ID_DYNAMIC_START || dom(a->timeDomainId)))
 		id = 0;
-	else if (tm.nd < NDOM)
-		id = a->timeDomainId ? a->timeDomainId : tm.next_id++;
+	else if (time_reg.nd < NDOM)
+		id = a->timeDomainId ? a->timeDomainId : time_reg.next_id++;
 	if (id)
-		tm.d[tm.nd++] = (struct tdom){ .id = id, .scope = a->scopeId, .type = a->timestampTypeId };
-	pthread_mutex_unlock(&tm.lock);
+		time_reg.d[time_reg.nd++] = (struct tdom){ .id = id, .scope = a->scopeId, .type = a->timestampTypeId };
+	pthread_mutex_unlock(&time_reg.lock);
 	if (!id)
 		tly_rt_log(1, "NVTX: time domain refused (static id out of range or taken, or too many domains)");
 	return id;
@@ -78,22 +78,22 @@ uint64_t tly_nv_time_domain_register(int domain, const nvtxTimeDomainAttr_t *a)
 
 static void add_rel_locked(struct rel r)
 {
-	if (tm.nr < NSYNC)
-		tm.r[tm.nr++] = r;
+	if (time_reg.nr < NSYNC)
+		time_reg.r[time_reg.nr++] = r;
 }
 
 void tly_nv_sync(uint64_t a, uint64_t b, int64_t ta, int64_t tb)
 {
-	pthread_mutex_lock(&tm.lock);
+	pthread_mutex_lock(&time_reg.lock);
 	add_rel_locked((struct rel){ .src = a, .dst = b, .ts = ta, .td = tb });
-	pthread_mutex_unlock(&tm.lock);
+	pthread_mutex_unlock(&time_reg.lock);
 }
 
 void tly_nv_factor(uint64_t src, uint64_t dst, double slope, int64_t ts, int64_t td)
 {
-	pthread_mutex_lock(&tm.lock);
+	pthread_mutex_lock(&time_reg.lock);
 	add_rel_locked((struct rel){ .src = src, .dst = dst, .slope = slope, .ts = ts, .td = td, .factor = 1 });
-	pthread_mutex_unlock(&tm.lock);
+	pthread_mutex_unlock(&time_reg.lock);
 }
 
 static int64_t call_source(struct tdom *d)
@@ -105,7 +105,7 @@ void tly_nv_timer_source(uint64_t td, uint64_t flags, int64_t (*fn0)(void), int6
 {
 	struct tdom *d;
 
-	pthread_mutex_lock(&tm.lock);
+	pthread_mutex_lock(&time_reg.lock);
 	d = dom(td);
 	if (d && (fn0 || fn1)) {
 		d->fn0 = fn0;
@@ -115,7 +115,7 @@ void tly_nv_timer_source(uint64_t td, uint64_t flags, int64_t (*fn0)(void), int6
 		add_rel_locked((struct rel){ .src = td, .dst = NVTX_TIMESTAMP_TYPE_TOOL_PROVIDED,
 					     .ts = call_source(d), .td = tly_nv_now() });
 	}
-	pthread_mutex_unlock(&tm.lock);
+	pthread_mutex_unlock(&time_reg.lock);
 }
 
 /* clock_gettime clocks: offset to Tally's clock, sampled now. */
@@ -156,22 +156,22 @@ static int direct(uint64_t td, int64_t t, int64_t *out)
  * points between the two (either direction). */
 static int map_locked(uint64_t src, uint64_t *dst, int64_t t, int64_t *out)
 {
-	for (int i = 0; i < tm.nr; i++)
-		if (tm.r[i].factor && tm.r[i].src == src) {
-			*dst = tm.r[i].dst;
-			*out = tm.r[i].td + (int64_t)(tm.r[i].slope * (double)(t - tm.r[i].ts));
+	for (int i = 0; i < time_reg.nr; i++)
+		if (time_reg.r[i].factor && time_reg.r[i].src == src) {
+			*dst = time_reg.r[i].dst;
+			*out = time_reg.r[i].td + (int64_t)(time_reg.r[i].slope * (double)(t - time_reg.r[i].ts));
 			return 1;
 		}
-	for (int i = 0; i < tm.nr; i++) {
-		const struct rel *a = &tm.r[i], *b = NULL;
+	for (int i = 0; i < time_reg.nr; i++) {
+		const struct rel *a = &time_reg.r[i], *b = NULL;
 		int flip = a->dst == src;
 
 		if (a->factor || (a->src != src && a->dst != src))
 			continue;
-		for (int j = tm.nr - 1; j > i && !b; j--)
-			if (!tm.r[j].factor && ((tm.r[j].src == a->src && tm.r[j].dst == a->dst)
-						|| (tm.r[j].src == a->dst && tm.r[j].dst == a->src)))
-				b = &tm.r[j];
+		for (int j = time_reg.nr - 1; j > i && !b; j--)
+			if (!time_reg.r[j].factor && ((time_reg.r[j].src == a->src && time_reg.r[j].dst == a->dst)
+						|| (time_reg.r[j].src == a->dst && time_reg.r[j].dst == a->src)))
+				b = &time_reg.r[j];
 		if (!b)
 			continue;
 		{
@@ -197,7 +197,7 @@ int tly_nv_convert(uint64_t td, int64_t t, int64_t *out)
 		*out = t;
 		return 0;
 	}
-	pthread_mutex_lock(&tm.lock);
+	pthread_mutex_lock(&time_reg.lock);
 	for (int hop = 0; hop < 6 && rc < 0; hop++) {
 		struct tdom *d = dom(td);
 		uint64_t next;
@@ -207,14 +207,14 @@ int tly_nv_convert(uint64_t td, int64_t t, int64_t *out)
 			rc = 0;
 			break;
 		}
-		if (d && (d->fn0 || d->fn1) && !(tm.exiting && d->unsafe_at_exit))
+		if (d && (d->fn0 || d->fn1) && !(time_reg.exiting && d->unsafe_at_exit))
 			add_rel_locked((struct rel){ .src = td, .dst = NVTX_TIMESTAMP_TYPE_TOOL_PROVIDED,
 						     .ts = call_source(d), .td = tly_nv_now() });
 		if (!map_locked(td, &next, t, &t))
 			break;
 		td = next;
 	}
-	pthread_mutex_unlock(&tm.lock);
+	pthread_mutex_unlock(&time_reg.lock);
 	return rc;
 }
 
@@ -222,11 +222,11 @@ uint64_t tly_nv_scope_time_domain(uint64_t scope)
 {
 	uint64_t td = 0;
 
-	pthread_mutex_lock(&tm.lock);
-	for (int i = 0; i < tm.nd && !td; i++)
-		if (scope && tm.d[i].scope == scope)
-			td = tm.d[i].id;
-	pthread_mutex_unlock(&tm.lock);
+	pthread_mutex_lock(&time_reg.lock);
+	for (int i = 0; i < time_reg.nd && !td; i++)
+		if (scope && time_reg.d[i].scope == scope)
+			td = time_reg.d[i].id;
+	pthread_mutex_unlock(&time_reg.lock);
 	return td;
 }
 
@@ -237,22 +237,22 @@ uint64_t tly_nv_scope_register(int domain, const nvtxScopeAttr_t *a)
 	(void)domain;
 	if (!a || a->structSize < sizeof *a)
 		return NVTX_SCOPE_NONE;
-	pthread_mutex_lock(&tm.lock);
-	if (tm.nsc < NSCOPE && (!a->scopeId || (a->scopeId >= NVTX_SCOPE_ID_STATIC_START
+	pthread_mutex_lock(&time_reg.lock);
+	if (time_reg.nsc < NSCOPE && (!a->scopeId || (a->scopeId >= NVTX_SCOPE_ID_STATIC_START
 						  && a->scopeId < NVTX_SCOPE_ID_DYNAMIC_START))) {
-		id = a->scopeId ? a->scopeId : tm.next_scope++;
-		tm.sc[tm.nsc].id = id;
-		tm.sc[tm.nsc].parent = a->parentScope;
-		strncpy(tm.sc[tm.nsc].path, a->path ? a->path : "", sizeof tm.sc[0].path - 1);
-		tm.nsc++;
+		id = a->scopeId ? a->scopeId : time_reg.next_scope++;
+		time_reg.sc[time_reg.nsc].id = id;
+		time_reg.sc[time_reg.nsc].parent = a->parentScope;
+		strncpy(time_reg.sc[time_reg.nsc].path, a->path ? a->path : "", sizeof time_reg.sc[0].path - 1);
+		time_reg.nsc++;
 	}
-	pthread_mutex_unlock(&tm.lock);
+	pthread_mutex_unlock(&time_reg.lock);
 	return id;
 }
 
 void tly_nv_time_exit(void)
 {
-	pthread_mutex_lock(&tm.lock);
-	tm.exiting = 1;
-	pthread_mutex_unlock(&tm.lock);
+	pthread_mutex_lock(&time_reg.lock);
+	time_reg.exiting = 1;
+	pthread_mutex_unlock(&time_reg.lock);
 }

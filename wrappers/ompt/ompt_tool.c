@@ -19,7 +19,7 @@
 
 static struct {
 	ompt_start_tool_result_t result;
-} om;
+} ompt_state;
 
 /* TALLY_OMP_COUNTERS: read the counters at OpenMP region boundaries */
 static int counters(void)
@@ -30,7 +30,7 @@ static int counters(void)
 static void on_thread_begin(ompt_thread_t type, ompt_data_t *data)
 {
 	(void)data;
-	tly_rt_self_kind(type == ompt_thread_initial ? 0 : 1);
+	tly_rt_self_kind(type == ompt_thread_initial ? TLY_RT_THREAD_MAIN : TLY_RT_THREAD_OPENMP);
 }
 
 static void on_thread_end(ompt_data_t *data)
@@ -38,7 +38,7 @@ static void on_thread_end(ompt_data_t *data)
 	struct tly_rt_thread *t = tly_rt_self();
 
 	(void)data;
-	if (t && t->kind == 1)
+	if (t && t->kind == TLY_RT_THREAD_OPENMP)
 		tly_rt_thread_stop(t);
 }
 
@@ -57,7 +57,7 @@ static void on_implicit_task(ompt_scope_endpoint_t ep, ompt_data_t *par, ompt_da
 	(void)task; (void)n; (void)index;
 	if (flags & ompt_task_initial)
 		return;
-	t = tly_rt_self_kind(1);
+	t = tly_rt_self_kind(TLY_RT_THREAD_OPENMP);
 	if (!t)
 		return;
 	if (ep == ompt_scope_begin)
@@ -70,7 +70,7 @@ static void on_implicit_task(ompt_scope_endpoint_t ep, ompt_data_t *par, ompt_da
 static void on_work(ompt_work_t ws, ompt_scope_endpoint_t ep, ompt_data_t *par, ompt_data_t *task,
 		    uint64_t count, const void *code)
 {
-	struct tly_rt_thread *t = tly_rt_self_kind(1);
+	struct tly_rt_thread *t = tly_rt_self_kind(TLY_RT_THREAD_OPENMP);
 
 	(void)par; (void)task; (void)count;
 	if (!t || !(ws == ompt_work_loop || ws == ompt_work_sections || ws == ompt_work_distribute))
@@ -84,7 +84,7 @@ static void on_work(ompt_work_t ws, ompt_scope_endpoint_t ep, ompt_data_t *par, 
 static void on_sync_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t ep, ompt_data_t *par,
 			 ompt_data_t *task, const void *code)
 {
-	struct tly_rt_thread *t = tly_rt_self_kind(1);
+	struct tly_rt_thread *t = tly_rt_self_kind(TLY_RT_THREAD_OPENMP);
 
 	(void)par; (void)task; (void)code;
 	if (!t || kind == ompt_sync_region_taskwait || kind == ompt_sync_region_taskgroup
@@ -124,7 +124,7 @@ TALLY_RT_EXPORT ompt_start_tool_result_t *ompt_start_tool(unsigned int version, 
 	(void)version; (void)runtime;
 	if (!tly_rt_will_measure() || !tly_rt_proc()->opt.ompt)
 		return NULL;
-	om.result.initialize = tool_init;
-	om.result.finalize = tool_fini;
-	return &om.result;
+	ompt_state.result.initialize = tool_init;
+	ompt_state.result.finalize = tool_fini;
+	return &ompt_state.result;
 }

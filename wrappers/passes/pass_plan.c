@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tally_shared.h"
 #include "papi.h"
 #include "runtime/rt_parts.h"
 
@@ -75,23 +74,6 @@ int tly_pass_plan_cpu(struct tly_pass_sched *s, const char *const *names, int n)
 	return s->nev ? 0 : -1;
 }
 
-uint64_t tly_pass_hash(struct tly_pass_sched *s)
-{
-	uint64_t h = TLY_FNV_BASIS;
-
-	h = tly_fnv1a(h, s->device, strlen(s->device) + 1);
-	h = tly_fnv1a(h, &s->nev, sizeof s->nev);
-	h = tly_fnv1a(h, &s->npasses, sizeof s->npasses);
-	h = tly_fnv1a(h, &s->gpu, sizeof s->gpu);
-	for (int i = 0; i < s->nev; i++) {
-		h = tly_fnv1a(h, s->names[i], strlen(s->names[i]) + 1);
-		h = tly_fnv1a(h, &s->pass_of[i], sizeof s->pass_of[i]);
-	}
-	h = tly_fnv1a(h, &s->extra_hash, sizeof s->extra_hash);
-	s->hash = h & 0x7fffffffffffffffULL;  /* stored as a signed I64 */
-	return s->hash;
-}
-
 /* Append `name` to a comma-separated list. */
 static void append(char *list, size_t cap, const char *name, size_t len)
 {
@@ -101,7 +83,7 @@ static void append(char *list, size_t cap, const char *name, size_t len)
 		snprintf(list + at, cap - at, "%s%.*s", at ? "," : "", (int)len, name);
 }
 
-static int split_cpu(struct tly_pass_state *st, const char *list, const char **names, char buf[][TLY_PASS_NAME])
+static int split_cpu(struct tly_pass_state *job, const char *list, const char **names, char buf[][TLY_PASS_NAME])
 {
 	int n = 0;
 
@@ -109,9 +91,9 @@ static int split_cpu(struct tly_pass_state *st, const char *list, const char **n
 		size_t len = strcspn(p, ",");
 
 		if (len && !strncmp(p, "cuda:::", 7)) {
-			append(st->gpu_list, sizeof st->gpu_list, p, len);
+			append(job->gpu_list, sizeof job->gpu_list, p, len);
 		} else if (len) {
-			append(st->cpu_list, sizeof st->cpu_list, p, len);
+			append(job->cpu_list, sizeof job->cpu_list, p, len);
 			if (n < TLY_PASS_MAX_EVENTS) {
 				snprintf(buf[n], TLY_PASS_NAME, "%.*s", (int)len, p);
 				names[n] = buf[n];
@@ -125,32 +107,32 @@ static int split_cpu(struct tly_pass_state *st, const char *list, const char **n
 
 int tly_pass_take(const char **list)
 {
-	struct tly_pass_state *st = tly_pass_state();
+	struct tly_pass_state *job = tly_pass_state();
 	const struct tly_rt_cfg *cfg = &tly_rt_proc()->opt.raw;
 	char buf[TLY_PASS_MAX_EVENTS][TLY_PASS_NAME];
 	const char *names[TLY_PASS_MAX_EVENTS];
-	int n = split_cpu(st, *list, names, buf);
+	int n = split_cpu(job, *list, names, buf);
 
-	if (st->gpu_list[0])
-		*list = st->cpu_list;
+	if (job->gpu_list[0])
+		*list = job->cpu_list;
 	if (!strcmp(cfg->pass_mode, "off") || n == 0)
 		return 0;
-	if (tly_pass_plan_cpu(&st->cpu, names, n) < 0)
+	if (tly_pass_plan_cpu(&job->cpu, names, n) < 0)
 		return 0;
-	st->own_hash[0] = st->cpu.hash;
-	st->agrees[0] = 1;
-	if (tly_pass_replay_take(st, list) || st->cpu.npasses < 2)
+	job->own_hash[0] = job->cpu.hash;
+	job->agrees[0] = 1;
+	if (tly_pass_replay_take(job, list) || job->cpu.npasses < 2)
 		return 0;   /* application replay: the runtime counts this run's pass */
 	if (!cfg->pass_region[0]) {
 		tly_rt_log(1, "the %d CPU events need %d passes; set TALLY_PASS_REGION to count them all "
-			   "by region rotation (now the ones that do not fit are left out)", st->cpu.nev,
-			   st->cpu.npasses);
-		st->cpu.nev = 0;
+			   "by region rotation (now the ones that do not fit are left out)", job->cpu.nev,
+			   job->cpu.npasses);
+		job->cpu.nev = 0;
 		return 0;
 	}
-	st->rotate = 1;
-	tly_rt_log(2, "%d CPU events in %d passes, rotated over visits of region '%s'", st->cpu.nev,
-		   st->cpu.npasses, cfg->pass_region);
+	job->rotate = 1;
+	tly_rt_log(2, "%d CPU events in %d passes, rotated over visits of region '%s'", job->cpu.nev,
+		   job->cpu.npasses, cfg->pass_region);
 	return 1;
 }
 

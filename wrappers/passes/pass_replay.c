@@ -35,24 +35,24 @@ int tly_pass_replay_index(void)
 	return (int)k;
 }
 
-int tly_pass_replay_take(struct tly_pass_state *st, const char **list)
+int tly_pass_replay_take(struct tly_pass_state *job, const char **list)
 {
 	long k = tly_pass_replay_index();
 
-	if (k < 0 || st->cpu.nev == 0)
+	if (k < 0 || job->cpu.nev == 0)
 		return 0;
-	if (k >= st->cpu.npasses) {
+	if (k >= job->cpu.npasses) {
 		tly_rt_log(1, "TALLY_PASS_INDEX=%ld but the CPU events need %d pass(es): counting pass %ld",
-			   k, st->cpu.npasses, k % st->cpu.npasses);
-		k %= st->cpu.npasses;
+			   k, job->cpu.npasses, k % job->cpu.npasses);
+		k %= job->cpu.npasses;
 	}
-	st->replay = 1;
-	st->replay_index = (int)k;
-	st->replay_list[0] = '\0';
-	for (int i = 0; i < st->cpu.nev; i++)
-		if (st->cpu.pass_of[i] == k)
-			append(st->replay_list, sizeof st->replay_list, st->cpu.names[i]);
-	*list = st->replay_list;
-	tly_rt_log(2, "application replay: pass %ld of %d counts %s", k, st->cpu.npasses, st->replay_list);
+	job->replay = 1;
+	job->replay_index = (int)k;
+	job->replay_list[0] = '\0';
+	for (int i = 0; i < job->cpu.nev; i++)
+		if (job->cpu.pass_of[i] == k)
+			append(job->replay_list, sizeof job->replay_list, job->cpu.names[i]);
+	*list = job->replay_list;
+	tly_rt_log(2, "application replay: pass %ld of %d counts %s", k, job->cpu.npasses, job->replay_list);
 	return 1;
 }

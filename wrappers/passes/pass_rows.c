@@ -11,20 +11,20 @@
 
 #include "passes/passes.h"
 
-static int sched_wanted(const struct tly_pass_state *st, int k)
+static int sched_wanted(const struct tly_pass_state *job, int k)
 {
-	const struct tly_pass_sched *s = k ? &st->gpu : &st->cpu;
+	const struct tly_pass_sched *s = k ? &job->gpu : &job->cpu;
 
-	return s->nev > 0 && (s->npasses >= 2 || !st->agrees[k] || k == 1 || st->rotate || st->replay);
+	return s->nev > 0 && (s->npasses >= 2 || !job->agrees[k] || k == 1 || job->rotate || job->replay);
 }
 
-static int64_t sched_rows(struct tly_rt_proc *p, const struct tly_pass_state *st, int k,
+static int64_t sched_rows(struct tly_rt_proc *p, const struct tly_pass_state *job, int k,
 			  struct tly_row_passes *row)
 {
-	const struct tly_pass_sched *s = k ? &st->gpu : &st->cpu;
-	uint64_t own = st->own_hash[k] ? st->own_hash[k] : s->hash;
+	const struct tly_pass_sched *s = k ? &job->gpu : &job->cpu;
+	uint64_t own = job->own_hash[k] ? job->own_hash[k] : s->hash;
 
-	if (!sched_wanted(st, k))
+	if (!sched_wanted(job, k))
 		return 0;
 	for (int i = 0; row && i < s->nev; i++, row++) {
 		row->rank = p->rank;
@@ -33,13 +33,13 @@ static int64_t sched_rows(struct tly_rt_proc *p, const struct tly_pass_state *st
 		row->pass = s->pass_of[i];
 		row->npasses = s->npasses;
 		snprintf(row->mode, sizeof row->mode, "%s",
-			 !k ? (st->replay ? "application replay" : "region rotation")
-			 : st->gpu_image ? TLY_PASS_MODE_IMAGE : st->gpu_replay ? "application replay"
+			 !k ? (job->replay ? "application replay" : "region rotation")
+			 : job->gpu_image ? TLY_PASS_MODE_IMAGE : job->gpu_replay ? "application replay"
 			 : s->npasses > 1 ? "kernel replay" : "one pass");
 		snprintf(row->device, sizeof row->device, "%s", s->device);
 		row->config_hash = (int64_t)own;
-		row->rank0_hash = (int64_t)(st->r0_hash[k] ? st->r0_hash[k] : own);
-		row->agrees = st->agrees[k];
+		row->rank0_hash = (int64_t)(job->r0_hash[k] ? job->r0_hash[k] : own);
+		row->agrees = job->agrees[k];
 	}
 	return s->nev;
 }
@@ -104,21 +104,21 @@ static void count_region(const struct tly_rt_thread *t, const struct tly_pass_ac
 static void pass_rows(const struct tly_out_ctx *c0, struct tly_rows *r)
 {
 	struct tly_rt_proc *p = c0->p;
-	const struct tly_pass_state *st = tly_pass_state();
-	struct tly_row_passes *s = calloc((size_t)(st->cpu.nev + st->gpu.nev + 1), sizeof *s);
+	const struct tly_pass_state *job = tly_pass_state();
+	struct tly_row_passes *s = calloc((size_t)(job->cpu.nev + job->gpu.nev + 1), sizeof *s);
 	struct val_ctx c = { .p = p };
 	int64_t n = 0;
 
 	if (s) {
-		n = sched_rows(p, st, 0, s);
-		n += sched_rows(p, st, 1, s + n);
+		n = sched_rows(p, job, 0, s);
+		n += sched_rows(p, job, 1, s + n);
 	}
 	r->t[TLY_T_passes] = s;
 	r->n[TLY_T_passes] = n;
-	if (st->rotate)
+	if (job->rotate)
 		tly_pass_foreach(count_region, &c.cap);
 	c.rows = calloc((size_t)(c.cap + 1), sizeof *c.rows);
-	if (c.rows && st->rotate)
+	if (c.rows && job->rotate)
 		tly_pass_foreach(one_region, &c);
 	r->t[TLY_T_pass_values] = c.rows;
 	r->n[TLY_T_pass_values] = c.n;

@@ -17,11 +17,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tally_shared.h"
+
 static struct tly_pass_state state = { .agrees = { 1, 1 } };
 
 struct tly_pass_state *tly_pass_state(void)
 {
 	return &state;
+}
+
+uint64_t tly_pass_hash(struct tly_pass_sched *s)
+{
+	uint64_t h = TLY_FNV_BASIS;
+
+	h = tly_fnv1a(h, s->device, strlen(s->device) + 1);
+	h = tly_fnv1a(h, &s->nev, sizeof s->nev);
+	h = tly_fnv1a(h, &s->npasses, sizeof s->npasses);
+	h = tly_fnv1a(h, &s->gpu, sizeof s->gpu);
+	for (int i = 0; i < s->nev; i++) {
+		h = tly_fnv1a(h, s->names[i], strlen(s->names[i]) + 1);
+		h = tly_fnv1a(h, &s->pass_of[i], sizeof s->pass_of[i]);
+	}
+	h = tly_fnv1a(h, &s->extra_hash, sizeof s->extra_hash);
+	s->hash = h & 0x7fffffffffffffffULL;  /* stored as a signed I64 */
+	return s->hash;
 }
 
 static void describe(const struct tly_pass_sched *s, char *buf, size_t len)

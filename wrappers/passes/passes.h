@@ -44,7 +44,6 @@ int tly_pass_take(const char **list);
 /* Group CPU event names into passes by trying them together (start/stop
  * of a real event set).  0, or -1 when no event can be counted. */
 int tly_pass_plan_cpu(struct tly_pass_sched *s, const char *const *names, int n);
-uint64_t tly_pass_hash(struct tly_pass_sched *s);
 /* The GPU metric names taken out of TALLY_EVENTS ("" when none). */
 const char *tly_pass_gpu_list(void);
 
@@ -57,7 +56,7 @@ const char *tly_pass_gpu_list(void);
 #define TLY_PASS_MODE_IMAGE "application replay (image)"
 
 struct tly_pass_state;
-int tly_pass_replay_take(struct tly_pass_state *st, const char **list);
+int tly_pass_replay_take(struct tly_pass_state *job, const char **list);
 /* The pass this run counts (TALLY_PASS_INDEX), -1 without application replay. */
 int tly_pass_replay_index(void);
 
@@ -76,6 +75,8 @@ struct tly_pass_state {
 	char cpu_list[2048], gpu_list[2048];  /* TALLY_EVENTS split by kind */
 };
 struct tly_pass_state *tly_pass_state(void);
+/* The schedule's hash (stored in s->hash): what the ranks compare. */
+uint64_t tly_pass_hash(struct tly_pass_sched *s);
 /* At MPI_Init (mpi_lifecycle.c): broadcast rank 0's schedules on the
  * tool's communicator (an MPI_Comm *), compare, report.  Collective. */
 void tly_pass_mpi_init(void *comm_ptr);

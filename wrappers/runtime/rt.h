@@ -24,6 +24,7 @@
 #define TLY_RT_HIST 32        /* log2 message-size buckets */
 #define TLY_RT_NAME 256
 #define TLY_RT_SITE_DEPTH 8   /* deepest MPI call-site stack */
+#define TLY_RT_MAX_PARTS 8    /* parts of the runtime (rt_parts.h) */
 
 /* ---- the region tree of a thread (regions/regions.h works on it) ----- */
 enum tly_rt_kind { TLY_RK_ROOT, TLY_RK_USER, TLY_RK_MPI, TLY_RK_OMP_PARALLEL,
@@ -53,18 +54,15 @@ struct tly_rt_frame {
 	int64_t v0[TLY_RT_MAX_EVENTS];
 };
 
-struct tly_rt_mpi_stat {
-	int64_t calls, time_ns, sent, recv;
-	int64_t hist[TLY_RT_HIST];
-	int32_t rparent;      /* region cache: parent node + 1 (0: empty) */
-	int32_t rnode;        /* the call's node under that parent */
-};
+/* What started a thread: the threads table's `kind` (these values are on
+ * disk: docs/file-format.md). */
+enum tly_rt_thread_kind { TLY_RT_THREAD_MAIN = 0, TLY_RT_THREAD_OPENMP = 1, TLY_RT_THREAD_OTHER = 2 };
 
 /* One measured thread.  Owned by its thread while it runs; read by the
  * writer at finalize/exit.  Never freed before the process ends. */
 struct tly_rt_thread {
 	int index;            /* 0 = first (main) thread, in order of creation */
-	int kind;             /* 0 main, 1 OpenMP, 2 other */
+	enum tly_rt_thread_kind kind;
 	long ktid;
 	int evset;            /* runtime's own set; -1 when counters are off */
 	int nev;
@@ -80,17 +78,18 @@ struct tly_rt_thread {
 	int depth, truncated_depth;
 	int64_t truncated;    /* enters beyond max depth */
 	int64_t folded;       /* enters of new regions beyond TALLY_MAX_REGIONS */
-	int in_mpi;           /* wrapper nesting guard */
-	struct tly_mpi_sites *sites;  /* MPI call sites (mpi/mpi_sites.c), NULL: none yet */
-	struct tly_rt_mpi_stat *mpi;  /* [tly_mpi_nfuncs] */
+	/* each part's own data of the thread, by the part's place in the
+	 * parts list (rt_parts.h: TLY_RT_PART_<name>); NULL: none */
+	void *slot[TLY_RT_MAX_PARTS];
 	int64_t overhead_ns;
 	struct tly_rt_thread *next;
 };
 
 /* Calling thread's record, created (and its event set started) on first
- * use; NULL when the runtime is off or out of memory. */
+ * use, which starts the runtime (rt_state.c); NULL when the runtime is off
+ * or out of memory. */
 struct tly_rt_thread *tly_rt_self_slow(void);
-struct tly_rt_thread *tly_rt_self_kind(int kind);
+struct tly_rt_thread *tly_rt_self_kind(enum tly_rt_thread_kind kind);
 /* initial-exec: the MPI wrappers and regions look this up on every call,
  * and the general-dynamic model costs a __tls_get_addr call each time */
 extern _Thread_local struct tly_rt_thread *tly_rt_self_tls __attribute__((tls_model("initial-exec")));
@@ -107,10 +106,10 @@ static inline struct tly_rt_thread *tly_rt_self(void)
 }
 /* Create the calling thread's record without the start-up check (used
  * while the runtime starts). */
-struct tly_rt_thread *tly_rt_thread_new_self(int kind);
+struct tly_rt_thread *tly_rt_thread_new_self(enum tly_rt_thread_kind kind);
 /* The path of node n of the thread's tree, names joined by '\x1f'. */
 void tly_rt_node_path(const struct tly_rt_thread *t, int32_t n, char *buf, size_t len);
-/* ---- process state (runtime/rt_state.c) ------------------------------- */
+/* ---- process state (runtime/rt_proc.c; filled by the start-up, rt_state.c) */
 struct tly_rt_event_desc {
 	char name[128], component[32], units[32], descr[256];
 };
@@ -147,8 +146,10 @@ struct tly_rt_proc {
 	pthread_mutex_t lock;
 };
 struct tly_rt_proc *tly_rt_proc(void);
+/* rt_thread.c: */
 void tly_rt_stop_all(void);       /* freeze every thread's root values */
 int64_t tly_rt_process_cpu_ns(void);  /* user + system time of all threads */
+/* rt_state.c, the start-up: */
 /* Start the runtime once (when the preload library loads) and say whether
  * it measures.  Called back from inside the start-up it answers 0 instead
  * of waiting for itself. */

@@ -94,6 +94,7 @@ void tly_rt_config_load(struct tly_rt_opts *o)
 	o->nvtx_max_marks = atol(o->raw.nvtx_max_marks);
 	o->exit_timeout = atoi(o->raw.exit_timeout);
 	o->verbose = atoi(o->raw.verbose);
+	o->loaded = 1;
 }
 
 /* Said once, by a process that measures (a launcher or shell that

@@ -21,6 +21,7 @@ struct tly_rt_opts {
 	int mpi_callsites;    /* frames per MPI call site, 0: off */
 	int omp_counters;     /* counters at OpenMP region boundaries */
 	int region_counters;  /* counters at user region boundaries */
+	int loaded;           /* tly_rt_config_load has filled it */
 };
 void tly_rt_config_load(struct tly_rt_opts *o);   /* quiet */
 void tly_rt_config_report(void);                  /* malformed and unknown settings, once per job */

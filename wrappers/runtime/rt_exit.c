@@ -8,7 +8,7 @@
  * writes the serial file or a rank's partial file on the exiting thread,
  * under a watchdog (SIGALRM after TALLY_EXIT_TIMEOUT seconds) that ends
  * the process the way it was ending if the writer gets stuck.  One write
- * at a time (ex.writing): a signal that arrives during another write
+ * at a time (exit_state.writing): a signal that arrives during another write
  * waits for it, then ends the process.
  */
 #include "runtime/rt.h"
@@ -30,7 +30,7 @@ static struct {
 	volatile sig_atomic_t exit_status;
 	sigjmp_buf *volatile guard;  /* MPI_Finalize's, while it runs */
 	volatile sig_atomic_t abandoned;
-} ex;
+} exit_state;
 
 /* A signal that arrived while the file was being written (mpirun sends
  * SIGTERM to the ranks still running when one of them exits) waits until
@@ -39,7 +39,7 @@ static void deliver_deferred(void)
 {
 	int sig = tly_rt_signal_caught();
 
-	atomic_store(&ex.written, 1);
+	atomic_store(&exit_state.written, 1);
 	if (sig)
 		tly_rt_die(sig);
 }
@@ -48,25 +48,25 @@ static void deliver_deferred(void)
  * may be called from a handler. */
 static void watchdog(int sig)
 {
-	sigjmp_buf *jb = ex.guard;
+	sigjmp_buf *jb = exit_state.guard;
 	int dying = tly_rt_signal_caught();
 
 	(void)sig;
 	if (jb && !dying) {
-		ex.guard = NULL;
-		ex.abandoned = 1;
+		exit_state.guard = NULL;
+		exit_state.abandoned = 1;
 		siglongjmp(*jb, 1);
 	}
 	if (dying)
 		tly_rt_die(dying);
-	_exit(ex.exit_status);
+	_exit(exit_state.exit_status);
 }
 
 static void arm_watchdog(void)
 {
 	int secs = tly_rt_proc()->opt.exit_timeout;
 
-	if (secs > 0 && !ex.guard) {   /* the job's end has one deadline, not two */
+	if (secs > 0 && !exit_state.guard) {   /* the job's end has one deadline, not two */
 		signal(SIGALRM, watchdog);
 		alarm((unsigned)secs);
 	}
@@ -149,7 +149,7 @@ static int write_partial(const char *why, int watch)
 
 	if (!p->active || p->finished)
 		return 0;
-	if (!atomic_compare_exchange_strong(&ex.writing, &expected, 1))
+	if (!atomic_compare_exchange_strong(&exit_state.writing, &expected, 1))
 		return 1;
 	if (watch)
 		arm_watchdog();
@@ -176,7 +176,7 @@ static int write_partial(const char *why, int watch)
 	if (tly_rt_writers[0]->write(NULL, path, sizeof path, 1) == 0)
 		tly_rt_log(1, "%s: partial data written to %s", why, path);
 	p->finished = 1;
-	if (watch && !ex.guard)
+	if (watch && !exit_state.guard)
 		alarm(0);
 	deliver_deferred();
 	return 0;
@@ -206,7 +206,7 @@ static void signal_write(const char *why)
  * preload's destructor runs before those of the libraries it needs. */
 static void wait_for_signal_writer(void)
 {
-	if (tly_rt_signal_caught() && !atomic_load(&ex.written) && (long)getpid() == tly_rt_proc()->pid)
+	if (tly_rt_signal_caught() && !atomic_load(&exit_state.written) && (long)getpid() == tly_rt_proc()->pid)
 		for (;;)
 			pause();
 }
@@ -223,7 +223,7 @@ static void at_exit(int status, void *arg)
 	int expected = 0;
 
 	(void)arg;
-	ex.exit_status = status;
+	exit_state.exit_status = status;
 	if ((long)getpid() != p->pid)
 		return;    /* a fork() child: it never writes */
 	wait_for_signal_writer();
@@ -233,7 +233,7 @@ static void at_exit(int status, void *arg)
 		tly_rt_write_partial("exit() without MPI_Finalize");
 		return;
 	}
-	if (!p->opt.serial || !atomic_compare_exchange_strong(&ex.writing, &expected, 1))
+	if (!p->opt.serial || !atomic_compare_exchange_strong(&exit_state.writing, &expected, 1))
 		return;
 	arm_watchdog();
 	tly_rt_stop_all();
@@ -256,15 +256,15 @@ void tly_rt_guard_arm(sigjmp_buf *jb)
 	if (secs <= 0)
 		return;
 	signal(SIGALRM, watchdog);
-	ex.guard = jb;
+	exit_state.guard = jb;
 	alarm((unsigned)secs);
 }
 
 void tly_rt_guard_disarm(void)
 {
-	if (!ex.guard)
+	if (!exit_state.guard)
 		return;
-	ex.guard = NULL;
+	exit_state.guard = NULL;
 	alarm(0);
 }
 
@@ -298,8 +298,8 @@ int tly_rt_final_begin(void)
 	struct timespec tick = { 0, 10000000 };
 	int expected = 0;
 
-	while (!atomic_compare_exchange_strong(&ex.writing, &expected, 1)) {
-		if (atomic_load(&ex.written))
+	while (!atomic_compare_exchange_strong(&exit_state.writing, &expected, 1)) {
+		if (atomic_load(&exit_state.written))
 			return -1;
 		expected = 0;
 		nanosleep(&tick, NULL);   /* a signal's partial file: it ends the process */
@@ -310,8 +310,8 @@ int tly_rt_final_begin(void)
 void tly_rt_final_end(int ok)
 {
 	if (ok && tly_rt_signal_caught()) {
-		atomic_store(&ex.written, 1);
+		atomic_store(&exit_state.written, 1);
 		tly_rt_die(tly_rt_signal_caught());   /* the job file is complete: end as the signal says */
 	}
-	atomic_store(&ex.writing, 0);
+	atomic_store(&exit_state.writing, 0);
 }

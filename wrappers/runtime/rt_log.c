@@ -1,7 +1,8 @@
 /*
  * rt_log.c - the runtime's messages: one line each on stderr, prefixed
- * "tally:" and the rank when known, filtered by TALLY_VERBOSE.  Messages
- * about the whole job are said by its first process only.
+ * "tally:" and the rank when known, filtered by TALLY_VERBOSE (the settings
+ * table's row, as the runtime loaded it).  Messages about the whole job are
+ * said by its first process only.
  */
 #include "runtime/rt.h"
 
@@ -12,14 +13,15 @@
 
 static void say(int level, const char *fmt, va_list ap)
 {
-	/* read here, through the table: messages come before the settings are
-	 * loaded; a malformed value (99999999999999999999999, 0x10) is the
-	 * default 1, so its own message is said (rt_config.c) */
+	/* the runtime's settings once loaded (rt_config.c); before, the
+	 * table's parser: a malformed value (99999999999999999999999, 0x10) is
+	 * the default 1 either way, and rt_config.c says why once per job */
 	struct tly_rt_proc *p = tly_rt_proc();
-	long long verbose;
-	char why[8], raw[1024], msg[1024];
+	long long verbose = p->opt.verbose;
+	char why[512], raw[1024], msg[1024];
 
-	tly_setting_num(TLY_SET_verbose, &verbose, why, sizeof why);
+	if (!p->opt.loaded)
+		tly_setting_num(TLY_SET_verbose, &verbose, why, sizeof why);
 	if (level > verbose)
 		return;
 	vsnprintf(raw, sizeof raw, fmt, ap);

@@ -5,6 +5,11 @@
 
 #include <stddef.h>
 
+#include "runtime/rt.h"
+#include "rt_part_ids.h"
+
+_Static_assert(TLY_RT_NPARTS <= TLY_RT_MAX_PARTS, "more parts than slots in struct tly_rt_thread");
+
 int tly_rt_parts_take_events(const char **list)
 {
 	for (int k = 0; tly_rt_parts[k]; k++)
@@ -26,6 +31,13 @@ int tly_rt_parts_thread_start(struct tly_rt_thread *t)
 		if (tly_rt_parts[k]->thread_start && tly_rt_parts[k]->thread_start(t) != 0)
 			return -1;
 	return 0;
+}
+
+void tly_rt_parts_thread_free(struct tly_rt_thread *t)
+{
+	for (int k = 0; tly_rt_parts[k]; k++)
+		if (tly_rt_parts[k]->thread_free)
+			tly_rt_parts[k]->thread_free(t);
 }
 
 void tly_rt_parts_thread_stop(struct tly_rt_thread *t)

@@ -3,7 +3,10 @@
  * threads without the runtime knowing them: each folder (mpi/, regions/,
  * passes/, gpu/, ...) defines one `const struct tly_rt_part tly_rt_part_<name>` and the
  * build lists them in generated/rt_parts.c (wrappers/CMakeLists.txt,
- * TALLY_RT_PARTS), the way the writer's modules are listed.
+ * TALLY_RT_PARTS), the way the writer's modules are listed.  The build
+ * also numbers them (generated/rt_part_ids.h, TLY_RT_PART_<name>): a
+ * part keeps its data of a thread in the record's slot[TLY_RT_PART_<name>]
+ * (rt.h), made by its thread_start, freed by its thread_free.
  */
 #ifndef TALLY_RT_PARTS_H
 #define TALLY_RT_PARTS_H
@@ -23,6 +26,10 @@ struct tly_rt_part {
 	 * tree's root), in list order; -1 when the thread cannot be
 	 * recorded (out of memory).  Not a hot path: once per thread. */
 	int (*thread_start)(struct tly_rt_thread *t);
+	/* Optional: free the part's data of a record dropped at its creation
+	 * (a later part's thread_start failed); records that were made are
+	 * never freed before the process ends. */
+	void (*thread_free)(struct tly_rt_thread *t);
 	/* Optional: the thread's end (close its open regions). */
 	void (*thread_stop)(struct tly_rt_thread *t);
 	/* Optional: thread t entered or left a region (its stack is the new
@@ -41,6 +48,8 @@ void tly_rt_parts_region_change(const struct tly_rt_thread *t);
 void tly_rt_parts_job_start(void *comm_ptr);
 /* Every part's thread_start; -1 at the first that fails. */
 int tly_rt_parts_thread_start(struct tly_rt_thread *t);
+/* Every part's thread_free. */
+void tly_rt_parts_thread_free(struct tly_rt_thread *t);
 /* Every part's thread_stop. */
 void tly_rt_parts_thread_stop(struct tly_rt_thread *t);
 

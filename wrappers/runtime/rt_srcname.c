@@ -62,7 +62,7 @@ static struct {
 	pthread_mutex_t lock;
 	Dwfl *dwfl;
 	int failed;
-} sn = { .lock = PTHREAD_MUTEX_INITIALIZER };
+} srcnames = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static char *debuginfo_path;
 static const Dwfl_Callbacks callbacks = {
@@ -75,16 +75,16 @@ static const Dwfl_Callbacks callbacks = {
  * module loaded since (dlopen). */
 static int report_modules(void)
 {
-	if (!sn.dwfl && !sn.failed && !(sn.dwfl = dwfl_begin(&callbacks)))
-		sn.failed = 1;
-	if (!sn.dwfl)
+	if (!srcnames.dwfl && !srcnames.failed && !(srcnames.dwfl = dwfl_begin(&callbacks)))
+		srcnames.failed = 1;
+	if (!srcnames.dwfl)
 		return 0;
-	dwfl_report_begin(sn.dwfl);
-	if (dwfl_linux_proc_report(sn.dwfl, getpid()) != 0) {
-		dwfl_report_end(sn.dwfl, NULL, NULL);
+	dwfl_report_begin(srcnames.dwfl);
+	if (dwfl_linux_proc_report(srcnames.dwfl, getpid()) != 0) {
+		dwfl_report_end(srcnames.dwfl, NULL, NULL);
 		return 0;
 	}
-	return dwfl_report_end(sn.dwfl, NULL, NULL) == 0;
+	return dwfl_report_end(srcnames.dwfl, NULL, NULL) == 0;
 }
 
 /* Name of a subprogram or inlined instance (through abstract origins). */
@@ -202,9 +202,9 @@ static int dwarf_name(const void *pc, char *out, size_t len)
 	struct nested nest = { .has_outer = 0 };
 	const char *name;
 
-	if (!sn.dwfl && !report_modules())
+	if (!srcnames.dwfl && !report_modules())
 		return 0;
-	if (!(m = dwfl_addrmodule(sn.dwfl, a)) && (!report_modules() || !(m = dwfl_addrmodule(sn.dwfl, a))))
+	if (!(m = dwfl_addrmodule(srcnames.dwfl, a)) && (!report_modules() || !(m = dwfl_addrmodule(srcnames.dwfl, a))))
 		return 0;
 	if (!(cu = dwfl_module_addrdie(m, a, &bias)) || !(line = dwfl_module_getsrc(m, a))
 	    || !(file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL)))
@@ -252,9 +252,9 @@ static int elf_symbol_name(const void *pc, const void *at, char *out, size_t len
 	GElf_Sym sym;
 	const char *s;
 
-	if (!sn.dwfl && !report_modules())
+	if (!srcnames.dwfl && !report_modules())
 		return 0;
-	if (!(m = dwfl_addrmodule(sn.dwfl, a)) && (!report_modules() || !(m = dwfl_addrmodule(sn.dwfl, a))))
+	if (!(m = dwfl_addrmodule(srcnames.dwfl, a)) && (!report_modules() || !(m = dwfl_addrmodule(srcnames.dwfl, a))))
 		return 0;
 	s = dwfl_module_addrinfo(m, a, &off, &sym, NULL, NULL, NULL);
 	if (!s || !*s)
@@ -277,10 +277,10 @@ int tly_rt_srcname(const void *pc, int is_return, char *name, size_t nlen, char 
 
 	raw_name(pc, raw, rlen);
 #ifdef TALLY_HAVE_LIBDW
-	pthread_mutex_lock(&sn.lock);
+	pthread_mutex_lock(&srcnames.lock);
 	ok = pc && dwarf_name(at, name, nlen);
 	sym = !ok && pc && elf_symbol_name(pc, at, name, nlen);
-	pthread_mutex_unlock(&sn.lock);
+	pthread_mutex_unlock(&srcnames.lock);
 #endif
 	if (!ok && !sym)
 		symbol_name(pc, name, nlen, raw);

@@ -1,7 +1,9 @@
 /*
- * rt_state.c - the process's measurement state: settings, events, the
- * list of thread records, and the start of measurement when the preload
- * library is loaded.
+ * rt_state.c - the start of measurement when the preload library is
+ * loaded (or at a thread's first call into it, tly_rt_self_slow): settings,
+ * events, the first thread's record, the exit paths.  It fills the
+ * process's state (rt_proc.c) and calls every other file of the runtime;
+ * none calls it.
  */
 #include "runtime/rt.h"
 
@@ -11,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,7 +22,6 @@
 #include "runtime/rt_writer.h"
 #include "tally_shared.h"
 
-static struct tly_rt_proc proc = { .lock = PTHREAD_MUTEX_INITIALIZER };
 static pthread_once_t proc_once = PTHREAD_ONCE_INIT;
 /* Start-up runs once; code it calls (the counter library's components,
  * an OpenMP runtime initialising and calling the OMPT tool, an NVTX
@@ -41,8 +41,9 @@ static const char *const default_sw[] = { "perf::TASK-CLOCK", "perf::PAGE-FAULTS
 
 static void describe(int i, int code)
 {
+	struct tly_rt_proc *proc = tly_rt_proc();
 	PAPI_event_info_t info;
-	struct tly_rt_event_desc *d = &proc.ev[i];
+	struct tly_rt_event_desc *d = &proc->ev[i];
 
 	memset(&info, 0, sizeof info);
 	PAPI_get_event_info(code, &info);
@@ -56,9 +57,10 @@ static void describe(int i, int code)
 
 static int add_event(const char *name, int quiet)
 {
+	struct tly_rt_proc *proc = tly_rt_proc();
 	int code, es = PAPI_NULL, ok;
 
-	if (proc.nev == TLY_RT_MAX_EVENTS) {
+	if (proc->nev == TLY_RT_MAX_EVENTS) {
 		if (!quiet)
 			tly_rt_log_job(1, "event '%s' left out: the runtime records at most %d events per thread",
 				       name, TLY_RT_MAX_EVENTS);
@@ -77,8 +79,8 @@ static int add_event(const char *name, int quiet)
 	}
 	/* the events must also be countable together */
 	PAPI_create_eventset(&es);
-	for (int i = 0; i < proc.nev; i++)
-		PAPI_add_event(es, proc.codes[i]);
+	for (int i = 0; i < proc->nev; i++)
+		PAPI_add_event(es, proc->codes[i]);
 	ok = PAPI_add_event(es, code) == PAPI_OK;
 	PAPI_cleanup_eventset(es);
 	PAPI_destroy_eventset(&es);
@@ -87,14 +89,15 @@ static int add_event(const char *name, int quiet)
 			tly_rt_log_job(1, "event '%s' cannot be counted with the others; left out", name);
 		return 0;
 	}
-	proc.codes[proc.nev] = code;
-	describe(proc.nev++, code);
+	proc->codes[proc->nev] = code;
+	describe(proc->nev++, code);
 	return 1;
 }
 
 static void choose_events(void)
 {
-	const char *list = proc.opt.raw.events;
+	struct tly_rt_proc *proc = tly_rt_proc();
+	const char *list = proc->opt.raw.events;
 	char name[256];
 
 	if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT) {
@@ -115,7 +118,7 @@ static void choose_events(void)
 		return;
 	for (size_t i = 0; i < sizeof default_hw / sizeof *default_hw; i++)
 		add_event(default_hw[i], 1);
-	if (!proc.nev)
+	if (!proc->nev)
 		for (size_t i = 0; i < sizeof default_sw / sizeof *default_sw; i++)
 			add_event(default_sw[i], 1);
 }
@@ -127,33 +130,34 @@ static void choose_events(void)
  * excluded by that name. */
 static void read_cmdline(char *script, size_t len)
 {
+	struct tly_rt_proc *proc = tly_rt_proc();
 	int fd = open("/proc/self/cmdline", O_RDONLY);
-	ssize_t n = fd >= 0 ? read(fd, proc.cmdline, sizeof proc.cmdline - 1) : -1;
+	ssize_t n = fd >= 0 ? read(fd, proc->cmdline, sizeof proc->cmdline - 1) : -1;
 	extern char *program_invocation_short_name;
 	const char *arg = NULL;
 
 	if (fd >= 0)
 		close(fd);
-	proc.cmdline[n > 0 ? n : 0] = '\0';
+	proc->cmdline[n > 0 ? n : 0] = '\0';
 	*script = '\0';
 	if (n > 0 && !strncmp(program_invocation_short_name, "python", 6)) {
 		/* the first argument that is not an option, or the one after -m */
-		for (const char *a = proc.cmdline + strlen(proc.cmdline) + 1; a < proc.cmdline + n; a += strlen(a) + 1) {
+		for (const char *a = proc->cmdline + strlen(proc->cmdline) + 1; a < proc->cmdline + n; a += strlen(a) + 1) {
 			if (!strcmp(a, "-m") || *a != '-') {
 				arg = !strcmp(a, "-m") ? a + 3 : a;
 				break;
 			}
 		}
 	}
-	if (arg && arg < proc.cmdline + n) {
+	if (arg && arg < proc->cmdline + n) {
 		const char *slash = strrchr(arg, '/');
 
 		snprintf(script, len, "%s", slash ? slash + 1 : arg);
 	}
 	for (ssize_t i = 0; i < n - 1; i++)
-		if (!proc.cmdline[i])
-			proc.cmdline[i] = ' ';
-	snprintf(proc.exe, sizeof proc.exe, "%s", program_invocation_short_name);
+		if (!proc->cmdline[i])
+			proc->cmdline[i] = ' ';
+	snprintf(proc->exe, sizeof proc->exe, "%s", program_invocation_short_name);
 }
 
 /* A fork() child that does not exec is not a process of the job: it never
@@ -162,8 +166,10 @@ static void read_cmdline(char *script, size_t len)
  * signal handler and wrappers see an inactive runtime. */
 static void on_fork_child(void)
 {
-	proc.active = 0;
-	proc.finished = 1;
+	struct tly_rt_proc *proc = tly_rt_proc();
+
+	proc->active = 0;
+	proc->finished = 1;
 }
 
 /* Children that the measured process starts (a shell of system() or
@@ -174,20 +180,22 @@ static void on_fork_child(void)
  * programs of their own (each writes its own file). */
 static int is_child_of_measured(void)
 {
+	struct tly_rt_proc *proc = tly_rt_proc();
 	const char *par = tly_env_raw("TALLY_INTERNAL_PARENT");
 
 	if (!par || !*par || atol(par) == (long)getpid())
 		return 0;
-	if (!strcmp(proc.opt.raw.children, "measure"))
+	if (!strcmp(proc->opt.raw.children, "measure"))
 		return 0;
 	return 1;
 }
 
 static void mark_measured(void)
 {
+	struct tly_rt_proc *proc = tly_rt_proc();
 	char pid[32];
 
-	snprintf(pid, sizeof pid, "%ld", proc.pid);
+	snprintf(pid, sizeof pid, "%ld", proc->pid);
 	setenv("TALLY_INTERNAL_PARENT", pid, 1);
 	pthread_atfork(NULL, NULL, on_fork_child);
 }
@@ -205,48 +213,50 @@ static int64_t mono_ns(void)
  * visit reads the clock twice, its counters twice when it has them). */
 static void measure_read_costs(const struct tly_rt_thread *t)
 {
+	struct tly_rt_proc *proc = tly_rt_proc();
 	long long v[TLY_RT_MAX_EVENTS];
 	volatile int64_t sink = 0;
 	int64_t t0 = tly_rt_now();
 
 	for (int i = 0; i < 16; i++)
 		sink += tly_rt_now();
-	proc.clock_read_ns = (tly_rt_now() - t0) / 17;
+	proc->clock_read_ns = (tly_rt_now() - t0) / 17;
 	if (!t || t->evset < 0)
 		return;
 	t0 = tly_rt_now();
 	for (int i = 0; i < 16; i++)
 		PAPI_read(t->evset, v);
-	proc.counter_read_ns = (tly_rt_now() - t0) / 16;
+	proc->counter_read_ns = (tly_rt_now() - t0) / 16;
 	(void)sink;
 }
 
 static void start_measuring(void)
 {
+	struct tly_rt_proc *proc = tly_rt_proc();
 	int64_t t_load = mono_ns();   /* the earliest point of Tally's start-up */
 	char script[256];
 
-	tly_rt_config_load(&proc.opt);
+	tly_rt_config_load(&proc->opt);
 	read_cmdline(script, sizeof script);
-	proc.pid = (long)getpid();
-	proc.nranks = 1;
-	if (tly_rt_job_env(&proc.job)) {   /* the launcher's rank, before MPI_Init */
-		proc.rank = proc.job.rank;
-		proc.nranks = proc.job.size;
+	proc->pid = (long)getpid();
+	proc->nranks = 1;
+	if (tly_rt_job_env(&proc->job)) {   /* the launcher's rank, before MPI_Init */
+		proc->rank = proc->job.rank;
+		proc->nranks = proc->job.size;
 	}
-	if (proc.opt.disable || tly_rt_name_in_list(proc.opt.raw.exclude, proc.exe)
-	    || (*script && tly_rt_name_in_list(proc.opt.raw.exclude, script)) || is_child_of_measured())
+	if (proc->opt.disable || tly_rt_name_in_list(proc->opt.raw.exclude, proc->exe)
+	    || (*script && tly_rt_name_in_list(proc->opt.raw.exclude, script)) || is_child_of_measured())
 		return;
 	tly_rt_clock_init();   /* a process not measured never needs the fast clock */
-	tly_rt_libomp_switch(proc.opt.raw.libomp);   /* may run the program again on libomp */
+	tly_rt_libomp_switch(proc->opt.raw.libomp);   /* may run the program again on libomp */
 	mark_measured();
 	tly_rt_config_report();
-	proc.will_measure = 1;
-	proc.start_ns = tly_rt_now();
-	proc.start_wall = (int64_t)time(NULL);
+	proc->will_measure = 1;
+	proc->start_ns = tly_rt_now();
+	proc->start_wall = (int64_t)time(NULL);
 	choose_events();
-	proc.active = 1;
-	measure_read_costs(tly_rt_thread_new_self(0));
+	proc->active = 1;
+	measure_read_costs(tly_rt_thread_new_self(TLY_RT_THREAD_MAIN));
 	/* the parts of a program without MPI start now (an MPI program's at
 	 * MPI_Init: passes/pass_sync.c), GPU metrics among them */
 	if (!tly_rt_program_links_mpi()) {
@@ -254,7 +264,7 @@ static void start_measuring(void)
 		tly_rt_writers[0]->init();   /* an MPI program's at its first write (output/h5_writer.c) */
 	}
 	tly_rt_exit_install();
-	proc.init_ns = mono_ns() - t_load;
+	proc->init_ns = mono_ns() - t_load;
 }
 
 static void start_once(void)
@@ -265,25 +275,24 @@ static void start_once(void)
 	atomic_store_explicit(&started, 1, memory_order_release);
 }
 
-struct tly_rt_proc *tly_rt_proc(void)
-{
-	return &proc;
-}
-
 int tly_rt_enabled(void)
 {
+	struct tly_rt_proc *proc = tly_rt_proc();
+
 	if (atomic_load_explicit(&started, memory_order_acquire))
-		return proc.active;
+		return proc->active;
 	if (in_start)
 		return 0;     /* called back from inside the start-up */
 	pthread_once(&proc_once, start_once);
-	return proc.active;
+	return proc->active;
 }
 
 int tly_rt_will_measure(void)
 {
+	struct tly_rt_proc *proc = tly_rt_proc();
+
 	if (in_start)
-		return proc.will_measure;
+		return proc->will_measure;
 	return tly_rt_enabled();
 }
 
@@ -292,27 +301,16 @@ __attribute__((constructor)) static void tly_rt_load(void)
 	tly_rt_enabled();
 }
 
-int64_t tly_rt_process_cpu_ns(void)
+struct tly_rt_thread *tly_rt_self_kind(enum tly_rt_thread_kind kind)
 {
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_SELF, &ru))
-		return 0;
-	return ((int64_t)ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL
-	       + ((int64_t)ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000LL;
+	if (tly_rt_self_tls)
+		return tly_rt_self_tls;
+	if (!tly_rt_enabled())
+		return NULL;
+	return tly_rt_thread_new_self(kind);
 }
 
-void tly_rt_stop_all(void)
+struct tly_rt_thread *tly_rt_self_slow(void)
 {
-	pthread_mutex_lock(&proc.lock);
-	if (!proc.exit_t0)
-		proc.exit_t0 = tly_rt_now();   /* the end's cost starts here */
-	if (!proc.end_ns) {
-		proc.end_ns = tly_rt_now();
-		proc.end_wall = (int64_t)time(NULL);
-		proc.cpu_ns = tly_rt_process_cpu_ns();
-	}
-	for (struct tly_rt_thread *t = proc.threads; t; t = t->next)
-		tly_rt_parts_thread_stop(t);
-	pthread_mutex_unlock(&proc.lock);
+	return tly_rt_self_kind(TLY_RT_THREAD_OTHER);
 }

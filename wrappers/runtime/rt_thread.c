@@ -2,14 +2,18 @@
  * rt_thread.c - the calling thread's record: created on first use (or at
  * OMPT thread_begin), with its own event set started in the runtime's
  * private core instance.  Records stay on the process list until exit so
- * the writer sees threads that have ended.
+ * the writer sees threads that have ended; at the end tly_rt_stop_all
+ * freezes them all.  The first use from a thread (tly_rt_self_slow) starts
+ * the runtime, so it lives with the start-up (rt_state.c).
  */
 #include "runtime/rt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "papi.h"
@@ -40,7 +44,7 @@ fail:
 	PAPI_destroy_eventset(&es);
 }
 
-static struct tly_rt_thread *create(struct tly_rt_proc *p, int kind)
+static struct tly_rt_thread *create(struct tly_rt_proc *p, enum tly_rt_thread_kind kind)
 {
 	struct tly_rt_thread *t = calloc(1, sizeof *t);
 
@@ -54,7 +58,7 @@ static struct tly_rt_thread *create(struct tly_rt_proc *p, int kind)
 		return NULL;
 	}
 	start_counters(t, p);
-	/* the MPI statistics, the region tree's root (mpi/, regions/) */
+	/* each part's slot (the MPI statistics), the region tree's root */
 	if (tly_rt_parts_thread_start(t) != 0) {
 		if (t->evset >= 0) {
 			PAPI_stop(t->evset, NULL);
@@ -62,7 +66,7 @@ static struct tly_rt_thread *create(struct tly_rt_proc *p, int kind)
 			PAPI_destroy_eventset(&t->evset);
 		}
 		free(t->stack);
-		free(t->mpi);
+		tly_rt_parts_thread_free(t);
 		free(t);
 		return NULL;
 	}
@@ -74,25 +78,11 @@ static struct tly_rt_thread *create(struct tly_rt_proc *p, int kind)
 	return t;
 }
 
-struct tly_rt_thread *tly_rt_thread_new_self(int kind)
+struct tly_rt_thread *tly_rt_thread_new_self(enum tly_rt_thread_kind kind)
 {
 	if (!tly_rt_self_tls)
 		tly_rt_self_tls = create(tly_rt_proc(), kind);
 	return tly_rt_self_tls;
-}
-
-struct tly_rt_thread *tly_rt_self_kind(int kind)
-{
-	if (tly_rt_self_tls)
-		return tly_rt_self_tls;
-	if (!tly_rt_enabled())
-		return NULL;
-	return tly_rt_thread_new_self(kind);
-}
-
-struct tly_rt_thread *tly_rt_self_slow(void)
-{
-	return tly_rt_self_kind(2);
 }
 
 void tly_rt_node_path(const struct tly_rt_thread *t, int32_t n, char *buf, size_t len)
@@ -111,4 +101,31 @@ void tly_rt_node_path(const struct tly_rt_thread *t, int32_t n, char *buf, size_
 			break;
 		at += (size_t)w;
 	}
+}
+
+int64_t tly_rt_process_cpu_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return ((int64_t)ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL
+	       + ((int64_t)ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000LL;
+}
+
+void tly_rt_stop_all(void)
+{
+	struct tly_rt_proc *proc = tly_rt_proc();
+
+	pthread_mutex_lock(&proc->lock);
+	if (!proc->exit_t0)
+		proc->exit_t0 = tly_rt_now();   /* the end's cost starts here */
+	if (!proc->end_ns) {
+		proc->end_ns = tly_rt_now();
+		proc->end_wall = (int64_t)time(NULL);
+		proc->cpu_ns = tly_rt_process_cpu_ns();
+	}
+	for (struct tly_rt_thread *t = proc->threads; t; t = t->next)
+		tly_rt_parts_thread_stop(t);
+	pthread_mutex_unlock(&proc->lock);
 }

@@ -1,0 +1,13 @@
+/*
+ * rt_proc.c - the process's measurement state (struct tly_rt_proc, rt.h):
+ * the one object every file of the runtime reads.  It calls nothing, so
+ * it stands below them all; the start-up (rt_state.c) fills it.
+ */
+#include "runtime/rt.h"
+
+static struct tly_rt_proc proc = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+struct tly_rt_proc *tly_rt_proc(void)
+{
+	return &proc;
+}
