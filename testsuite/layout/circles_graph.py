@@ -56,7 +56,9 @@ def object_units(root, build):
             else:   # CMake's own naming: <target>.dir/<path from the source dir, .. as __>.o
                 rel = os.path.join(inner, f[:-2]).replace('__', '..')
                 src = os.path.join(root, os.path.relpath(head, build), rel)
-            out.setdefault(target, {})[obj] = unit(os.path.realpath(src), root, build)
+            src = os.path.realpath(src)
+            if os.path.exists(src):   # an object of a removed source is left over
+                out.setdefault(target, {})[obj] = unit(src, root, build)
     return out
 
 
