@@ -44,8 +44,10 @@ def read_allow(path):
     return out
 
 
-def judge(found, allow, allow_name):
-    """Lines for every circle found and every stale entry; count of breaches."""
+def judge(found, allow, allow_name, built=None):
+    """Lines for every circle found and every stale entry; count of breaches.
+    built: the units of the build's objects (an entry none of whose units
+    were built, a CUDA file in a build without CUDA, is not stale)."""
     lines, bad, used = [], 0, set()
     for units, targets, edges in found:
         entry = next((n for n, e in allow if units <= e), None)
@@ -58,7 +60,9 @@ def judge(found, allow, allow_name):
         lines.append('%s: %d files, target %s' % (head, len(units), ', '.join(sorted(targets))))
         lines.extend('    ' + e for e in describe(units, edges))
     for n, e in allow:
-        if n not in used:
+        if n not in used and built is not None and not e & built:
+            lines.append('allow-list entry %s:%d: none of its files built here' % (allow_name, n))
+        elif n not in used:
             bad += 1
             lines.append('STALE allow-list entry %s:%d: no circle within %s (remove the line)'
                          % (allow_name, n, ' '.join(sorted(e))))
@@ -69,10 +73,11 @@ def analyse(root, build, nm):
     """Circles of every target of the build tree: [(units, targets, edges)]."""
     targets = object_units(root, build)
     incl = include_edges(root, build)
-    seen, nobj = {}, 0
+    seen, nobj, built = {}, 0, set()
     for target, objs in sorted(targets.items()):
         nobj += len(objs)
         units = set(objs.values())
+        built |= units
         edges = {k: v for k, v in incl.items() if k[0] in units and k[1] in units}
         for k, v in symbol_edges(objs, nm).items():
             edges.setdefault(k, v)
@@ -83,7 +88,7 @@ def analyse(root, build, nm):
             else:
                 sub = {k: v for k, v in edges.items() if k[0] in key and k[1] in key}
                 seen[key] = (key, {target}, sub)
-    return sorted(seen.values(), key=lambda c: sorted(c[0])), nobj
+    return sorted(seen.values(), key=lambda c: sorted(c[0])), nobj, built
 
 
 def arg(argv, name, default=None):
@@ -97,9 +102,9 @@ def main(argv):
         return self_test(arg(argv, '--cc', 'cc'), nm, analyse, read_allow, judge)
     root, build = argv[1], argv[2]
     allow_path = arg(argv, '--allow')
-    found, nobj = analyse(root, build, nm)
+    found, nobj, built = analyse(root, build, nm)
     allow = read_allow(allow_path)
-    lines, bad = judge(found, allow, os.path.basename(allow_path or 'none'))
+    lines, bad = judge(found, allow, os.path.basename(allow_path or 'none'), built)
     summary = ('%d object files read, %d circle(s) found, %d known, %d breach(es)'
                % (nobj, len(found), len(found) - sum(1 for l in lines if l.startswith('CIRCLE')), bad))
     for line in lines:

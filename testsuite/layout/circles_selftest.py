@@ -45,7 +45,7 @@ def self_test(cc, nm, analyse, read_allow, judge):
 
     with tempfile.TemporaryDirectory(prefix='tally-circles-') as top:
         plant(top, cc)
-        found, nobj = analyse(top, os.path.join(top, 'build'), nm)
+        found, nobj, built = analyse(top, os.path.join(top, 'build'), nm)
         sets = {c[0]: c[2] for c in found}
         calls = frozenset({'testsuite/planted/ping', 'testsuite/planted/pong'})
         incl = frozenset({'testsuite/planted/left', 'testsuite/planted/right'})
@@ -68,7 +68,12 @@ def self_test(cc, nm, analyse, read_allow, judge):
         check(judge(found, read_allow(allow), 'known.txt')[1] == 0, 'both on the list: passes')
         with open(allow, 'a', encoding='utf-8') as fh:
             fh.write('testsuite/planted/up testsuite/planted/gone\n')
-        lines, bad = judge(found, read_allow(allow), 'known.txt')
+        lines, bad = judge(found, read_allow(allow), 'known.txt', built)
         check(bad == 1 and any(l.startswith('STALE') for l in lines), 'a stale entry fails the check')
+        with open(allow, 'a', encoding='utf-8') as fh:
+            fh.write('src/not/built src/not/either\n')
+        lines, bad = judge(found, read_allow(allow), 'known.txt', built)
+        check(bad == 1 and any('none of its files built' in l for l in lines),
+              'an entry of files not built here is not stale')
     print('self-test: %s' % ('ok' if not fails else '%d failure(s)' % len(fails)))
     return 1 if fails else 0
