@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """gen_settings_py.py - the Python side of the settings table: writes the
-module tally/settings.py (the reader's package, analysis/) from
+module analysis/tally/settings.py (the reader's package) from
 src/settings/settings.def, with the C parser's grammar and sentences
 (src/settings/settings.c, settings_say.c), so Python reads its TALLY_*
-variables from the same table and says a bad value the same way.
+variables from the same table and says a bad value the same way.  The
+module is kept in the tree (the package installs from its sources with
+pip too); ctest settings_py fails when it is not what the table gives.
 
-Usage: gen_settings_py.py settings.def OUT.py"""
+Usage: gen_settings_py.py settings.def OUT.py            write the module
+       gen_settings_py.py --check settings.def OUT.py    exit 1 when OUT.py differs"""
 import os
 import sys
 
@@ -137,7 +140,8 @@ def text(name):
 
 def module(text):
     lines = ['"""settings.py - Tally\'s settings table for Python: generated from',
-             'src/settings/settings.def by src/settings/gen_settings_py.py; do not edit.',
+             'src/settings/settings.def by src/settings/gen_settings_py.py; do not edit:',
+             'change the table and run the script (ctest settings_py checks it).',
              'The one place the tally package reads the environment (ctest layout_getenv):',
              'raw/flag/count/text read a row with the C grammar (a bad value is one line',
              'on stderr, then the default), env_raw another program\'s variable."""',
@@ -151,18 +155,31 @@ def module(text):
 
 
 def main(argv):
-    if len(argv) != 3:
+    check = argv[1:2] == ['--check']
+    args = argv[2:] if check else argv[1:]
+    if len(args) != 2:
         print(__doc__)
         return 2
-    with open(argv[1], encoding='utf-8') as f:
-        out, n = module(f.read())
+    with open(args[0], encoding='utf-8') as f:
+        want, n = module(f.read())
     if n < 40:
-        print(f'{argv[1]}: too few rows parsed')
+        print(f'{args[0]}: too few rows parsed')
         return 1
-    tmp = argv[2] + '.tmp'
+    if check:
+        try:
+            with open(args[1], encoding='utf-8') as f:
+                have = f.read()
+        except OSError as e:
+            have = str(e)
+        if have != want:
+            print(f'{args[1]} is not what {args[0]} gives: run {argv[0]} {args[0]} {args[1]}')
+            return 1
+        print(f'{args[1]}: current ({n} settings)')
+        return 0
+    tmp = args[1] + '.tmp'
     with open(tmp, 'w', encoding='utf-8') as f:
-        f.write(out)
-    os.replace(tmp, argv[2])
+        f.write(want)
+    os.replace(tmp, args[1])
     return 0
 
 

@@ -6,8 +6,8 @@ another program's variable through tly_env_raw.  Fails naming each file
 and line that calls getenv, secure_getenv or walks environ elsewhere.
 The Python of src/, wrappers/ and analysis/ (the tally package) reads the
 environment through the module generated from the same table
-(tally/settings.py, src/settings/gen_settings_py.py; it lives in the build
-tree only): os.getenv, os.environ and os.environb fail the check, except
+(analysis/tally/settings.py, src/settings/gen_settings_py.py): elsewhere
+os.getenv, os.environ and os.environb fail the check, except
 a write (os.environ["X"] = ...: the probe's child sets glibc's variable).
 
 Usage: check_getenv.py <source root>."""
@@ -17,7 +17,7 @@ import sys
 
 from layout_result import finish
 
-PARSER = {'src/settings/settings.c'}
+PARSER = {'src/settings/settings.c', 'analysis/tally/settings.py'}   # the generated Python side
 READ = re.compile(r'\b(?:secure_getenv|getenv)\s*\(|\benviron\b')
 COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:[^"\\\n]|\\.)*"', re.S)
 PY_READ = re.compile(r'\b(?:os\.)?(?:getenv|getenvb)\s*\(|\benvironb?\b(?!\s*\[[^\]\n]*\]\s*=[^=])')
