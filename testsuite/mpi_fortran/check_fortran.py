@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """check_fortran.py FILE mpi|omp [NTHREADS] - exact values in the files of
 the Fortran programs (fmpi_*.f90 on 2 ranks, fomp_app.f90), read with
-tally.read (TALLY_PYTHONPATH names the package)."""
+tally.read (TLY_TEST_PYTHONPATH names the package; not a TALLY_ name,
+which the runtime would call an unknown setting)."""
 import sys
 import os
 
@@ -9,7 +10,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from th import check  # noqa: E402
 import th as th_harness  # noqa: E402
 
-sys.path.insert(0, os.environ.get("TALLY_PYTHONPATH", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+sys.path.insert(0, os.environ.get("TLY_TEST_PYTHONPATH", os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                                                      "..", "..", "analysis")))
 try:
     import tally  # noqa: E402

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """check_serial.py FILE NTHREADS - exact values in the file of serial_app,
-read with tally.read (TALLY_PYTHONPATH names the package)."""
+read with tally.read (TLY_TEST_PYTHONPATH names the package; not a TALLY_ name,
+which the runtime would call an unknown setting)."""
 import sys
 import os
 
@@ -8,7 +9,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from th import check  # noqa: E402
 import th as th_harness  # noqa: E402
 
-sys.path.insert(0, os.environ.get("TALLY_PYTHONPATH", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+sys.path.insert(0, os.environ.get("TLY_TEST_PYTHONPATH", os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                                                      "..", "..", "analysis")))
 try:
     import tally  # noqa: E402

@@ -2,10 +2,11 @@
 """check_scale_file.py FILE NP DIR - the job file of scale_app holds, for
 every rank 0..NP-1, exactly the region visits and MPI calls that rank
 wrote to DIR/truth.<rank>, and no user-region rows it did not report.
-Read with tally.read (TALLY_PYTHONPATH names the package)."""
+Read with tally.read (TLY_TEST_PYTHONPATH names the package; not a TALLY_ name,
+which the runtime would call an unknown setting)."""
 import collections, os, sys
 
-sys.path.insert(0, os.environ.get("TALLY_PYTHONPATH", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+sys.path.insert(0, os.environ.get("TLY_TEST_PYTHONPATH", os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                                                      "..", "..", "analysis")))
 import tally  # noqa: E402
 
