@@ -11,22 +11,22 @@ sys.path.insert(0, os.environ.get("TLY_TEST_PYTHONPATH", os.path.join(os.path.di
 import tally  # noqa: E402
 
 run = tally.read(sys.argv[1])
-t = run.tables
+tb = run.tables
 np_, d = int(sys.argv[2]), sys.argv[3]
 bad = []
-paths = {int(i): (int(k), p) for i, k, p in zip(t["regions"]["id"], t["regions"]["kind"], t["regions"]["path"])}
+paths = {int(i): (int(k), p) for i, k, p in zip(tb["regions"]["id"], tb["regions"]["kind"], tb["regions"]["path"])}
 got_reg = collections.defaultdict(dict)
-st = t["region_stats"]
+st = tb["region_stats"]
 for reg, rank, visits in zip(st["region"], st["rank"], st["visits"]):
     kind, path = paths[int(reg)]
     if kind == 1:
         got_reg[int(rank)][path.rsplit(" / ", 1)[-1]] = int(visits)
 got_mpi = collections.defaultdict(dict)
-for rank, fn, calls in zip(t["mpi"]["rank"], t["mpi"]["function"], t["mpi"]["calls"]):
+for rank, fn, calls in zip(tb["mpi"]["rank"], tb["mpi"]["function"], tb["mpi"]["calls"]):
     got_mpi[int(rank)][fn] = int(calls)
 if int(run.meta["nranks"]) != np_ or int(run.meta["partial"]) != 0:
     bad.append("nranks %d partial %d" % (run.meta["nranks"], run.meta["partial"]))
-if sorted(int(x) for x in t["ranks"]["rank"]) != list(range(np_)):
+if sorted(int(x) for x in tb["ranks"]["rank"]) != list(range(np_)):
     bad.append("ranks table is not 0..%d" % (np_ - 1))
 for rank in range(np_):
     want_reg, want_mpi = {}, {}
@@ -41,7 +41,7 @@ for rank in range(np_):
             bad.append("rank %d %s calls %s, measured %d" % (rank, fn, got_mpi[rank].get(fn), n))
 rows = len(st)
 print("%d ranks, %d regions, %d region rows, %d mpi rows, file %.2f MB, write %.3f s: %s" % (
-    np_, len(paths), rows, len(t["mpi"]), os.path.getsize(sys.argv[1]) / 1e6,
+    np_, len(paths), rows, len(tb["mpi"]), os.path.getsize(sys.argv[1]) / 1e6,
     float(run.meta["write_seconds"]), "ok" if not bad else "%d mismatches" % len(bad)))
 for b in bad[:20]:
     print("  " + b)
