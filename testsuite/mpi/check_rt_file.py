@@ -2,7 +2,6 @@
 """check_rt_file.py FILE|PARTIAL-GLOB MODE - assert exact values in files of rt_app."""
 import glob
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
