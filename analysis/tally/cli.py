@@ -4,6 +4,7 @@ import os
 import sys
 import warnings
 
+from . import settings
 from .errors import TallyError
 
 EPILOG = """metrics for --metric: time (inclusive wall time, default), excl, visits,
@@ -107,7 +108,7 @@ def guarded(prog, path, fn):
     try:
         with warnings.catch_warnings():
             # library warnings (pandas on odd values) would break the one-line answer
-            if not os.environ.get("TALLY_DEBUG"):
+            if not settings.flag("TALLY_DEBUG"):
                 warnings.simplefilter("ignore")
             return fn()
     except TallyError as e:
@@ -124,7 +125,7 @@ def guarded(prog, path, fn):
         return 2
     except Exception as e:   # pylint: disable=broad-except
         # a file that reads but holds values no real run produces
-        if os.environ.get("TALLY_DEBUG"):
+        if settings.flag("TALLY_DEBUG"):
             raise
         what = str(e).splitlines()[0][:200] if str(e) else ""
         print(f"{prog}: {path}: the measurement is damaged or inconsistent "

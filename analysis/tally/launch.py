@@ -14,6 +14,8 @@ line naming TALLY_PYTHON, exit 2.  Never a traceback.
 import importlib.util
 import os
 import subprocess
+
+from . import settings
 import sys
 
 try:
@@ -31,7 +33,7 @@ def _path_pythons():
     """python3 of each absolute PATH directory (a relative one would name
     whatever the current directory holds)."""
     out = []
-    for d in os.environ.get("PATH", "").split(os.pathsep):
+    for d in (settings.env_raw("PATH") or "").split(os.pathsep):
         p = os.path.join(d, "python3")
         if os.path.isabs(d) and os.access(p, os.X_OK) and not os.path.isdir(p):
             out.append(p)
@@ -51,7 +53,7 @@ def has_h5py(py):
 
 def choose():
     """(interpreter or None, the one-line reason when None)."""
-    given = os.environ.get("TALLY_PYTHON", "")
+    given = settings.text("TALLY_PYTHON")
     if given:
         if has_h5py(given):
             return given, ""

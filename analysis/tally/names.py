@@ -18,6 +18,8 @@ import re
 import shutil
 import subprocess
 
+from . import settings
+
 MAX = 90   # the longest short kernel name (before a collision tag)
 INLINE = re.compile(r"^(.*?\([^()]*:\d+\)) in .+$", re.S)
 
@@ -38,7 +40,7 @@ def site(name):
 
 def _cxxfilt():
     """c++filt in an absolute PATH directory, or None."""
-    dirs = [d for d in os.environ.get("PATH", "").split(os.pathsep) if os.path.isabs(d)]
+    dirs = [d for d in (settings.env_raw("PATH") or "").split(os.pathsep) if os.path.isabs(d)]
     return shutil.which("c++filt", path=os.pathsep.join(dirs + ["/usr/bin"]))
 
 

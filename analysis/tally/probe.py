@@ -10,11 +10,10 @@ import select
 import signal
 import time
 
-from . import filecheck
+from . import filecheck, settings
 from .errors import TallyError
 
 _READ_LIMIT = 8 << 20   # the probe reads tables up to this size (bounds its cost)
-TIMEOUT = float(os.environ.get("TALLY_PROBE_TIMEOUT", "120"))
 
 
 def _child(path, wfd):
@@ -70,7 +69,8 @@ def _probe_one(path):
 
 def _wait(path, pid, rfd):
     """The child's verdict (see _probe_one)."""
-    deadline = time.monotonic() + TIMEOUT
+    limit = settings.count("TALLY_PROBE_TIMEOUT")
+    deadline = time.monotonic() + limit
     while True:
         done, status = os.waitpid(pid, os.WNOHANG)
         if done:
@@ -78,7 +78,7 @@ def _wait(path, pid, rfd):
         if time.monotonic() > deadline:
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
-            return f"{path}: reading it did not end within {TIMEOUT:.0f} s; the file is damaged"
+            return f"{path}: reading it did not end within {limit} s; the file is damaged"
         select.select([], [], [], 0.01)
     if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 3:
         return os.read(rfd, 4096).decode("utf-8", "replace") or f"{path}: the file is damaged"
@@ -91,7 +91,7 @@ def _wait(path, pid, rfd):
 def probe(path):
     """{file: sentence} of the files under path (a file or a directory) that
     crash or hang the reader; raises TallyError when path is such a file."""
-    if not hasattr(os, "fork") or os.environ.get("TALLY_NO_PROBE"):
+    if not hasattr(os, "fork") or settings.flag("TALLY_NO_PROBE"):
         return {}
     if not os.path.isdir(path):
         if os.path.exists(path):

@@ -16,6 +16,8 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from . import settings
+
 _VERSION = re.compile(r'^\s*TLY_SCHEMA_VERSION\(\s*(\d+)\s*\)')
 _ATTR = re.compile(r'^\s*TLY_ATTR\(\s*(\w+)\s*,\s*(\w+)\s*,\s*"((?:[^"\\]|\\.)*)"\s*\)')
 _TABLE = re.compile(r'^\s*TLY_TABLE\(\s*(\w+)\s*,\s*"((?:[^"\\]|\\.)*)"\s*\)')
@@ -67,7 +69,7 @@ class Schema:
 def default_path():
     """Where schema.def is: $TALLY_SCHEMA, next to this module, or the source tree."""
     here = os.path.dirname(os.path.abspath(__file__))
-    candidates = [os.environ.get("TALLY_SCHEMA", ""),
+    candidates = [settings.text("TALLY_SCHEMA"),
                   os.path.join(here, "schema.def"),
                   os.path.join(here, "..", "..", "wrappers", "output", "schema.def")]
     for c in candidates:

@@ -2,15 +2,17 @@
 """check_rt_file.py FILE|PARTIAL-GLOB MODE - assert exact values in files of rt_app."""
 import glob
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 from th import check  # noqa: E402
 import th as th_harness  # noqa: E402
 
+sys.path.insert(0, os.environ.get("TLY_TEST_PYTHONPATH", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                                         "..", "..", "analysis")))
 try:
-    import h5py
+    import tally  # noqa: E402  (tally.raw: the rows as stored, through the reader)
+    import h5py  # noqa: F401,E402
 except ImportError:
     print("python3-h5py missing"); sys.exit(77)
 
@@ -69,16 +71,16 @@ def check_mpi(f, size, steps):
 
 
 def schema_version():
-    """The version schema.def defines (the file must carry it)."""
+    """The version schema.def defines (the file must carry it), as the reader parses it."""
+    from tally import schema
     here = os.path.dirname(os.path.abspath(__file__))
-    with open(os.path.join(here, "..", "..", "wrappers", "output", "schema.def")) as d:
-        return int(re.search(r"TLY_SCHEMA_VERSION\((\d+)\)", d.read()).group(1))
+    return schema.load(os.path.join(here, "..", "..", "wrappers", "output", "schema.def")).version
 
 
 def main():
     target, mode = sys.argv[1], sys.argv[2]
     if mode == "ok":
-        f = h5py.File(target, "r")
+        f = tally.raw(target)
         check(f.attrs["schema_version"] == schema_version(), "schema_version")
         check(f.attrs["nranks"] == 4 and f.attrs["partial"] == 0, "nranks/partial")
         check(len(f["ranks"]) == 4, "4 rank rows")
@@ -100,7 +102,7 @@ def main():
         else:
             check(len(files) == 4, "4 partial files, got %s" % files)
         for fn in files:
-            f = h5py.File(fn, "r")
+            f = tally.raw(fn)
             check(f.attrs["partial"] == 1, fn + " partial flag")
             check(f.attrs["nranks"] == 4, fn + " nranks %d, want the job's 4" % f.attrs["nranks"])
             check("rank%05d" % f.attrs["partial_rank"] in fn, fn + " partial_rank %d" % f.attrs["partial_rank"])

@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """check_fortran.py FILE mpi|omp [NTHREADS] - exact values in the files of
-the Fortran programs (fmpi_*.f90 on 2 ranks, fomp_app.f90)."""
+the Fortran programs (fmpi_*.f90 on 2 ranks, fomp_app.f90), read with
+tally.read (TLY_TEST_PYTHONPATH names the package; not a TALLY_ name,
+which the runtime would call an unknown setting)."""
 import sys
 import os
 
@@ -8,18 +10,22 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from th import check  # noqa: E402
 import th as th_harness  # noqa: E402
 
+sys.path.insert(0, os.environ.get("TLY_TEST_PYTHONPATH", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                                     "..", "..", "analysis")))
 try:
-    import h5py
+    import tally  # noqa: E402
+    import h5py  # noqa: F401,E402  (tally.read needs it)
 except ImportError:
     print("python3-h5py missing"); sys.exit(77)
 
 STEPS = 3
 
 
-def check_mpi(f):
-    check(f.attrs["nranks"] == 2 and f.attrs["partial"] == 0, "nranks 2, complete file")
-    got = {(int(r["rank"]), r["function"].decode()): (int(r["calls"]), int(r["bytes_sent"]),
-                                                      int(r["bytes_recv"])) for r in f["mpi"][:]}
+def check_mpi(run):
+    check(int(run.meta["nranks"]) == 2 and int(run.meta["partial"]) == 0, "nranks 2, complete file")
+    m = run.tables["mpi"]
+    got = {(int(r), fn): (int(c), int(s), int(v)) for r, fn, c, s, v in
+           zip(m["rank"], m["function"], m["calls"], m["bytes_sent"], m["bytes_recv"])}
     want = {(0, "MPI_Send"): (STEPS, STEPS * 800, 0), (1, "MPI_Recv"): (STEPS, 0, STEPS * 800),
             (0, "MPI_Allreduce"): (STEPS, STEPS * 80, STEPS * 80),
             (1, "MPI_Allreduce"): (STEPS, STEPS * 80, STEPS * 80),
@@ -29,33 +35,34 @@ def check_mpi(f):
     for key, v in got.items():
         if key[1] in ("MPI_Send", "MPI_Recv", "MPI_Allreduce", "MPI_Bcast"):
             check(key in want, "unexpected row %s %s" % (key, v))
-    for r in f["mpi"][:]:
-        check(not r["function"].decode().lower().endswith("_f08") and r["function"].decode().startswith("MPI_"),
-              "C name for %s" % r["function"])
+    for fn in m["function"]:
+        check(not fn.lower().endswith("_f08") and fn.startswith("MPI_"), "C name for %s" % fn)
 
 
-def check_omp(f, nth):
-    threads = {int(t["thread"]): int(t["kind"]) for t in f["threads"][:]}
+def check_omp(run, nth):
+    t = run.tables
+    threads = dict(zip(t["threads"]["thread"].astype(int), t["threads"]["kind"].astype(int)))
     check(len(threads) == nth, "%d thread rows, want %d" % (len(threads), nth))
     check(sorted(threads.values()) == [0] + [1] * (nth - 1), "one main and %d OpenMP threads: %s" % (nth - 1, threads))
-    paths = {int(r["id"]): r["path"].decode() for r in f["regions"][:]}
-    kinds = {int(r["id"]): int(r["kind"]) for r in f["regions"][:]}
-    st = f["region_stats"][:]
+    paths = dict(zip(t["regions"]["id"].astype(int), t["regions"]["path"]))
+    kinds = dict(zip(t["regions"]["id"].astype(int), t["regions"]["kind"].astype(int)))
+    st = t["region_stats"]
     for th in threads:
         rows = st[st["thread"] == th]
-        par = sum(int(r["visits"]) for r in rows if kinds[int(r["region"])] == 3)
-        loops = sum(int(r["visits"]) for r in rows if kinds[int(r["region"])] == 4)
+        pairs = list(zip(rows["region"].astype(int), rows["visits"].astype(int)))
+        par = sum(v for r, v in pairs if kinds[r] == 3)
+        loops = sum(v for r, v in pairs if kinds[r] == 4)
         check(par == 5, "thread %d: parallel-region visits %d, want 5" % (th, par))
         check(loops == 5, "thread %d: loop visits %d, want 5" % (th, loops))
-        check(len(rows) >= 3, "thread %d has region rows %s" % (th, [paths[int(r["region"])] for r in rows]))
+        check(len(rows) >= 3, "thread %d has region rows %s" % (th, [paths[r] for r, _ in pairs]))
 
 
 def main():
-    f = h5py.File(sys.argv[1], "r")
+    run = tally.read(sys.argv[1])
     if sys.argv[2] == "mpi":
-        check_mpi(f)
+        check_mpi(run)
     else:
-        check_omp(f, int(sys.argv[3]))
+        check_omp(run, int(sys.argv[3]))
     sys.exit(th_harness.done(str(sys.argv[1])))
 
 

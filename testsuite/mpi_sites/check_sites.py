@@ -18,8 +18,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from th import check  # noqa: E402
 import th as th_harness  # noqa: E402
 
+sys.path.insert(0, os.environ.get("TLY_TEST_PYTHONPATH", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                                         "..", "..", "analysis")))
 try:
-    import h5py
+    import tally  # noqa: E402  (tally.raw: the rows as stored, through the reader)
+    import h5py  # noqa: F401,E402
 except ImportError:
     print("python3-h5py missing"); sys.exit(77)
 
@@ -61,7 +64,7 @@ def main():
     mk = markers(src)
     # a CALL marker main_<x> is a line of main
     at = {k: "%s (%s:%d)" % ("main" if k[1].startswith("main_") else k[1], base, n) for k, n in mk.items()}
-    f = h5py.File(path, "r")
+    f = tally.raw(path)
     sites = f["mpi_sites"][:]
     mpi = f["mpi"][:]
     for rank in range(int(f.attrs["nranks"])):

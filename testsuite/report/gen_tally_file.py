@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """Write synthetic Tally files from schema.def, for the report tests.
 
-The compound types are built from schema.def with this file's own small
-parser (not the tally package's), so a reader that disagreed with the
-schema would be caught.  Values are deterministic (seeded) and consistent:
+The compound types are built from schema.def as the tally package parses
+it (tally.schema: the one Python parser of the schema; TALLY_PYTHONPATH
+names the package), and the files are written with h5py: a writer of
+test files, not a reader.  Values are deterministic (seeded) and consistent:
 inclusive time = exclusive time + children's inclusive time, histogram
 buckets sum to the call counts.
 
@@ -13,29 +14,22 @@ buckets sum to the call counts.
 """
 import argparse
 import os
-import re
 import sys
 
 import h5py
 import numpy as np
 
-FIELD = re.compile(r'^\s*TLY_FIELD\(\s*(\w+)\s*,\s*(\w+)\s*,\s*(\w+)\s*,')
-ATTR = re.compile(r'^\s*TLY_ATTR\(\s*(\w+)\s*,\s*(\w+)\s*,')
-VERSION = re.compile(r'^\s*TLY_SCHEMA_VERSION\(\s*(\d+)')
+sys.path.insert(0, os.environ.get("TALLY_PYTHONPATH", os.path.join(os.path.dirname(__file__), "..", "..",
+                                                                     "analysis")))
+from tally import schema  # noqa: E402  (the package's schema parser)
+
 MPI_FUNCS = ["MPI_Send", "MPI_Recv", "MPI_Allreduce", "MPI_Barrier"]
 
 
 def parse(path):
-    """(version, {attr: type}, {table: [(field, type)]}) from schema.def."""
-    version, attrs, tables = 0, {}, {}
-    for line in open(path, encoding="utf-8"):
-        if m := VERSION.match(line):
-            version = int(m.group(1))
-        elif m := ATTR.match(line):
-            attrs[m.group(1)] = m.group(2)
-        elif m := FIELD.match(line):
-            tables.setdefault(m.group(1), []).append((m.group(2), m.group(3)))
-    return version, attrs, tables
+    """(version, {table: [(field, type)]}) of the schema.def at path."""
+    sch = schema.load(path)
+    return sch.version, {n: [(f.name, f.type) for f in t.fields] for n, t in sch.tables.items()}
 
 
 def np_type(ty, nev):
@@ -179,7 +173,7 @@ def main():
     ap.add_argument("--extra", action="store_true")
     ap.add_argument("--seed", type=int, default=11)
     args = ap.parse_args()
-    version, _, tables = parse(args.schema)
+    version, tables = parse(args.schema)
     args.cpu_ns = any(f[0] == "cpu_ns" for f in tables["ranks"])
     addr = any(f[0] == "address" for f in tables["regions"])   # schema 2
 

@@ -22,8 +22,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from th import check  # noqa: E402
 import th as th_harness  # noqa: E402
 
+sys.path.insert(0, os.environ.get("TLY_TEST_PYTHONPATH", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                                     "..", "..", "analysis")))
 try:
-    import h5py
+    import tally  # noqa: E402  (tally.raw: the rows as stored, through the reader)
+    import h5py  # noqa: F401,E402
 except ImportError:
     print("python3-h5py missing"); sys.exit(77)
 
@@ -71,7 +74,7 @@ def check_names(f, src, app, top_par, regions):
 def main():
     path, nranks, mode, src, wd, app = sys.argv[1:7]
     nranks = int(nranks)
-    f = h5py.File(path, "r")
+    f = tally.raw(path)
     check(int(f.attrs["nranks"]) == nranks, "nranks %d, want %d" % (f.attrs["nranks"], nranks))
     regions = {int(r["id"]): r for r in f["regions"][:]}
     root = [i for i, r in regions.items() if int(r["parent"]) < 0]

@@ -174,7 +174,7 @@ def main():
     seed = int(os.environ.get("TALLY_FUZZ_SEED", time.time_ns() % 2**32))
     keep = os.environ.get("TALLY_FUZZ_KEEP")
     rng = random.Random(seed)
-    os.environ["TALLY_PROBE_TIMEOUT"] = str(PROBE_S)   # read when tally.probe is imported
+    os.environ["TALLY_PROBE_TIMEOUT"] = str(PROBE_S)   # read by tally.probe at each probe (tally/settings.py)
     from tally import cli
     work = tempfile.mkdtemp(prefix="tally-fuzz-")
     counts = {"cases": 0, "exit0": 0, "exit2": 0, "tracebacks": 0, "hangs": 0, "crashes": 0, "bad_message": 0}
