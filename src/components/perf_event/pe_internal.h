@@ -69,7 +69,6 @@ struct tly_pe_probe {
 };
 
 extern const struct tly_component tly_cmp_perf_event;
-const struct tly_pe_probe *tly_pe_probe_get(void);
 
 /* ---- pe_probe.c ---------------------------------------------------- */
 /* /proc/sys/kernel/perf_event_paranoid now (-99 when unreadable). */
@@ -82,8 +81,12 @@ int tly_pe_probe_sw(int exclude_kernel);
 int tly_pe_probe_hw(int *rdpmc);
 /* "vendor model" of CPU 0 from /proc/cpuinfo. */
 void tly_pe_cpu_model(char *buf, size_t len);
-/* TALLY_PERF_RDPMC=0 disables user-space reads. */
-int tly_pe_rdpmc_allowed(void);
+/* What the component's init found (read anywhere; written by init). */
+const struct tly_pe_probe *tly_pe_probe_get(void);
+struct tly_pe_probe *tly_pe_probe_mut(void);
+/* Fill the kernel's answers of `p` (paranoid, software, hardware, rdpmc);
+ * 0 or the errno of the software probe. */
+int tly_pe_probe_kernel(struct tly_pe_probe *p);
 
 /* ---- pe_pmu_select.c ----------------------------------------------- */
 /* Decide the PMUs offered and the core PMU (p->core_pmu, p->core_ok,
@@ -273,6 +276,8 @@ struct perf_event_mmap_page *tly_pe_rdpmc_map(int fd);
  * when kernel.perf_user_access is 1); no-op elsewhere. */
 void tly_pe_rdpmc_attr(struct perf_event_attr *a);
 void tly_pe_rdpmc_unmap(struct perf_event_mmap_page *pg);
+/* TALLY_PERF_RDPMC=0 disables user-space reads. */
+int tly_pe_rdpmc_allowed(void);
 /* Count of one counter from user space: PAPI_OK, or PAPI_ECMP when the
  * page says the counter is not readable now (caller falls back to read). */
 int tly_pe_rdpmc_read(const struct perf_event_mmap_page *pg, long long *val);

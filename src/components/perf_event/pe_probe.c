@@ -103,7 +103,30 @@ void tly_pe_cpu_model(char *buf, size_t len)
 	         model[0] ? model : "unknown model");
 }
 
-int tly_pe_rdpmc_allowed(void)
+/* What the component's init found: written by perf_event.c's init and
+ * shutdown under its lock, read by every file of the component. */
+static struct tly_pe_probe probe;
+
+const struct tly_pe_probe *tly_pe_probe_get(void)
 {
-	return tly_setting_flag(TLY_SET_perf_rdpmc);
+	return &probe;
+}
+
+struct tly_pe_probe *tly_pe_probe_mut(void)
+{
+	return &probe;
+}
+
+int tly_pe_probe_kernel(struct tly_pe_probe *p)
+{
+	int rdpmc = 0, err = tly_pe_probe_sw(1);
+
+	if (err)
+		return err;
+	p->paranoid = tly_pe_paranoid();
+	p->kernel_ok = tly_pe_probe_sw(0) == 0;
+	p->hw_errno = tly_pe_probe_hw(&rdpmc);
+	p->hw_ok = p->hw_errno == 0;
+	p->rdpmc_ok = p->hw_ok && rdpmc;
+	return 0;
 }
