@@ -61,8 +61,6 @@ int tly_cu_catalog_find(const struct tly_cu_catalog *c, const char *full, int *m
 /* Default variant of a metric (.sum / .ratio / .avg.pct_of_peak_sustained_elapsed). */
 int tly_cu_default_variant(const struct tly_cu_metric *m);
 void tly_cu_full_name(const struct tly_cu_catalog *c, int metric, int variant, char *buf, size_t len);
-/* Where the cache lives (no trailing slash). */
-void tly_cu_cache_dir(char *buf, size_t len);
 
 /* Event ids: (metric << 8) | variant. */
 static inline tally_gpu_event_t tly_cu_evid(int metric, int variant)
@@ -126,7 +124,6 @@ void tly_cu_avail_store(const struct tly_cu_device *d, const uint8_t *img, size_
  * host-only devices.  Pass counts depend on it. */
 const uint8_t *tly_cu_device_avail_any(int index);
 void tly_cu_discover_shutdown(void);
-const struct tly_cu_libs *tly_cu_libs(void);
 /* PAPI_OK when the public GPU API can work (a driver and a GPU), else the
  * error with its detail. */
 int tly_cu_api_ready(void);
@@ -141,6 +138,8 @@ int tly_cu_ctx_for_device(int dev, CUcontext *ctx);
 int tly_cu_ctx_primary(const struct tly_cu_drv *drv, int dev, CUdevice d, CUcontext *ctx);
 /* cuda_ctx_warm.c: wait for the background retain, if one was started. */
 void tly_cu_ctx_warm_join(void);
+/* Register what tly_cu_ctxreg_shutdown calls first (the retain's join). */
+void tly_cu_ctxreg_on_shutdown(void (*join)(void));
 int tly_cu_ctx_claim(CUcontext ctx, const void *owner);   /* PAPI_ECNFLCT if taken */
 void tly_cu_ctx_release(CUcontext ctx, const void *owner);
 int tly_cu_ctx_set_replay(CUcontext ctx, int on);
@@ -234,6 +233,8 @@ void tly_cu_coll_say_dropped(const struct tly_cu_coll *c, size_t n);
 /* ---- callbacks (cuda_callbacks.c) ---------------------------------------- */
 /* Subscribe (once); PAPI_ECNFLCT with the other subscriber's name. */
 int tly_cu_cb_init(void);
+/* cuda_avail_cache.c: where the caches live (no trailing slash). */
+void tly_cu_cache_dir(char *buf, size_t len);
 /* cuda_cache.c: TALLY_CUDA_CACHE (0 none, 1 flush; a malformed value is
  * said once and "none" used); arm/disarm the L2 flush of a context (ctx current) while a
  * per-kernel collection is open; the flush queued before a launch. */
