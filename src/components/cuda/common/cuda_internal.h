@@ -219,7 +219,6 @@ int tly_cu_coll_harvest_locked(struct tly_cu_coll *c, int restart, tly_cu_range_
 /* ---- kernel mode without a ceiling (cuda_range_full.c) --------------------- */
 /* From the launch callback (entry), on the launching thread: a kernel-mode
  * session of ctx whose image is full is harvested (on_full) and re-armed. */
-void tly_cu_coll_before_launch(CUcontext ctx);
 /* Whether a full image of c can be harvested at a launch (kernel mode,
  * not application replay, CUPTI's subscription: taken here). */
 int tly_cu_coll_can_refill(const struct tly_cu_coll *c);
@@ -233,6 +232,20 @@ void tly_cu_coll_say_dropped(const struct tly_cu_coll *c, size_t n);
 /* ---- callbacks (cuda_callbacks.c) ---------------------------------------- */
 /* Subscribe (once); PAPI_ECNFLCT with the other subscriber's name. */
 int tly_cu_cb_init(void);
+/* What the subscriber tells the parts above it (range_full.c, pcsamp/):
+ * each registers its follower before it first asks for the subscription,
+ * so cuda_callbacks.c calls nothing of theirs by name.  A slot may be
+ * NULL; registering a follower again is a no-op; followers stay
+ * registered (their state says whether there is anything to do). */
+struct tly_cu_cb_follower {
+	void (*before_launch)(CUcontext ctx);
+	void (*note_launch)(CUcontext ctx, uint32_t correlation_id, const char *name);
+	void (*module_loaded)(CUcontext ctx, const void *cubin, size_t size);
+	void (*module_unloading)(CUcontext ctx);
+	void (*ctx_destroying)(CUcontext ctx);
+	void (*ctx_created)(CUcontext ctx);
+};
+void tly_cu_cb_follow(const struct tly_cu_cb_follower *f);
 /* cuda_avail_cache.c: where the caches live (no trailing slash). */
 void tly_cu_cache_dir(char *buf, size_t len);
 /* cuda_cache.c: TALLY_CUDA_CACHE (0 none, 1 flush; a malformed value is
@@ -250,14 +263,6 @@ const char *tly_cu_cb_status(void);
 /* Replay-update subscription target. */
 void tly_cu_cb_replay_notify(const char *kernel, int passes);
 
-/* ---- PC sampling (pcsamp/) ---------------------------------------------------- */
-/* Hooks from the CUPTI subscriber (cuda_callbacks.c). */
-int tly_cu_pcs_wants_cubins(void);
-void tly_cu_pcs_module_loaded(CUcontext ctx, const void *cubin, size_t size);
-void tly_cu_pcs_module_unloading(CUcontext ctx);
-void tly_cu_pcs_ctx_destroying(CUcontext ctx);
-void tly_cu_pcs_ctx_created(CUcontext ctx);
-void tly_cu_pcs_note_launch(CUcontext ctx, uint32_t correlation_id, const char *name);
 
 
 /* ---- phase timing (cuda_timing.c) --------------------------------------------- */
