@@ -12,7 +12,8 @@
  *   cuda_pcsamp_data.c      buffers, draining, records
  *   cuda_pcsamp_src.c       cubins, CRCs, source lines, launch names
  *   cuda_pcsamp_elf.c       whether a cubin has line information
- *   cuda_pcsamp_env.c       TALLY_PCSAMP_* settings, automatic sampling
+ *   cuda_pcsamp_env.c       TALLY_PCSAMP_* settings
+ *   cuda_pcsamp_auto.c      automatic sampling (TALLY_PCSAMP=1)
  *   cuda_pcsamp_share.c     one sampling process per GPU
  */
 #ifndef TALLY_CUDA_PCSAMP_INTERNAL_H
