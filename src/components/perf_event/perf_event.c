@@ -90,7 +90,7 @@ static int disable(PAPI_component_info_t *info, int err)
 		snprintf(info->disabled_reason, sizeof info->disabled_reason,
 		         "perf_event_open is refused even for a user-space software event: "
 		         "/proc/sys/kernel/perf_event_paranoid is %d (3 or more forbids it); lower it to 2 or "
-		         "less, or grant CAP_PERFMON", tly_pe_paranoid());
+		         "less, or grant CAP_PERFMON", tly_perf_paranoid());
 	else
 		snprintf(info->disabled_reason, sizeof info->disabled_reason,
 		         "perf_event_open does not work on this kernel (%s)%s", strerror(err),
@@ -139,7 +139,7 @@ static void publish_pmus(PAPI_component_info_t *info, const struct tly_pe_probe 
 /* The perf_event_paranoid level now, for notes on refused presets. */
 static int pe_perm_note(char *buf, size_t len)
 {
-	int level = tly_pe_paranoid();
+	int level = tly_perf_paranoid();
 
 	if (level == -99)
 		return 0;
