@@ -46,6 +46,12 @@ double tly_cyc_mhz(void);
  * resolves no preset (core/lib.c), unlike PAPI_get_component_info. */
 const char *tly_component_name(int cidx);
 
+/* ---- one perf counter (services/perf_counter.h, which declares the rest)
+ * perf_event_open(2) through syscall(2); -1 with errno on failure: the
+ * runtime's clock opens its page of the kernel's TSC conversion with it. */
+struct perf_event_attr;
+int tly_perf_open(struct perf_event_attr *attr, long pid, int cpu, int group_fd, unsigned long flags);
+
 /* ---- settings (settings/settings.c) ------------------------------------
  * The ids of the table's rows: TLY_SET_<field>. */
 enum tly_setting_id {

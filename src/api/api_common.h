@@ -7,6 +7,7 @@
 #include "papi.h"
 #include "core/errors.h"
 #include "core/eventset.h"
+#include "core/cmp_registry.h"
 #include "core/lib.h"
 
 /* Library initialised and `id` names a set: PAPI_OK and *es, or the code. */

@@ -6,6 +6,18 @@
 #include <string.h>
 
 #include "api/api_common.h"
+#include "core/presets.h"
+
+/* Component 0's num_preset_events, counted when the info is asked for:
+ * counting resolves every preset on the counters (core/presets.c), which
+ * PAPI_library_init no longer does. */
+static void count_presets(void)
+{
+	tly_lib_lock();
+	if (tly_lib_state() != PAPI_NOT_INITED)
+		tly_cmp_set_preset_count(tly_presets_count_avail());
+	tly_lib_unlock();
+}
 
 int PAPI_num_components(void)
 {
@@ -22,7 +34,7 @@ const PAPI_component_info_t *PAPI_get_component_info(int cidx)
 	}
 	/* presets are component 0's; counting them resolves them all */
 	if (cidx == 0)
-		tly_lib_count_presets();
+		count_presets();
 	return tly_cmp_info(cidx);
 }
 

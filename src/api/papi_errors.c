@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "core/errors.h"
-#include "core/lib.h"
 
 char *PAPI_strerror(int errorCode)
 {

@@ -1,43 +1,37 @@
 /*
- * errors.c - PAPI error texts and the return path of public functions
- * (the per-thread failure detail is services/err_detail.c).
+ * errors.c - the debug level (PAPI_set_debug) and the return path of
+ * public functions (the error texts are services/err_text.c, the
+ * per-thread failure detail services/err_detail.c).
  */
 #include "core/errors.h"
 
-#include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "papi.h"
-#include "core/lib.h"
 
-/* Texts indexed by -code, from the one spec errors.def. */
-static const char *const texts[PAPI_NUM_ERRORS] = {
-#define TLY_ERROR(code, text) [-(code)] = text,
-#include "core/errors.def"
-#undef TLY_ERROR
-};
+/* The debug level and handler PAPI_set_debug chose, read on every failing
+ * public call without a lock. */
+static struct {
+	atomic_int debug_level;
+	PAPI_debug_handler_t _Atomic debug_handler;
+} dbg;
 
-/* errors.def has one line per code and no code outside the table. */
-enum {
-#define TLY_ERROR(code, text) tly_err_line_##code,
-#include "core/errors.def"
-#undef TLY_ERROR
-	TLY_ERR_LINES
-};
-_Static_assert(TLY_ERR_LINES == PAPI_NUM_ERRORS,
-	       "errors.def must hold one line per PAPI error code");
-#define TLY_ERROR(code, text) \
-	_Static_assert((code) <= 0 && (code) > -PAPI_NUM_ERRORS, #code " is outside the table");
-#include "core/errors.def"
-#undef TLY_ERROR
-
-const char *tly_err_text(int code)
+int tly_debug_level(void)
 {
-	if (code > 0 || code <= -PAPI_NUM_ERRORS)
-		return NULL;
-	return texts[-code];
+	return atomic_load_explicit(&dbg.debug_level, memory_order_relaxed);
+}
+
+PAPI_debug_handler_t tly_debug_handler(void)
+{
+	return atomic_load(&dbg.debug_handler);
+}
+
+void tly_set_debug_level(int level, PAPI_debug_handler_t handler)
+{
+	atomic_store(&dbg.debug_level, level);
+	atomic_store(&dbg.debug_handler, handler);
 }
 
 int tly_api_ret(int code, const char *func)

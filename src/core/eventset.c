@@ -28,7 +28,7 @@
 
 #include "core/errors.h"
 #include "core/id_pool.h"
-#include "core/lib.h"
+#include "core/cmp_registry.h"
 #include "core/native.h"
 #include "core/overflow.h"
 #include "core/part.h"
@@ -69,17 +69,6 @@ int tly_evset_get(int id, struct tly_evset **out)
 		return tly_err_set(PAPI_ENOEVST, "event set %d does not exist", id);
 	*out = es;
 	return PAPI_OK;
-}
-
-void tly_evset_default_opts(struct tly_ctl_opts *opts, int cidx)
-{
-	const PAPI_component_info_t *info = tly_cmp_info(cidx < 0 ? 0 : cidx);
-
-	memset(opts, 0, sizeof *opts);
-	opts->domain = info && info->default_domain ? info->default_domain : PAPI_DOM_USER;
-	opts->granularity = info && info->default_granularity ? info->default_granularity : PAPI_GRN_THR;
-	opts->inherit = PAPI_INHERIT_NONE;
-	opts->cpu = -1;
 }
 
 /* Lowest free id for `es`; caller holds the lock.  -1 when full. */

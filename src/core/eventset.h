@@ -103,8 +103,6 @@ int tly_evset_values(struct tly_evset *es, long long *values);
 int tly_evset_start(struct tly_evset *es);
 int tly_evset_stop(struct tly_evset *es, long long *values);
 int tly_evset_reset(struct tly_evset *es);
-/* Zero the PAPI_write offsets of the natives (no-op when none set). */
-void tly_evset_clear_offsets(struct tly_evset *es);
 int tly_evset_write(struct tly_evset *es, const long long *values);
 /* Re-apply es->opts to the control state (domain, granularity...). */
 int tly_evset_apply_opts(struct tly_evset *es);
@@ -112,8 +110,6 @@ int tly_evset_apply_opts(struct tly_evset *es);
 int tly_evset_shutdown_all(void);
 /* Position of event `code` in the set, or -1. */
 int tly_evset_find(const struct tly_evset *es, int code);
-/* Default options for a new set (component defaults). */
-void tly_evset_default_opts(struct tly_ctl_opts *opts, int cidx);
 
 /* Can these natives (one component) be counted together right now?
  * PAPI_OK or the component's error (detail set).  Used by presets. */

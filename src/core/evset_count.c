@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "core/errors.h"
-#include "core/lib.h"
+#include "core/cmp_registry.h"
 #include "core/native.h"
 #include "core/overflow.h"
 #include "core/part.h"
@@ -75,16 +75,6 @@ static void apply_write(struct tly_evset *es, const long long *want)
 		es->a->raw[n] = want[i];
 	}
 	es->has_offset = 1;
-}
-
-/* Zero the PAPI_write offsets; only sets that were written have any, so
- * the hot paths (start, reset) clear nothing otherwise. */
-void tly_evset_clear_offsets(struct tly_evset *es)
-{
-	if (!es->has_offset)
-		return;
-	memset(es->a->offset, 0, (size_t)es->nnative * sizeof es->a->offset[0]);
-	es->has_offset = 0;
 }
 
 static int claim_thread(struct tly_evset *es, struct tly_thread *t)

@@ -14,7 +14,7 @@
 
 #include "core/errors.h"
 #include "tally_shared.h"
-#include "core/lib.h"
+#include "core/cmp_registry.h"
 
 #define CHUNK_BITS 10
 #define CHUNK_SIZE (1 << CHUNK_BITS)

@@ -15,7 +15,7 @@
 #include <ucontext.h>
 
 #include "core/errors.h"
-#include "core/lib.h"
+#include "core/cmp_registry.h"
 #include "core/profil.h"
 
 void *tly_uc_pc(void *uctx)

@@ -7,9 +7,30 @@
 #include <string.h>
 
 #include "core/errors.h"
-#include "core/lib.h"
+#include "core/cmp_registry.h"
 #include "core/native.h"
 #include "core/overflow.h"
+
+void tly_evset_default_opts(struct tly_ctl_opts *opts, int cidx)
+{
+	const PAPI_component_info_t *info = tly_cmp_info(cidx < 0 ? 0 : cidx);
+
+	memset(opts, 0, sizeof *opts);
+	opts->domain = info && info->default_domain ? info->default_domain : PAPI_DOM_USER;
+	opts->granularity = info && info->default_granularity ? info->default_granularity : PAPI_GRN_THR;
+	opts->inherit = PAPI_INHERIT_NONE;
+	opts->cpu = -1;
+}
+
+/* Zero the PAPI_write offsets; only sets that were written have any, so
+ * the hot paths (start, reset) clear nothing otherwise. */
+void tly_evset_clear_offsets(struct tly_evset *es)
+{
+	if (!es->has_offset)
+		return;
+	memset(es->a->offset, 0, (size_t)es->nnative * sizeof es->a->offset[0]);
+	es->has_offset = 0;
+}
 
 void tly_part_free(struct tly_part *p)
 {

@@ -23,5 +23,9 @@ int tly_parts_read_into(struct tly_evset *es, long long *raw);
 int tly_parts_coverage(struct tly_evset *es, double *fractions);
 int tly_parts_reset(struct tly_evset *es);
 int tly_parts_set_opts(struct tly_evset *es, const struct tly_ctl_opts *opts);
+/* Default options for a new set (component defaults). */
+void tly_evset_default_opts(struct tly_ctl_opts *opts, int cidx);
+/* Zero the PAPI_write offsets of the natives (no-op when none set). */
+void tly_evset_clear_offsets(struct tly_evset *es);
 
 #endif /* TALLY_CORE_PART_H */

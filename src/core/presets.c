@@ -11,7 +11,7 @@
 
 #include "core/errors.h"
 #include "core/eventset.h"
-#include "core/lib.h"
+#include "core/cmp_registry.h"
 #include "core/native.h"
 #include "core/preset_maps.h"
 #include "tally_shared.h"

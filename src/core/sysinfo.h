@@ -12,6 +12,7 @@
 
 #include "papi.h"
 #include "tally_shared.h"   /* tly_cyc_mhz(), shared with the runtime */
+#include "services/cpu_clock.h"
 
 /*
  * Fill the hardware and executable info once (PAPI_library_init calls this
@@ -42,19 +43,7 @@ const PAPI_shlib_info_t *tly_shlib_info(void);
  */
 int tly_dmem_info(PAPI_dmem_info_t *dest);
 
-/*
- * Clocks.  No locks, no system calls beyond the (vDSO) clock read; safe
- * before PAPI_library_init and from any thread.
- *   real nsec: CLOCK_MONOTONIC.
- *   real cyc : TSC (x86-64), CNTVCT_EL0 (aarch64), else real nsec scaled
- *              by tly_cyc_mhz().
- *   virt nsec: CLOCK_THREAD_CPUTIME_ID (CPU time of the calling thread).
- *   virt cyc : virt nsec * tly_cyc_mhz() / 1000.
- */
-long long tly_real_nsec(void);
-long long tly_real_cyc(void);
-long long tly_virt_nsec(void); /* CPU time of the calling thread */
-long long tly_virt_cyc(void);
+/* Clocks and the CPU's rate: services/cpu_clock.h. */
 
 /* ---- Fill helpers: sysinfo.c calls these once, under the library lock. */
 
@@ -66,9 +55,6 @@ void tly_topology_fill(PAPI_hw_info_t *hw);
 void tly_virt_fill(PAPI_hw_info_t *hw, const char *cpuinfo);
 /* fullname and address_info of the main program; PAPI_OK or PAPI_ESYS. */
 int tly_exe_fill(PAPI_exe_info_t *exe);
-/* The CPU's rate in MHz from its cycle counter over ~5 ms of busy work
- * (cpu_mhz.c); 0 where no cycle counter can be opened. */
-double tly_cpu_mhz_measure(void);
 /* Free the shared-library table (PAPI_shutdown). */
 void tly_shlib_release(void);
 

@@ -1,8 +1,10 @@
 /*
  * th_sys.c - facts of the machine the tests compare against (th_sys.h),
- * read independently of the library.
+ * read independently of the library (th_paranoid is the truth
+ * tly_perf_paranoid is tested against); whether a counter opens at all is
+ * asked the way the library asks (services/perf_counter.c, compiled in).
  */
-#define _GNU_SOURCE /* syscall(2) */
+#define _GNU_SOURCE /* RUSAGE_THREAD */
 #include "th_sys.h"
 
 #include <errno.h>
@@ -11,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/resource.h>
-#include <linux/perf_event.h>
-#include <sys/syscall.h>
+
+#include "services/perf_counter.h"   /* the library's one way to open a counter */
 
 int th_paranoid(void)
 {
@@ -38,21 +40,11 @@ long long th_thread_faults(void)
 
 void th_need_sw_perf(void)
 {
-	struct perf_event_attr a;
-	int fd;
+	int err = tly_perf_opens(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 1);
 
-	memset(&a, 0, sizeof a);
-	a.size = sizeof a;
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_TASK_CLOCK;
-	a.exclude_kernel = 1;
-	a.exclude_hv = 1;
-	fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0UL);
-	if (fd >= 0) {
-		close(fd);
+	if (err == 0)
 		return;
-	}
 	printf("SKIP: the kernel refuses perf_event_open of a software task-clock (%s, "
-	       "perf_event_paranoid %d): no counters at all here\n", strerror(errno), th_paranoid());
+	       "perf_event_paranoid %d): no counters at all here\n", strerror(err), th_paranoid());
 	exit(77);
 }

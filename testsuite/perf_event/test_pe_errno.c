@@ -55,6 +55,6 @@ int main(void)
 	TH_CHECK(strstr(tly_err_detail(), want) != NULL);
 	tly_pe_fail(ENOENT, TLY_PE_OP_OPEN, "perf::CYCLES");
 	TH_CHECK(strstr(tly_err_detail(), "no such event") != NULL);
-	TH_EQ(tly_pe_paranoid(), th_paranoid());
+	TH_EQ(tly_perf_paranoid(), th_paranoid());
 	return th_done();
 }

@@ -25,8 +25,9 @@
 #include <linux/perf_event.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <unistd.h>
+
+#include "tally_shared.h"   /* tly_perf_open */
 
 struct tly_rt_clock tly_rt_clk;
 
@@ -57,7 +58,7 @@ static uint64_t rate_from_kernel(void)
 	struct perf_event_attr a = { .size = sizeof a, .type = PERF_TYPE_SOFTWARE,
 				     .config = PERF_COUNT_SW_DUMMY, .exclude_kernel = 1, .exclude_hv = 1 };
 	long page = sysconf(_SC_PAGESIZE);
-	int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	int fd = tly_perf_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	struct perf_event_mmap_page *pg;
 	uint64_t mult = 0;
 

@@ -90,6 +90,6 @@ int tly_pe_fail(int err, int op, const char *event)
 		return tly_err_set(code, "%s(%s) was refused (%s): /proc/sys/kernel/perf_event_paranoid is %d; "
 		                   "kernel-domain, CPU-wide or other users' counting needs a lower setting "
 		                   "(e.g. sysctl kernel.perf_event_paranoid=1, or -1 for everything) or CAP_PERFMON",
-		                   op_text(op), ev, strerror(err), tly_pe_paranoid());
+		                   op_text(op), ev, strerror(err), tly_perf_paranoid());
 	return tly_err_set(code, "%s(%s) failed (%s): %s", op_text(op), ev, strerror(err), remedy(err, op));
 }

@@ -11,7 +11,8 @@
  *                 (LIBPFM_FORCE_PMU, LIBPFM_DISABLED_PMUS=perf)
  *   pe_events.c   native events through libpfm4 (enumerate, look up,
  *                 name, describe, encode)
- *   pe_ctl.c      control state of one event set: one perf group
+ *   pe_ctl.c      control state of one event set: start, stop, read
+ *   pe_group.c    opening and closing a set's perf groups
  *   pe_rdpmc.c    user-space counter reads (perf_event_mmap_page)
  *   pe_count.h    their arithmetic: counter width, reset, wrap
  *   pe_pmceid.c   Arm common events the CPU PMU implements (PMCEID)
@@ -43,6 +44,7 @@
 #include <linux/perf_event.h>
 #include "papi.h"
 #include "components/component.h"
+#include "services/perf_counter.h"
 
 #define TLY_PE_MAX_EVENTS 64  /* natives in one event set */
 #define TLY_PE_MAX_PMUS PAPI_PMU_MAX
@@ -69,21 +71,20 @@ struct tly_pe_probe {
 };
 
 extern const struct tly_component tly_cmp_perf_event;
-const struct tly_pe_probe *tly_pe_probe_get(void);
 
 /* ---- pe_probe.c ---------------------------------------------------- */
-/* /proc/sys/kernel/perf_event_paranoid now (-99 when unreadable). */
-int tly_pe_paranoid(void);
-/* perf_event_open(2) through syscall(2); -1 with errno on failure. */
-int tly_pe_open(struct perf_event_attr *attr, long pid, int cpu, int group_fd, unsigned long flags);
 /* Open a counting software task-clock on the calling thread; 0 or errno. */
 int tly_pe_probe_sw(int exclude_kernel);
 /* 0 when the kernel counts hardware instructions, else the errno. */
 int tly_pe_probe_hw(int *rdpmc);
 /* "vendor model" of CPU 0 from /proc/cpuinfo. */
 void tly_pe_cpu_model(char *buf, size_t len);
-/* TALLY_PERF_RDPMC=0 disables user-space reads. */
-int tly_pe_rdpmc_allowed(void);
+/* What the component's init found (read anywhere; written by init). */
+const struct tly_pe_probe *tly_pe_probe_get(void);
+struct tly_pe_probe *tly_pe_probe_mut(void);
+/* Fill the kernel's answers of `p` (paranoid, software, hardware, rdpmc);
+ * 0 or the errno of the software probe. */
+int tly_pe_probe_kernel(struct tly_pe_probe *p);
 
 /* ---- pe_pmu_select.c ----------------------------------------------- */
 /* Decide the PMUs offered and the core PMU (p->core_pmu, p->core_ok,
@@ -191,11 +192,20 @@ struct tly_pe_ctl {
 	long tid;
 };
 
+/* ---- pe_group.c ---------------------------------------------------- */
 /* The group opened for names with o, o not kept (pe_park.c wakes a set
  * with the thread it counted); the descriptors closed, names and options
  * kept. */
 int tly_pe_ctl_open_as(struct tly_pe_ctl *c, const struct tly_ctl_opts *o, const char *const *names, int n);
 void tly_pe_ctl_close(struct tly_pe_ctl *c);
+/* An empty group (no descriptors); close one (unmapping its pages). */
+void tly_pe_group_clear(struct tly_pe_group *g);
+void tly_pe_group_close(struct tly_pe_group *g);
+/* Open the group for names with o and the overflow settings of c into g
+ * (c->g untouched); PAPI_OK or the error, detail set. */
+int tly_pe_group_open(const struct tly_pe_ctl *c, const struct tly_ctl_opts *o, const char *const *names, int n,
+                      struct tly_pe_group *g);
+
 /* pe_park.c.  After a (re)open of a set that is not running: counted
  * idle, or parked at once when too many are. */
 void tly_pe_park_opened(struct tly_pe_ctl *c);
@@ -215,6 +225,9 @@ int tly_pe_ctl_stop(void *ctl);
 int tly_pe_ctl_read(void *ctl, long long *vals);
 int tly_pe_ctl_reset(void *ctl);
 void tly_pe_ctl_cleanup(void *ctl);
+/* The vtable's overflow entry: thresholds kept, the group reopened with
+ * sampling fields (pe_overflow.c maps and serves them). */
+int tly_pe_ctl_set_overflow(void *ctl, int k, long long threshold, int tag, tly_ovf_cb cb, void *arg);
 /* The fds, sub-group by sub-group, each leader first; returns how many. */
 int tly_pe_ctl_fds(void *ctl, int *fds, int max);
 /* Leader fd and read() size of each sub-group; returns how many (for the
@@ -247,7 +260,6 @@ int tly_pe_ctl_mpx_coverage(void *ctl, double *fractions);
 long long tly_pe_mpx_scale(uint64_t count, uint64_t total, uint64_t running);
 
 /* ---- pe_overflow.c ------------------------------------------------- */
-int tly_pe_ctl_set_overflow(void *ctl, int k, long long threshold, int tag, tly_ovf_cb cb, void *arg);
 /* Sampling fields of counter i's attr (called while opening). */
 void tly_pe_ovf_attr(const struct tly_pe_ctl *c, int i, int inherit, struct perf_event_attr *a);
 /* Map rings after open; unmap before close. */
@@ -274,6 +286,8 @@ struct perf_event_mmap_page *tly_pe_rdpmc_map(int fd);
  * when kernel.perf_user_access is 1); no-op elsewhere. */
 void tly_pe_rdpmc_attr(struct perf_event_attr *a);
 void tly_pe_rdpmc_unmap(struct perf_event_mmap_page *pg);
+/* TALLY_PERF_RDPMC=0 disables user-space reads. */
+int tly_pe_rdpmc_allowed(void);
 /* Count of one counter from user space: PAPI_OK, or PAPI_ECMP when the
  * page says the counter is not readable now (caller falls back to read). */
 int tly_pe_rdpmc_read(const struct perf_event_mmap_page *pg, long long *val);

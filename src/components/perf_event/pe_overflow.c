@@ -359,38 +359,3 @@ void tly_pe_ovf_reset(struct tly_pe_ctl *c)
 		c->ovf.done[i] = 0;
 	}
 }
-
-int tly_pe_ctl_set_overflow(void *ctl, int k, long long threshold, int tag, tly_ovf_cb cb, void *arg)
-{
-	struct tly_pe_ctl *c = ctl;
-	const char *names[TLY_PE_MAX_EVENTS];
-	long long old;
-	int rc, n;
-
-	if (c && tly_pe_park_wake(c) != PAPI_OK)   /* a parked set: its descriptors back first */
-		return tly_err_set(PAPI_ESYS, "perf_event: cannot reopen the counters of a parked set");
-	if (!c || k < 0 || k >= c->g.n || threshold < 0 || (threshold && !cb))
-		return tly_err_set(PAPI_EINVAL, "perf_event: bad overflow request for counter %d", k);
-	if (c->opts.multiplex && threshold)
-		return tly_err_set(PAPI_ECNFLCT, "perf_event: a multiplexed set cannot overflow; "
-		                   "turn multiplexing off or use another event set");
-	old = c->ovf.threshold[k];
-	c->ovf.threshold[k] = threshold;
-	c->ovf.tag[k] = tag;
-	if (threshold) {
-		c->ovf.cb = cb;
-		c->ovf.arg = arg;
-	}
-	c->ovf.any = 0;
-	for (int i = 0; i < c->g.n; i++)
-		c->ovf.any |= c->ovf.threshold[i] > 0;
-	n = tly_pe_ctl_names(c, names);
-	rc = tly_pe_ctl_reopen(c, &c->opts, names, n);
-	if (rc != PAPI_OK) {
-		c->ovf.threshold[k] = old;
-		c->ovf.any = 0;
-		for (int i = 0; i < c->g.n; i++)
-			c->ovf.any |= c->ovf.threshold[i] > 0;
-	}
-	return rc;
-}

@@ -14,25 +14,8 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include "services/perf_counter.h"
 #include "tally_shared.h"
-
-int tly_pe_paranoid(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	int v = -99;
-
-	if (!f)
-		return v;
-	if (fscanf(f, "%d", &v) != 1)
-		v = -99;
-	fclose(f);
-	return v;
-}
-
-int tly_pe_open(struct perf_event_attr *attr, long pid, int cpu, int group_fd, unsigned long flags)
-{
-	return (int)syscall(SYS_perf_event_open, attr, (pid_t)pid, cpu, group_fd, flags);
-}
 
 static int probe_open(__u32 type, __u64 config, int exclude_kernel, int *rdpmc)
 {
@@ -48,7 +31,7 @@ static int probe_open(__u32 type, __u64 config, int exclude_kernel, int *rdpmc)
 	a.exclude_hv = 1;
 	if (rdpmc)
 		tly_pe_rdpmc_attr(&a);
-	fd = tly_pe_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	fd = tly_perf_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return errno;
 	if (rdpmc) {
@@ -63,7 +46,7 @@ static int probe_open(__u32 type, __u64 config, int exclude_kernel, int *rdpmc)
 
 int tly_pe_probe_sw(int exclude_kernel)
 {
-	return probe_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, exclude_kernel, NULL);
+	return tly_perf_opens(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, exclude_kernel);
 }
 
 int tly_pe_probe_hw(int *rdpmc)
@@ -103,7 +86,30 @@ void tly_pe_cpu_model(char *buf, size_t len)
 	         model[0] ? model : "unknown model");
 }
 
-int tly_pe_rdpmc_allowed(void)
+/* What the component's init found: written by perf_event.c's init and
+ * shutdown under its lock, read by every file of the component. */
+static struct tly_pe_probe probe;
+
+const struct tly_pe_probe *tly_pe_probe_get(void)
 {
-	return tly_setting_flag(TLY_SET_perf_rdpmc);
+	return &probe;
+}
+
+struct tly_pe_probe *tly_pe_probe_mut(void)
+{
+	return &probe;
+}
+
+int tly_pe_probe_kernel(struct tly_pe_probe *p)
+{
+	int rdpmc = 0, err = tly_pe_probe_sw(1);
+
+	if (err)
+		return err;
+	p->paranoid = tly_perf_paranoid();
+	p->kernel_ok = tly_pe_probe_sw(0) == 0;
+	p->hw_errno = tly_pe_probe_hw(&rdpmc);
+	p->hw_ok = p->hw_errno == 0;
+	p->rdpmc_ok = p->hw_ok && rdpmc;
+	return 0;
 }

@@ -28,6 +28,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "tally_shared.h"
+
 #if defined(__x86_64__)
 #define HAVE_RDPMC 1
 static inline uint64_t rdpmc(uint32_t counter)
@@ -158,4 +160,9 @@ int tly_pe_rdpmc_read_all(struct perf_event_mmap_page *const *pages, int n, long
 		if (read_one(pages[i], &vals[i]) != PAPI_OK)
 			return PAPI_ECMP;
 	return PAPI_OK;
+}
+
+int tly_pe_rdpmc_allowed(void)
+{
+	return tly_setting_flag(TLY_SET_perf_rdpmc);
 }

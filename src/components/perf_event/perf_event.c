@@ -14,19 +14,14 @@
 
 #include "services/err_detail.h"
 
-/* The component's one piece of mutable state: what init found, and the
- * names handed to the core (freed at shutdown). */
+/* The component's one piece of mutable state: the names handed to the
+ * core (freed at shutdown).  What init found is pe_probe.c's
+ * (tly_pe_probe_get), written under `lock`. */
 static struct {
 	pthread_mutex_t lock;
-	struct tly_pe_probe probe;
 	char *pmu_names[PAPI_PMU_MAX];
 	char *core_pmu; /* libpfm4 name of probe.core_pmu */
 } pe_state = { .lock = PTHREAD_MUTEX_INITIALIZER };
-
-const struct tly_pe_probe *tly_pe_probe_get(void)
-{
-	return &pe_state.probe;
-}
 
 static void fill_identity(PAPI_component_info_t *info)
 {
@@ -95,26 +90,12 @@ static int disable(PAPI_component_info_t *info, int err)
 		snprintf(info->disabled_reason, sizeof info->disabled_reason,
 		         "perf_event_open is refused even for a user-space software event: "
 		         "/proc/sys/kernel/perf_event_paranoid is %d (3 or more forbids it); lower it to 2 or "
-		         "less, or grant CAP_PERFMON", tly_pe_paranoid());
+		         "less, or grant CAP_PERFMON", tly_perf_paranoid());
 	else
 		snprintf(info->disabled_reason, sizeof info->disabled_reason,
 		         "perf_event_open does not work on this kernel (%s)%s", strerror(err),
 		         err == ENOSYS ? ": it was built without CONFIG_PERF_EVENTS" : "");
 	return tly_err_set(code, "perf_event: %s", info->disabled_reason);
-}
-
-static int probe_kernel(struct tly_pe_probe *p)
-{
-	int rdpmc = 0, err = tly_pe_probe_sw(1);
-
-	if (err)
-		return err;
-	p->paranoid = tly_pe_paranoid();
-	p->kernel_ok = tly_pe_probe_sw(0) == 0;
-	p->hw_errno = tly_pe_probe_hw(&rdpmc);
-	p->hw_ok = p->hw_errno == 0;
-	p->rdpmc_ok = p->hw_ok && rdpmc;
-	return 0;
 }
 
 /* Caller holds the lock. */
@@ -158,7 +139,7 @@ static void publish_pmus(PAPI_component_info_t *info, const struct tly_pe_probe 
 /* The perf_event_paranoid level now, for notes on refused presets. */
 static int pe_perm_note(char *buf, size_t len)
 {
-	int level = tly_pe_paranoid();
+	int level = tly_perf_paranoid();
 
 	if (level == -99)
 		return 0;
@@ -172,7 +153,7 @@ static const char *pe_core_pmu(int *hw_ok)
 
 	pthread_mutex_lock(&pe_state.lock);
 	if (hw_ok)
-		*hw_ok = pe_state.probe.core_ok;
+		*hw_ok = tly_pe_probe_get()->core_ok;
 	name = pe_state.core_pmu;
 	pthread_mutex_unlock(&pe_state.lock);
 	return name;
@@ -180,7 +161,7 @@ static const char *pe_core_pmu(int *hw_ok)
 
 static int pe_init(PAPI_component_info_t *info)
 {
-	struct tly_pe_probe *p = &pe_state.probe;
+	struct tly_pe_probe *p = tly_pe_probe_mut();
 	int rc, err;
 
 	if (!info)
@@ -197,7 +178,7 @@ static int pe_init(PAPI_component_info_t *info)
 		pthread_mutex_unlock(&pe_state.lock);
 		return tly_err_set(PAPI_ECMP, "perf_event: %s", info->disabled_reason);
 	}
-	err = probe_kernel(p);
+	err = tly_pe_probe_kernel(p);
 	if (err) {
 		rc = disable(info, err);
 		pthread_mutex_unlock(&pe_state.lock);
@@ -217,9 +198,9 @@ static void pe_shutdown(void)
 {
 	pthread_mutex_lock(&pe_state.lock);
 	free_names();
-	if (pe_state.probe.initialized)
+	if (tly_pe_probe_get()->initialized)
 		pfm_terminate();
-	memset(&pe_state.probe, 0, sizeof pe_state.probe);
+	memset(tly_pe_probe_mut(), 0, sizeof *tly_pe_probe_mut());
 	pthread_mutex_unlock(&pe_state.lock);
 }
 

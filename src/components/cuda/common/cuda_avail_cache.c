@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "services/safe_file.h"
 #include "tally_shared.h"
@@ -79,4 +80,20 @@ void tly_cu_avail_store(const struct tly_cu_device *d, const uint8_t *img, size_
 		return;   /* a cache is an optimisation: no cache then */
 	fprintf(f, "%s %zu\n", key, n);
 	(void)tly_safe_commit(f, tmp, path, fwrite(img, 1, n, f) == n);
+}
+
+/* $XDG_CACHE_HOME/tally, else ~/.cache/tally, else (no home) the user's
+ * private $TMPDIR/tally-<uid>/cache: never a directory shared with others. */
+void tly_cu_cache_dir(char *buf, size_t len)
+{
+	const char *x = tly_env_raw("XDG_CACHE_HOME");
+	const char *h = tly_env_raw("HOME");
+	const char *t = tly_env_raw("TMPDIR");
+
+	if (x && x[0] == '/')
+		snprintf(buf, len, "%s/tally", x);
+	else if (h && h[0] == '/')
+		snprintf(buf, len, "%s/.cache/tally", h);
+	else
+		snprintf(buf, len, "%s/tally-%ld/cache", t && t[0] == '/' ? t : "/tmp", (long)geteuid());
 }

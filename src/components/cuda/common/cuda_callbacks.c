@@ -7,6 +7,7 @@
 #include "cuda_internal.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,6 +170,27 @@ static const char *launch_name(const CUpti_CallbackData *cd, char **owned)
 	return name;
 }
 
+/* The parts above that follow the subscriber (tly_cu_cb_follow): slots
+ * taken once, never freed, read without a lock. */
+#define MAX_FOLLOWERS 4
+static const struct tly_cu_cb_follower *_Atomic followers[MAX_FOLLOWERS];
+
+void tly_cu_cb_follow(const struct tly_cu_cb_follower *f)
+{
+	for (int i = 0; i < MAX_FOLLOWERS; i++) {
+		const struct tly_cu_cb_follower *seen = NULL;
+
+		/* taken by f (now or by a racing call) or taken by us: done */
+		if (atomic_compare_exchange_strong(&followers[i], &seen, f) || seen == f)
+			return;
+	}
+}
+
+static const struct tly_cu_cb_follower *follower(int i)
+{
+	return atomic_load_explicit(&followers[i], memory_order_acquire);
+}
+
 static void on_launch(CUpti_CallbackId id, const CUpti_CallbackData *cd)
 {
 	double t = tly_cu_time_start();
@@ -206,11 +228,15 @@ static void on_launch(CUpti_CallbackId id, const CUpti_CallbackData *cd)
 			*cd->correlationData = tag;
 	}
 	if (!l.phase) {
-		tly_cu_coll_before_launch(cd->context);
+		for (int i = 0; i < MAX_FOLLOWERS; i++)
+			if (follower(i) && follower(i)->before_launch)
+				follower(i)->before_launch(cd->context);
 		tly_cu_cache_before_launch(cd->context, launch_stream(id, cd));
 	}
 	if (l.phase) {
-		tly_cu_pcs_note_launch(cd->context, cd->correlationId, name);
+		for (int i = 0; i < MAX_FOLLOWERS; i++)
+			if (follower(i) && follower(i)->note_launch)
+				follower(i)->note_launch(cd->context, cd->correlationId, name);
 		tly_cu_ctx_note_launch(cd->context, name, &passes);
 		/* Under KernelReplay CUPTI has replayed the kernel once per
 		 * pass by the time the launch call returns. */
@@ -228,16 +254,22 @@ static void on_resource(CUpti_CallbackId id, const CUpti_ResourceData *rd)
 {
 	const CUpti_ModuleResourceData *md = rd->resourceDescriptor;
 
-	if (id == CUPTI_CBID_RESOURCE_MODULE_LOADED && md)
-		tly_cu_pcs_module_loaded(rd->context, md->pCubin, md->cubinSize);
-	else if (id == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING)
-		tly_cu_pcs_module_unloading(rd->context);
-	else if (id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
-		tly_cu_pcs_ctx_destroying(rd->context);
-		tly_cu_cache_ctx_gone(rd->context);
+	for (int i = 0; i < MAX_FOLLOWERS; i++) {
+		const struct tly_cu_cb_follower *f = follower(i);
+
+		if (!f)
+			continue;
+		if (id == CUPTI_CBID_RESOURCE_MODULE_LOADED && md && f->module_loaded)
+			f->module_loaded(rd->context, md->pCubin, md->cubinSize);
+		else if (id == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING && f->module_unloading)
+			f->module_unloading(rd->context);
+		else if (id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING && f->ctx_destroying)
+			f->ctx_destroying(rd->context);
+		else if (id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED && f->ctx_created)
+			f->ctx_created(rd->context);
 	}
-	else if (id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
-		tly_cu_pcs_ctx_created(rd->context);
+	if (id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
+		tly_cu_cache_ctx_gone(rd->context);
 }
 
 static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackId id, const void *data)

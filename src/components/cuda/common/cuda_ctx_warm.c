@@ -42,6 +42,7 @@ int tally_gpu_context_warm(int device)
 	if (device < 0 || device >= TLY_CU_MAX_DEV)
 		return tly_err_set(PAPI_EINVAL, "tally_gpu_context_warm: no GPU device %d (0..%d)", device,
 				   TLY_CU_MAX_DEV - 1);
+	tly_cu_ctxreg_on_shutdown(tly_cu_ctx_warm_join);
 	pthread_mutex_lock(&warm.lock);
 	if (!warm.started) {
 		if (pthread_create(&warm.th, NULL, retain, (void *)(intptr_t)device) == 0)

@@ -7,6 +7,7 @@
 #include "cuda_internal.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,15 @@ int tly_cu_ctx_for_device(int dev, CUcontext *ctx)
 		return PAPI_OK;
 	}
 	return tly_cu_ctx_primary(drv, dev, tly_cu_device(dev)->dev, ctx);
+}
+
+/* cuda_ctx_warm.c's join, registered when it starts its thread: the
+ * registry is below the background retain and calls it only through this. */
+static void (*_Atomic warm_join)(void);
+
+void tly_cu_ctxreg_on_shutdown(void (*join)(void))
+{
+	atomic_store(&warm_join, join);
 }
 
 int tly_cu_ctx_primary(const struct tly_cu_drv *drv, int dev, CUdevice d, CUcontext *ctx)
@@ -270,7 +280,10 @@ void tly_cu_ctxreg_shutdown(void)
 {
 	const struct tly_cu_drv *drv = tly_cu_libs() ? tly_cu_libs()->drv : NULL;
 
-	tly_cu_ctx_warm_join();   /* a context retained in the background is released below */
+	void (*join)(void) = atomic_load(&warm_join);
+
+	if (join)
+		join();   /* a context retained in the background is released below */
 	pthread_mutex_lock(&ctx_registry.lock);
 	for (int i = 0; i < ctx_registry.n; i++) {
 		for (size_t k = 0; ctx_registry.rec[i].launch && k < MAX_LAUNCH_NAMES; k++)

@@ -26,11 +26,6 @@ static struct {
 	struct tly_cu_device dev[TLY_CU_MAX_DEV];
 } discovery = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-const struct tly_cu_libs *tly_cu_libs(void)
-{
-	return discovery.libs;
-}
-
 static const char *level_name(CUpti_Profiler_Support_Level l)
 {
 	switch (l) {

@@ -153,6 +153,13 @@ static void load_demangler(void)
 	memcpy(&loader.demangle, &p, sizeof p);
 }
 
+/* The tables tly_cu_load fills (zeroed until it ran): every file of the
+ * component reaches the libraries through this, below discovery. */
+const struct tly_cu_libs *tly_cu_libs(void)
+{
+	return &loader.libs;
+}
+
 const struct tly_cu_libs *tly_cu_load(void)
 {
 	pthread_mutex_lock(&loader.lock);

@@ -115,6 +115,8 @@ struct tly_cu_libs {
 
 /* Load both libraries once (thread-safe); later calls return the same. */
 const struct tly_cu_libs *tly_cu_load(void);
+/* The tables tly_cu_load filled (zeroed before it ran). */
+const struct tly_cu_libs *tly_cu_libs(void);
 /* The PC sampling table after tly_cu_load; NULL (with *why) when libcupti
  * is absent or lacks the PC sampling API. */
 const struct tly_cu_pcs_fns *tly_cu_pcs_fns(const char **why);

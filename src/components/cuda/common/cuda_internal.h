@@ -61,8 +61,6 @@ int tly_cu_catalog_find(const struct tly_cu_catalog *c, const char *full, int *m
 /* Default variant of a metric (.sum / .ratio / .avg.pct_of_peak_sustained_elapsed). */
 int tly_cu_default_variant(const struct tly_cu_metric *m);
 void tly_cu_full_name(const struct tly_cu_catalog *c, int metric, int variant, char *buf, size_t len);
-/* Where the cache lives (no trailing slash). */
-void tly_cu_cache_dir(char *buf, size_t len);
 
 /* Event ids (tally_gpu_event_t) and the cuda component's native tokens
  * share one layout: variant in bits 0..15 (1..nsub in ids; 0 = the default
@@ -157,7 +155,6 @@ void tly_cu_avail_store(const struct tly_cu_device *d, const uint8_t *img, size_
  * host-only devices.  Pass counts depend on it. */
 const uint8_t *tly_cu_device_avail_any(int index);
 void tly_cu_discover_shutdown(void);
-const struct tly_cu_libs *tly_cu_libs(void);
 /* PAPI_OK when the public GPU API can work (a driver and a GPU), else the
  * error with its detail. */
 int tly_cu_api_ready(void);
@@ -172,6 +169,8 @@ int tly_cu_ctx_for_device(int dev, CUcontext *ctx);
 int tly_cu_ctx_primary(const struct tly_cu_drv *drv, int dev, CUdevice d, CUcontext *ctx);
 /* cuda_ctx_warm.c: wait for the background retain, if one was started. */
 void tly_cu_ctx_warm_join(void);
+/* Register what tly_cu_ctxreg_shutdown calls first (the retain's join). */
+void tly_cu_ctxreg_on_shutdown(void (*join)(void));
 int tly_cu_ctx_claim(CUcontext ctx, const void *owner);   /* PAPI_ECNFLCT if taken */
 void tly_cu_ctx_release(CUcontext ctx, const void *owner);
 int tly_cu_ctx_set_replay(CUcontext ctx, int on);
@@ -251,7 +250,6 @@ int tly_cu_coll_harvest_locked(struct tly_cu_coll *c, int restart, tly_cu_range_
 /* ---- kernel mode without a ceiling (cuda_range_full.c) --------------------- */
 /* From the launch callback (entry), on the launching thread: a kernel-mode
  * session of ctx whose image is full is harvested (on_full) and re-armed. */
-void tly_cu_coll_before_launch(CUcontext ctx);
 /* Whether a full image of c can be harvested at a launch (kernel mode,
  * not application replay, CUPTI's subscription: taken here). */
 int tly_cu_coll_can_refill(const struct tly_cu_coll *c);
@@ -265,6 +263,22 @@ void tly_cu_coll_say_dropped(const struct tly_cu_coll *c, size_t n);
 /* ---- callbacks (cuda_callbacks.c) ---------------------------------------- */
 /* Subscribe (once); PAPI_ECNFLCT with the other subscriber's name. */
 int tly_cu_cb_init(void);
+/* What the subscriber tells the parts above it (range_full.c, pcsamp/):
+ * each registers its follower before it first asks for the subscription,
+ * so cuda_callbacks.c calls nothing of theirs by name.  A slot may be
+ * NULL; registering a follower again is a no-op; followers stay
+ * registered (their state says whether there is anything to do). */
+struct tly_cu_cb_follower {
+	void (*before_launch)(CUcontext ctx);
+	void (*note_launch)(CUcontext ctx, uint32_t correlation_id, const char *name);
+	void (*module_loaded)(CUcontext ctx, const void *cubin, size_t size);
+	void (*module_unloading)(CUcontext ctx);
+	void (*ctx_destroying)(CUcontext ctx);
+	void (*ctx_created)(CUcontext ctx);
+};
+void tly_cu_cb_follow(const struct tly_cu_cb_follower *f);
+/* cuda_avail_cache.c: where the caches live (no trailing slash). */
+void tly_cu_cache_dir(char *buf, size_t len);
 /* cuda_cache.c: TALLY_CUDA_CACHE (0 none, 1 flush; a malformed value is
  * said once and "none" used); arm/disarm the L2 flush of a context (ctx current) while a
  * per-kernel collection is open; the flush queued before a launch. */
@@ -283,14 +297,6 @@ void tly_cu_cb_replay_notify(const char *kernel, int passes);
  * cost of a launch with made-up callback data, no GPU needed). */
 void tly_cu_cb_dispatch(CUpti_CallbackDomain dom, CUpti_CallbackId id, const void *data);
 
-/* ---- PC sampling (pcsamp/) ---------------------------------------------------- */
-/* Hooks from the CUPTI subscriber (cuda_callbacks.c). */
-int tly_cu_pcs_wants_cubins(void);
-void tly_cu_pcs_module_loaded(CUcontext ctx, const void *cubin, size_t size);
-void tly_cu_pcs_module_unloading(CUcontext ctx);
-void tly_cu_pcs_ctx_destroying(CUcontext ctx);
-void tly_cu_pcs_ctx_created(CUcontext ctx);
-void tly_cu_pcs_note_launch(CUcontext ctx, uint32_t correlation_id, const char *name);
 
 
 /* ---- phase timing (cuda_timing.c) --------------------------------------------- */

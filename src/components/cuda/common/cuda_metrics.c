@@ -78,22 +78,6 @@ static void free_catalog(struct tly_cu_catalog *c)
 	free(c);
 }
 
-/* $XDG_CACHE_HOME/tally, else ~/.cache/tally, else (no home) the user's
- * private $TMPDIR/tally-<uid>/cache: never a directory shared with others. */
-void tly_cu_cache_dir(char *buf, size_t len)
-{
-	const char *x = tly_env_raw("XDG_CACHE_HOME");
-	const char *h = tly_env_raw("HOME");
-	const char *t = tly_env_raw("TMPDIR");
-
-	if (x && x[0] == '/')
-		snprintf(buf, len, "%s/tally", x);
-	else if (h && h[0] == '/')
-		snprintf(buf, len, "%s/.cache/tally", h);
-	else
-		snprintf(buf, len, "%s/tally-%ld/cache", t && t[0] == '/' ? t : "/tmp", (long)geteuid());
-}
-
 static void cache_path(const char *chip, char *buf, size_t len)
 {
 	char dir[768];

@@ -31,6 +31,7 @@
 
 #include "papi.h"
 #include "services/err_detail.h"
+#include "services/err_text.h"
 #include "tally_shared.h"
 
 #define KERNEL_MODE_RANGES 1024
@@ -439,7 +440,7 @@ int tly_cu_coll_harvest(struct tly_cu_coll *c, int restart, tly_cu_range_fn fn, 
 	rc = tly_cu_coll_harvest_locked(c, restart, fn, ud);
 	if (rc == PAPI_OK && c->full_rc != PAPI_OK)   /* a harvest at a launch failed */
 		rc = tly_err_set(c->full_rc, "a GPU counter data image harvested when full failed: %s",
-				 PAPI_strerror(c->full_rc));
+				 tly_err_text(c->full_rc));
 	c->full_rc = PAPI_OK;
 	pthread_mutex_unlock(&named.lock);
 	return rc;

@@ -28,8 +28,13 @@ static struct {
 /* Kernel mode with the launch callback: a full image is harvested before
  * the next launch.  Without CUPTI's subscription (another tool holds it)
  * kernels past the image get no values, said once at the harvest. */
+static void before_launch(CUcontext ctx);
+
+static const struct tly_cu_cb_follower follower = { .before_launch = before_launch };
+
 int tly_cu_coll_can_refill(const struct tly_cu_coll *c)
 {
+	tly_cu_cb_follow(&follower);
 	return c->kernel_mode && c->user_pass < 0 && tly_cu_cb_init() == PAPI_OK;
 }
 
@@ -94,7 +99,7 @@ static void refill_locked(struct tly_cu_coll *c)
 		c->full_rc = rc;
 }
 
-void tly_cu_coll_before_launch(CUcontext ctx)
+static void before_launch(CUcontext ctx)
 {
 	if (in_refill || !atomic_load_explicit(&full.nk, memory_order_relaxed))
 		return;

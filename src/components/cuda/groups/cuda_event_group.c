@@ -25,6 +25,7 @@ struct tally_gpu_group {
 	int kernel_mode;
 	struct tly_cu_coll *own;
 	struct tly_cu_shared *shared;
+	int (*shared_harvest)(struct tly_cu_shared *sh);   /* group_sets' hook */
 	/* The values: a launch on any thread may harvest a full image into
 	 * them (cuda_range_full.c) while the owner reads, so acc, rows and
 	 * lost are taken under vals_lock. */
@@ -176,9 +177,11 @@ static void clear_values(tally_gpu_group_t g)
 	pthread_mutex_unlock(&g->vals_lock);
 }
 
-void tly_cu_group_set_shared(tally_gpu_group_t g, struct tly_cu_shared *sh, int kernel_mode)
+void tly_cu_group_set_shared(tally_gpu_group_t g, struct tly_cu_shared *sh, int kernel_mode,
+			     int (*harvest)(struct tly_cu_shared *sh))
 {
 	g->shared = sh;
+	g->shared_harvest = harvest;
 	g->enabled = sh != NULL;
 	g->kernel_mode = kernel_mode;
 	if (sh)
@@ -252,7 +255,7 @@ static int harvest(tally_gpu_group_t g)
 	if (!g->enabled)
 		return tly_err_set(PAPI_ENOTRUN, "GPU group is not enabled: nothing to read");
 	if (g->shared)
-		return tly_cu_shared_harvest(g->shared);
+		return g->shared_harvest(g->shared);
 	return tly_cu_coll_harvest(g->own, 1, group_range, g);
 }
 

@@ -32,7 +32,9 @@ static void dispatch(void *ud, size_t idx, const char *name, const double *vals)
 		tly_cu_group_add_range(sh->groups[i], name, vals + sh->offset[i]);
 }
 
-int tly_cu_shared_harvest(struct tly_cu_shared *sh)
+/* Harvest a shared collection into all its groups (restarting it): the
+ * hook each of its groups calls (tly_cu_group_set_shared). */
+static int shared_harvest(struct tly_cu_shared *sh)
 {
 	return tly_cu_coll_harvest(&sh->coll, 1, dispatch, sh);
 }
@@ -86,7 +88,7 @@ static int shared_open(tally_gpu_group_t *groups, int ng, int kernel_mode, int r
 	}
 	tly_cu_coll_on_full(&sh->coll, dispatch, sh);
 	for (int i = 0; i < ng; i++)
-		tly_cu_group_set_shared(groups[i], sh, sh->coll.kernel_mode || sh->coll.named);
+		tly_cu_group_set_shared(groups[i], sh, sh->coll.kernel_mode || sh->coll.named, shared_harvest);
 	*out = sh;
 	return PAPI_OK;
 }
@@ -96,7 +98,7 @@ static int shared_close(struct tly_cu_shared *sh)
 	int rc = tly_cu_coll_close(&sh->coll, dispatch, sh);
 
 	for (int i = 0; i < sh->ng; i++)
-		tly_cu_group_set_shared(sh->groups[i], NULL, 0);
+		tly_cu_group_set_shared(sh->groups[i], NULL, 0, NULL);
 	shared_free(sh);
 	return rc;
 }

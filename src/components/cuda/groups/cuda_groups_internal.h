@@ -25,12 +25,12 @@ CUcontext tly_cu_group_ctx(tally_gpu_group_t g);
 int tly_cu_group_device(tally_gpu_group_t g);
 int tly_cu_group_enabled(tally_gpu_group_t g);
 struct tly_cu_shared *tly_cu_group_shared(tally_gpu_group_t g);
-/* Mark a group as fed by a shared collection (NULL: detach). */
-void tly_cu_group_set_shared(tally_gpu_group_t g, struct tly_cu_shared *sh, int kernel_mode);
+/* Mark a group as fed by a shared collection (NULL: detach), harvested
+ * through `harvest` (cuda_group_sets.c's, which the group calls back). */
+void tly_cu_group_set_shared(tally_gpu_group_t g, struct tly_cu_shared *sh, int kernel_mode,
+			     int (*harvest)(struct tly_cu_shared *sh));
 /* One range's values of the group's events. */
 void tly_cu_group_add_range(tally_gpu_group_t g, const char *name, const double *vals);
-/* Harvest a shared collection into all its groups (restarting it). */
-int tly_cu_shared_harvest(struct tly_cu_shared *sh);
 int tly_cu_group_new(CUcontext ctx, int dev, tally_gpu_group_t *out);
 
 /* ---- per-kernel rows (cuda_kernel_rows.c) ---------------------------------- */

@@ -37,6 +37,7 @@ int tally_gpu_pcsampling_enable(void *ctx_in, const tally_gpu_pcsampling_config_
 	s->cfg.stalls = NULL;
 	s->cfg.max_pcs = cfg->max_pcs ? cfg->max_pcs : 4096;
 	s->cfg.mode = cfg->mode ? cfg->mode : TALLY_GPU_PCSAMP_CONTINUOUS;
+	tly_pcs_follow();
 	tly_pcs_lock();
 	tly_pcs_reg.want_cubins = 1;
 	tly_pcs_unlock();

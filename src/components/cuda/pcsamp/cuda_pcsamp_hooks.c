@@ -77,3 +77,15 @@ void tly_cu_pcs_note_launch(CUcontext ctx, uint32_t correlation_id, const char *
 	if (on)
 		tly_pcs_launch_add(correlation_id, name);
 }
+
+static const struct tly_cu_cb_follower follower = {
+	.note_launch = tly_cu_pcs_note_launch,
+	.module_loaded = tly_cu_pcs_module_loaded,
+	.module_unloading = tly_cu_pcs_module_unloading,
+	.ctx_destroying = tly_cu_pcs_ctx_destroying,
+};
+
+void tly_pcs_follow(void)
+{
+	tly_cu_cb_follow(&follower);
+}

@@ -12,7 +12,8 @@
  *   cuda_pcsamp_data.c      buffers, draining, records
  *   cuda_pcsamp_src.c       cubins, CRCs, source lines, launch names
  *   cuda_pcsamp_elf.c       whether a cubin has line information
- *   cuda_pcsamp_env.c       TALLY_PCSAMP_* settings, automatic sampling
+ *   cuda_pcsamp_env.c       TALLY_PCSAMP_* settings
+ *   cuda_pcsamp_auto.c      automatic sampling (TALLY_PCSAMP=1)
  *   cuda_pcsamp_share.c     one sampling process per GPU
  */
 #ifndef TALLY_CUDA_PCSAMP_INTERNAL_H
@@ -23,6 +24,21 @@
 #include <stdint.h>
 
 #include "components/cuda/common/cuda_internal.h"
+
+/* ---- the CUPTI subscriber's follower (cuda_pcsamp_hooks.c) -------------- */
+/* Register it (before asking for the subscription); the hooks it holds. */
+void tly_pcs_follow(void);
+int tly_cu_pcs_wants_cubins(void);
+void tly_cu_pcs_module_loaded(CUcontext ctx, const void *cubin, size_t size);
+void tly_cu_pcs_module_unloading(CUcontext ctx);
+void tly_cu_pcs_ctx_destroying(CUcontext ctx);
+void tly_cu_pcs_note_launch(CUcontext ctx, uint32_t correlation_id, const char *name);
+/* cuda_pcsamp_auto.c: a new context is sampled when TALLY_PCSAMP asks. */
+void tly_cu_pcs_ctx_created(CUcontext ctx);
+/* cuda_pcsamp_env.c: a yes/no setting (PAPI_EINVAL with the parser's
+ * sentence when malformed); the sentence for a CHOICE setting's bad word. */
+int tly_pcs_env_bool(int id, int *out);
+int tly_pcs_env_word_error(int id);
 
 /* ---- sessions (cuda_pcsamp_registry.c) ----------------------------------- */
 /* One per context that PC sampling was enabled on. */

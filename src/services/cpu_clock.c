@@ -1,4 +1,8 @@
-#include "core/sysinfo.h"
+/*
+ * cpu_clock.c - the cycle counter and its rate (cpu_clock.h); moved from
+ * core/timers.c: the runtime's clock uses the rate too.
+ */
+#include "services/cpu_clock.h"
 
 #include <pthread.h>
 #include <time.h>

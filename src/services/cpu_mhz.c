@@ -6,20 +6,22 @@
  * PAPI_get_hardware_info's MHz (threshold = mhz * 20000 is common), so
  * 0 there turns into a refused threshold of 0.
  *
- * The core's clocks (timers.c) read the time base, not the CPU's cycles;
+ * The clocks (cpu_clock.c) read the time base, not the CPU's cycles;
  * the cycle counter is the kernel's generic PERF_COUNT_HW_CPU_CYCLES,
- * opened here once for a few milliseconds of busy work: cycles counted
- * over the time the counter actually ran (time_running).
+ * opened here (services/perf_counter.h) once for a few milliseconds of
+ * busy work: cycles counted over the time the counter actually ran
+ * (time_running).
  */
-#include "core/sysinfo.h"
+#include "services/cpu_clock.h"
 
 #include <linux/perf_event.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "services/perf_counter.h"
 
 #define SPIN_NS 5000000LL
 
@@ -43,7 +45,7 @@ static int open_cycles(int exclude_kernel)
 	a.exclude_kernel = exclude_kernel ? 1 : 0;
 	a.exclude_hv = 1;
 	a.read_format = PERF_FORMAT_TOTAL_TIME_RUNNING;
-	return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	return tly_perf_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
 double tly_cpu_mhz_measure(void)
