@@ -3,6 +3,7 @@
  * maps at PAPI_library_init, and from user files (PAPI_encode_events).
  */
 #include "core/presets.h"
+#include "core/lib.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
