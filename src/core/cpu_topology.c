@@ -1,4 +1,4 @@
-#include "core/sysinfo.h"
+#include "core/cpu_topology.h"
 
 #include <stdio.h>
 #include <stdlib.h>

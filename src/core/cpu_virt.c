@@ -1,4 +1,4 @@
-#include "core/sysinfo.h"
+#include "core/cpu_virt.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -31,7 +31,9 @@
 #include "core/cmp_registry.h"
 #include "core/native.h"
 #include "core/overflow.h"
+#include "core/overflow_sw.h"
 #include "core/part.h"
+#include "core/presets.h"
 #include "core/threads.h"
 
 #define CHUNK_BITS 10

@@ -4,7 +4,7 @@
  * Hot paths (tly_evset_values, start, stop) take no locks and allocate
  * nothing: one component read per part, then the event values.
  */
-#include "core/eventset.h"
+#include "core/evset_count.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,8 +13,9 @@
 #include "core/cmp_registry.h"
 #include "core/native.h"
 #include "core/overflow.h"
+#include "core/overflow_sw.h"
 #include "core/part.h"
-#include "core/presets.h"
+#include "core/preset_derive.h"
 #include "core/sysinfo.h"
 #include "core/thread_rec.h"
 #include "core/threads.h"

@@ -1,4 +1,4 @@
-#include "core/sysinfo.h"
+#include "core/exeinfo.h"
 
 #include <limits.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-#include "core/sysinfo.h"
+#include "core/mem_hierarchy.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -6,12 +6,13 @@
  * event's native (ctl_set_overflow); its signal handler calls
  * tly_ovf_hw_cb with the native's position as tag.  Software overflow
  * (PAPI_OVERFLOW_FORCE_SW) is a timer on the owning thread's CPU time
- * that reads the counters and compares them with the thresholds.
+ * that reads the counters and compares them with the thresholds
+ * (overflow_sw.c, overflow_sw.h: above this file, it calls tly_uc_pc).
  */
 #ifndef TALLY_CORE_OVERFLOW_H
 #define TALLY_CORE_OVERFLOW_H
 
-#include "core/eventset.h"
+#include "core/evset_types.h"
 
 /* Arm (threshold > 0) or disarm (0) overflow of event i of a stopped set.
  * `prof` (owned by the set afterwards; NULL for a handler overflow) makes
@@ -20,12 +21,6 @@ int tly_ovf_arm(struct tly_evset *es, int i, int threshold, int flags, struct tl
 /* Give the components their overflow settings again after the set's
  * natives were re-programmed. */
 int tly_ovf_reapply(struct tly_evset *es);
-/* Software overflow timer of a started set (no-op without FORCE_SW). */
-int tly_ovf_sw_start(struct tly_evset *es);
-void tly_ovf_sw_stop(struct tly_evset *es);
-/* After the final read of a stopped set (es->a->raw): the thresholds crossed
- * since the last tick, which the tick's coarse resolution would lose. */
-void tly_ovf_sw_flush(struct tly_evset *es);
 /* The component's callback (arg = the set, tag = native position). */
 void tly_ovf_hw_cb(void *arg, int tag, void *pc, void *uctx);
 /* Program counter of a signal's ucontext (NULL when unknown). */

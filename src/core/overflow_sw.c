@@ -11,6 +11,7 @@
  * the tick (PAPI_DEF_ITIMER_NS, and at best the kernel's CPU-timer tick);
  * PAPI_stop delivers the crossings since the last tick (tly_ovf_sw_flush).
  */
+#include "core/overflow_sw.h"
 #include "core/overflow.h"
 
 #include <errno.h>

@@ -8,7 +8,7 @@
 #ifndef TALLY_CORE_PART_H
 #define TALLY_CORE_PART_H
 
-#include "core/eventset.h"
+#include "core/evset_types.h"
 
 /* Rebuild parts from es->a->native[] (program each component's natives). */
 int tly_parts_update(struct tly_evset *es);

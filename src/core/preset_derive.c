@@ -2,7 +2,7 @@
  * preset_derive.c - values of derived presets: ADD, SUB, postfix programs,
  * per-second rates and compound events.
  */
-#include "core/presets.h"
+#include "core/preset_derive.h"
 
 #include <stdlib.h>
 #include <string.h>

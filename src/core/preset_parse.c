@@ -2,7 +2,8 @@
  * preset_parse.c - the preset map file parser (format in presets.h), shared
  * by the embedded maps and PAPI_encode_events.
  */
-#include "core/presets.h"
+#include "core/preset_parse.h"
+#include "core/preset_derive.h"
 
 #include <ctype.h>
 #include <stdio.h>

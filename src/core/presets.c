@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/errors.h"
-#include "core/eventset.h"
+#include "core/evset_count.h"
 #include "core/cmp_registry.h"
 #include "core/native.h"
 #include "core/preset_maps.h"

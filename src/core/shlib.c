@@ -1,4 +1,4 @@
-#include "core/sysinfo.h"
+#include "core/shlib.h"
 
 #include <pthread.h>
 #include <stdint.h>

@@ -6,6 +6,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/cpu_topology.h"
+#include "core/cpu_virt.h"
+#include "core/exeinfo.h"
+#include "core/mem_hierarchy.h"
 #include "core/procfs.h"
 
 #define CPUINFO_MAX (64 * 1024)

@@ -13,6 +13,7 @@
 #include "papi.h"
 #include "tally_shared.h"   /* tly_cyc_mhz(), shared with the runtime */
 #include "services/cpu_clock.h"
+#include "core/shlib.h"
 
 /*
  * Fill the hardware and executable info once (PAPI_library_init calls this
@@ -27,15 +28,7 @@ const PAPI_exe_info_t *tly_exe_info(void);
 /* Where hw's MHz figures came from ("cpufreq", "/proc/cpuinfo",
  * "measured: ..."); NULL before tly_sysinfo_init. */
 const char *tly_hw_mhz_source(void);
-/*
- * Re-read /proc/self/maps each call (libraries come and go): one entry per
- * mapped file that has an executable mapping (the program itself included).
- * text = its r-x mapping, data = its rw- file mapping, bss = the anonymous
- * rw- mapping right after the data (when present).  The returned table is
- * owned by Tally and valid only until the next call (from any thread) or
- * PAPI_shutdown.  NULL (detail set) when the maps cannot be read.
- */
-const PAPI_shlib_info_t *tly_shlib_info(void);
+/* tly_shlib_info: core/shlib.h (included above). */
 /*
  * Memory use of the process from /proc/self/status, in KB (pagesize in
  * bytes).  Fields the kernel does not report are -1.  PAPI_EINVAL for
@@ -45,17 +38,7 @@ int tly_dmem_info(PAPI_dmem_info_t *dest);
 
 /* Clocks and the CPU's rate: services/cpu_clock.h. */
 
-/* ---- Fill helpers: sysinfo.c calls these once, under the library lock. */
-
-/* Cache levels from /sys/devices/system/cpu/cpu0/cache (+ TLBs via cpuid). */
-void tly_mh_fill(PAPI_mh_info_t *mh);
-/* threads, cores, sockets, totalcpus, nnodes, ncpu from /sys. */
-void tly_topology_fill(PAPI_hw_info_t *hw);
-/* virtualized and virtual_vendor_string (`cpuinfo` = /proc/cpuinfo text). */
-void tly_virt_fill(PAPI_hw_info_t *hw, const char *cpuinfo);
-/* fullname and address_info of the main program; PAPI_OK or PAPI_ESYS. */
-int tly_exe_fill(PAPI_exe_info_t *exe);
-/* Free the shared-library table (PAPI_shutdown). */
-void tly_shlib_release(void);
+/* The fill helpers sysinfo.c calls: core/cpu_topology.h, cpu_virt.h,
+ * exeinfo.h, mem_hierarchy.h, shlib.h (each its own unit, below this one). */
 
 #endif /* TALLY_CORE_SYSINFO_H */

@@ -61,7 +61,7 @@ def header(rows):
 
 
 def table(rows):
-    out = [BANNER, '#include "core/presets.h"\n\n',
+    out = [BANNER, '#include "core/preset_types.h"\n\n',
            "const struct tly_preset_def tly_preset_defs[PAPI_END_idx] = {\n"]
     for sym, cats, short, long_ in rows:
         mask = " | ".join(f"TLY_PCAT({c})" for c in cats)

@@ -243,8 +243,7 @@ void tly_cu_coll_on_full(struct tly_cu_coll *c, tly_cu_range_fn fn, void *ud);
 int tly_cu_coll_harvest(struct tly_cu_coll *c, int restart, tly_cu_range_fn fn, void *ud);
 /* Harvest (without restart) and release everything. */
 int tly_cu_coll_close(struct tly_cu_coll *c, tly_cu_range_fn fn, void *ud);
-/* The lock of every session's range calls; a harvest with it held. */
-void tly_cu_range_lock(int on);
+/* A harvest with tly_cu_range_lock held. */
 int tly_cu_coll_harvest_locked(struct tly_cu_coll *c, int restart, tly_cu_range_fn fn, void *ud);
 
 /* ---- kernel mode without a ceiling (cuda_range_full.c) --------------------- */
@@ -253,9 +252,15 @@ int tly_cu_coll_harvest_locked(struct tly_cu_coll *c, int restart, tly_cu_range_
 /* Whether a full image of c can be harvested at a launch (kernel mode,
  * not application replay, CUPTI's subscription: taken here). */
 int tly_cu_coll_can_refill(const struct tly_cu_coll *c);
-/* Sessions it watches (those that can refill); remove before a session
- * closes. */
-void tly_cu_coll_kernel_add(struct tly_cu_coll *c);
+/* The lock of every session's range calls (lock 1, unlock 0): here, below
+ * cuda_range.c, which takes it for marks and harvests. */
+void tly_cu_range_lock(int on);
+/* A harvest of a full image, registered by cuda_range.c (above this file):
+ * tly_cu_coll_harvest_locked. */
+typedef int (*tly_cu_harvest_fn)(struct tly_cu_coll *c, int restart, tly_cu_range_fn fn, void *ud);
+/* Sessions it watches (those that can refill), each with the harvest it
+ * calls when the image is full; remove before a session closes. */
+void tly_cu_coll_kernel_add(struct tly_cu_coll *c, tly_cu_harvest_fn harvest);
 void tly_cu_coll_kernel_remove(struct tly_cu_coll *c);
 /* n kernels of c got no values: said once per process. */
 void tly_cu_coll_say_dropped(const struct tly_cu_coll *c, size_t n);

@@ -53,13 +53,13 @@ static size_t image_ranges(int refill)
 }
 #define MAX_NAMED 16
 
-/* Running ranges-mode sessions; the lock also orders marks and harvests
- * of every session (CUPTI's range calls on one object from several
- * threads; kernel-mode harvests from launch callbacks, cuda_range_full.c). */
+/* Running ranges-mode sessions, under tly_cu_range_lock (cuda_range_full.c),
+ * which also orders marks and harvests of every session (CUPTI's range
+ * calls on one object from several threads; kernel-mode harvests from
+ * launch callbacks). */
 static struct {
-	pthread_mutex_t lock;
 	struct tly_cu_coll *c[MAX_NAMED];
-} named = { .lock = PTHREAD_MUTEX_INITIALIZER };
+} named;
 
 static const struct tly_cu_pti *P(void)
 {
@@ -226,31 +226,31 @@ static int named_add(struct tly_cu_coll *c)
 {
 	int rc = tly_err_set(PAPI_ECOUNT, "more than %d GPU sessions in ranges mode", MAX_NAMED);
 
-	pthread_mutex_lock(&named.lock);
+	tly_cu_range_lock(1);
 	for (int i = 0; i < MAX_NAMED && rc != PAPI_OK; i++)
 		if (!named.c[i]) {
 			named.c[i] = c;
 			rc = PAPI_OK;
 		}
-	pthread_mutex_unlock(&named.lock);
+	tly_cu_range_lock(0);
 	return rc;
 }
 
 static void named_remove(struct tly_cu_coll *c)
 {
-	pthread_mutex_lock(&named.lock);
+	tly_cu_range_lock(1);
 	for (int i = 0; i < MAX_NAMED; i++)
 		if (named.c[i] == c)
 			named.c[i] = NULL;
-	pthread_mutex_unlock(&named.lock);
+	tly_cu_range_lock(0);
 }
 
 void tly_cu_coll_on_full(struct tly_cu_coll *c, tly_cu_range_fn fn, void *ud)
 {
-	pthread_mutex_lock(&named.lock);
+	tly_cu_range_lock(1);
 	c->full_fn = fn;
 	c->full_ud = ud;
-	pthread_mutex_unlock(&named.lock);
+	tly_cu_range_lock(0);
 }
 
 int tly_cu_coll_open(struct tly_cu_coll *c, CUcontext ctx, int dev, const char *const *names, int n,
@@ -314,7 +314,7 @@ int tly_cu_coll_open(struct tly_cu_coll *c, CUcontext ctx, int dev, const char *
 	if (rc == PAPI_OK && c->named)
 		rc = named_add(c);
 	if (rc == PAPI_OK)
-		tly_cu_coll_kernel_add(c);
+		tly_cu_coll_kernel_add(c, tly_cu_coll_harvest_locked);
 	if (rc != PAPI_OK) {
 		disable(c);
 		free_coll(c);
@@ -392,14 +392,6 @@ static int evaluate(struct tly_cu_coll *c, tly_cu_range_fn fn, void *ud)
 	return rc;
 }
 
-void tly_cu_range_lock(int on)
-{
-	if (on)
-		pthread_mutex_lock(&named.lock);
-	else
-		pthread_mutex_unlock(&named.lock);
-}
-
 int tly_cu_coll_harvest_locked(struct tly_cu_coll *c, int restart, tly_cu_range_fn fn, void *ud)
 {
 	int rc;
@@ -436,19 +428,19 @@ int tly_cu_coll_harvest(struct tly_cu_coll *c, int restart, tly_cu_range_fn fn, 
 {
 	int rc;
 
-	pthread_mutex_lock(&named.lock);
+	tly_cu_range_lock(1);
 	rc = tly_cu_coll_harvest_locked(c, restart, fn, ud);
 	if (rc == PAPI_OK && c->full_rc != PAPI_OK)   /* a harvest at a launch failed */
 		rc = tly_err_set(c->full_rc, "a GPU counter data image harvested when full failed: %s",
 				 tly_err_text(c->full_rc));
 	c->full_rc = PAPI_OK;
-	pthread_mutex_unlock(&named.lock);
+	tly_cu_range_lock(0);
 	return rc;
 }
 
 
 /* End the open range and push one named `name`; a full image is
- * harvested and re-armed (arm pushes the new range).  named.lock held. */
+ * harvested and re-armed (arm pushes the new range).  tly_cu_range_lock held. */
 static int mark_one(struct tly_cu_coll *c, const char *name)
 {
 	CUpti_RangeProfiler_PopRange_Params pp = { .structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE };
@@ -486,14 +478,14 @@ int tally_gpu_range_mark(const char *name)
 
 	if (!name)
 		return tly_err_set(PAPI_EINVAL, "tally_gpu_range_mark: NULL name");
-	pthread_mutex_lock(&named.lock);
+	tly_cu_range_lock(1);
 	for (int i = 0; i < MAX_NAMED; i++)
 		if (named.c[i]) {
 			int r = mark_one(named.c[i], name);
 
 			rc = rc == PAPI_OK ? r : rc;
 		}
-	pthread_mutex_unlock(&named.lock);
+	tly_cu_range_lock(0);
 	return rc;
 }
 

@@ -18,12 +18,26 @@
 
 #define MAX_LIVE 64
 
-/* Kernel-mode sessions harvested when full; entries change under
- * tly_cu_range_lock, nk lets launches skip the lock when there is none. */
+/* The lock of every session's range calls (tly_cu_range_lock). */
+static pthread_mutex_t range_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Kernel-mode sessions harvested when full, each with the harvest that
+ * cuda_range.c registered for it (cuda_range sits above this file); entries
+ * change under tly_cu_range_lock, nk lets launches skip the lock when there
+ * is none. */
 static struct {
 	struct tly_cu_coll *k[MAX_LIVE];
+	tly_cu_harvest_fn harvest[MAX_LIVE];
 	atomic_int nk;
 } full;
+
+void tly_cu_range_lock(int on)
+{
+	if (on)
+		pthread_mutex_lock(&range_lock);
+	else
+		pthread_mutex_unlock(&range_lock);
+}
 
 /* Kernel mode with the launch callback: a full image is harvested before
  * the next launch.  Without CUPTI's subscription (another tool holds it)
@@ -38,14 +52,15 @@ int tly_cu_coll_can_refill(const struct tly_cu_coll *c)
 	return c->kernel_mode && c->user_pass < 0 && tly_cu_cb_init() == PAPI_OK;
 }
 
-void tly_cu_coll_kernel_add(struct tly_cu_coll *c)
+void tly_cu_coll_kernel_add(struct tly_cu_coll *c, tly_cu_harvest_fn harvest)
 {
-	if (!tly_cu_coll_can_refill(c))
+	if (!harvest || !tly_cu_coll_can_refill(c))
 		return;
 	tly_cu_range_lock(1);
 	for (int i = 0; i < MAX_LIVE && !c->refill; i++)
 		if (!full.k[i]) {
 			full.k[i] = c;
+			full.harvest[i] = harvest;
 			c->refill = 1;
 			atomic_fetch_add(&full.nk, 1);
 		}
@@ -58,6 +73,7 @@ void tly_cu_coll_kernel_remove(struct tly_cu_coll *c)
 	for (int i = 0; i < MAX_LIVE && c->refill; i++)
 		if (full.k[i] == c) {
 			full.k[i] = NULL;
+			full.harvest[i] = NULL;
 			c->refill = 0;
 			atomic_fetch_sub(&full.nk, 1);
 		}
@@ -85,13 +101,13 @@ static _Thread_local int in_refill;
 /* A full kernel-mode image: harvested before the next launch on the
  * launching thread, ctx current, its ranges handed to the session's
  * on_full function, then re-armed with the same configuration. */
-static void refill_locked(struct tly_cu_coll *c)
+static void refill_locked(struct tly_cu_coll *c, tly_cu_harvest_fn harvest)
 {
 	double t = tly_cu_time_start();
 	int rc;
 
 	in_refill = 1;
-	rc = tly_cu_coll_harvest_locked(c, 1, c->full_fn, c->full_ud);
+	rc = harvest(c, 1, c->full_fn, c->full_ud);
 	in_refill = 0;
 	tly_cu_time_end("harvest of a full image (kernel mode)", t);
 	c->refills++;
@@ -110,7 +126,7 @@ static void before_launch(CUcontext ctx)
 		if (!c || c->ctx != ctx || !c->running)
 			continue;
 		if (c->launched >= c->max_ranges)
-			refill_locked(c);
+			refill_locked(c, full.harvest[i]);
 		c->launched++;
 	}
 	tly_cu_range_lock(0);
