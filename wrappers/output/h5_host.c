@@ -111,22 +111,34 @@ const char *tly_out_stage_where(const struct tly_out_stage *s, char *buf, size_t
 	return host->stage_where(s, buf, len);
 }
 
-/* Every module's write() (in the preload library), each followed by this
- * library's part for it, in list order, until one fails.  0 or -1. */
-int tly_out_modules_write(const struct tly_out_ctx *c, hid_t file, hid_t dxpl)
+/* Every module's write() (in the preload library) with context m, each
+ * followed by this library's part for it with context c, in list order,
+ * until one fails; m or c NULL: those are not run here.  0 or -1. */
+int tly_out_modules_write(const struct tly_out_ctx *m, const struct tly_out_ctx *c, hid_t file, hid_t dxpl)
 {
 	int rc = 0;
 
 	for (int k = 0; host->modules[k] && rc == 0; k++) {
-		const struct tly_out_module *m = host->modules[k];
+		const struct tly_out_module *mod = host->modules[k];
 
-		if (m->write)
-			rc = m->write(c, file, dxpl);
-		for (int i = 0; tly_h5_parts[i] && rc == 0; i++)
-			if (!strcmp(tly_h5_parts[i]->module, m->name))
-				rc = tly_h5_parts[i]->write(c, m->h5_src, file, dxpl);
+		if (m && mod->write)
+			rc = mod->write(m, file, dxpl);
+		for (int i = 0; c && tly_h5_parts[i] && rc == 0; i++)
+			if (!strcmp(tly_h5_parts[i]->module, mod->name))
+				rc = tly_h5_parts[i]->write(c, mod->h5_src, file, dxpl);
 	}
 	return rc;
+}
+
+int tly_out_parts_pending(void)
+{
+	int n = 0;
+
+	for (int k = 0; host->modules[k]; k++)
+		for (int i = 0; tly_h5_parts[i]; i++)
+			if (!strcmp(tly_h5_parts[i]->module, host->modules[k]->name))
+				n += !tly_h5_parts[i]->pending || tly_h5_parts[i]->pending(host->modules[k]->h5_src);
+	return n;
 }
 
 static const struct tly_h5_lib lib = {

@@ -68,6 +68,10 @@ typedef const struct tly_h5_lib *(*tly_h5_open_fn)(const struct tly_h5_host *hos
 struct tly_h5_part {
 	const char *module;
 	int (*write)(const struct tly_out_ctx *c, const void *src, hid_t file, hid_t dxpl);
+	/* 1 when this process has data for it, 0 when write() would make only
+	 * the empty groups (then rank 0 may write the job file alone,
+	 * output/h5_gather.h); NULL: always 1. */
+	int (*pending)(const void *src);
 };
 extern const struct tly_h5_part *const tly_h5_parts[];
 

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "output/h5_gather.h"
 #include "output/h5_par.h"
 #include "output/out_file.h"
 #include "output/out_stage.h"
@@ -26,6 +27,7 @@
 
 struct wctx {
 	MPI_Comm *comm;       /* NULL: serial */
+	const struct tly_gather_job *job;   /* rank 0 writing a gathered job file alone */
 	int rank;
 	hid_t file, dxpl, dcpl;
 	int64_t off[TLY_NTABLES], total[TLY_NTABLES];   /* this rank's row offsets, job totals */
@@ -203,6 +205,11 @@ static void write_attrs(struct wctx *w, struct tly_rt_proc *p, int partial, cons
 	int64_t st = -reduce_i64(w, -p->start_wall, MPI_MAX), et = reduce_i64(w, p->end_wall, MPI_MAX);
 	char cmd[512];
 
+	if (w->job) {
+		st = w->job->start_wall;
+		et = w->job->end_wall;
+	}
+
 	snprintf(cmd, sizeof cmd, "%s", p->cmdline);
 	if (w->comm)
 		PMPI_Bcast(cmd, (int)sizeof cmd, MPI_CHAR, 0, *w->comm);
@@ -231,7 +238,11 @@ static int write_all(struct wctx *w, struct tly_rt_proc *p, struct tly_rows *row
 	if (w->nindep && w->rank == 0)
 		tly_rt_log(2, "%d table(s) written by independent, not collective, MPI-IO (HDF5's "
 			   "H5Pget_mpio_no_collective_cause 0x%x)", w->nindep, (unsigned)w->why);
-	secs = (double)reduce_i64(w, tly_rt_now() - t0, MPI_MAX) / 1e9;
+	/* a gathered file: the slowest rank's time up to the gather, then rank 0's */
+	if (w->job)
+		secs = (double)(w->job->before_ns + tly_rt_now() - w->job->at) / 1e9;
+	else
+		secs = (double)reduce_i64(w, tly_rt_now() - t0, MPI_MAX) / 1e9;
 	attr_write(w, "write_seconds", H5T_NATIVE_DOUBLE, &secs, NULL);
 	return rc;
 }
@@ -276,17 +287,84 @@ void tly_out_init(void)
 	H5open();
 }
 
+/* The file of `rows` at `path`, collectively on w->comm (or by this
+ * process alone).  c: the context of the producers' datasets
+ * (tly_out_modules_write), m: that of the modules' write() hooks, NULL
+ * when the caller runs them.  0 or -errno. */
+static int write_file(struct wctx *w, const struct tly_out_ctx *c, const struct tly_out_ctx *m,
+		      struct tly_rows *rows, char *path, size_t len, int partial, int64_t t0)
+{
+	struct tly_rt_proc *p = c->p;
+	struct tly_out_stage st;
+	int rc = -1, e, quiet = w->comm || w->job;   /* a job file's failure is told by the caller, once */
+
+	/* written under a unique temporary name and renamed when complete: a
+	 * reader never sees a half-written file, a writer killed mid-way
+	 * leaves only its private directory <name>.XXXXXX.tmp/ */
+	e = open_file(w, path, need_bytes(w, rows), &st);
+	if (e) {
+		if (!quiet)
+			tly_rt_log(1, "cannot create %s (%s); no measurement file written", path, tly_out_why(e));
+		return e;
+	}
+	w->dxpl = H5Pcreate(H5P_DATASET_XFER);
+	w->dcpl = tly_h5_par_dcpl();
+	if (w->comm)
+		H5Pset_dxpl_mpio(w->dxpl, H5FD_MPIO_COLLECTIVE);
+	rc = write_all(w, p, rows, partial, partial ? p->why : "", t0);
+	if (rc == 0)
+		rc = tly_out_modules_write(m, c, w->file, w->dxpl);
+	rc = agree(w, rc == 0) ? 0 : -1;
+	errno = 0;
+	H5Pclose(w->dxpl);
+	H5Pclose(w->dcpl);
+	rc = agree(w, H5Fclose(w->file) >= 0 && rc == 0) ? 0 : -failure(w);
+	errno = 0;
+	if (w->rank == 0)
+		rc = finish_file(&st, path, len, rc);
+	else
+		tly_out_stage_close(&st);
+	if (rc && !quiet)
+		tly_rt_log(1, "writing %s failed (%s); no measurement file written", path, tly_out_why(rc));
+	return rc;
+}
+
+/* A small job's file (output/h5_gather.h): rank 0 has every rank's rows
+ * and writes them alone, as a serial file with the job's attributes;
+ * every rank runs the modules' write() hooks (collective: the trace's
+ * archive) first.  Rank 0's result is every rank's; the others wait for
+ * it asleep, leaving rank 0 the CPU. */
+static int write_gathered(struct wctx *w, const struct tly_out_ctx *c, struct tly_rows *all,
+			  const struct tly_gather_job *job, char *path, size_t len, int64_t t0)
+{
+	struct tly_out_ctx solo = *c;
+	struct wctx w0 = { .job = job, .rank = 0, .file = -1 };
+	MPI_Request req;
+	int rc = tly_out_modules_write(c, NULL, -1, -1) == 0 ? 0 : -EIO, e;
+
+	solo.comm = NULL;
+	if (w->rank == 0) {
+		memcpy(w0.mem, w->mem, sizeof w0.mem);
+		memcpy(w0.ftype, w->ftype, sizeof w0.ftype);
+		e = write_file(&w0, &solo, NULL, all, path, len, 0, t0);
+		rc = e ? e : rc;
+	}
+	PMPI_Iallreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, *w->comm, &req);
+	tly_h5_gather_wait(&req);
+	return rc;
+}
+
 int tly_out_write(void *comm_ptr, char *path, size_t len, int partial)
 {
 	struct tly_rt_proc *p = tly_rt_proc();
 	struct wctx w = { .comm = comm_ptr, .rank = comm_ptr ? p->rank : 0, .file = -1 };
 	struct tly_names all = { 0 };
-	struct tly_rows rows = { 0 };
+	struct tly_rows rows = { 0 }, job_rows = { 0 };
+	struct tly_gather_job job;
 	struct tly_out_ctx ctx;
 	int32_t **gid = NULL;
 	int64_t t0 = tly_rt_now();
-	struct tly_out_stage st;
-	int rc = -1, e;
+	int rc;
 
 	H5open();
 	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
@@ -296,33 +374,11 @@ int tly_out_write(void *comm_ptr, char *path, size_t len, int partial)
 				    .rank0 = w.rank == 0, .partial = partial };
 	tly_out_rows_build(&ctx, &rows);
 	tly_h5_types(w.mem, w.ftype, p->nev);
-	/* written under a unique temporary name and renamed when complete: a
-	 * reader never sees a half-written file, a writer killed mid-way
-	 * leaves only its private directory <name>.XXXXXX.tmp/ */
-	e = open_file(&w, path, need_bytes(&w, &rows), &st);
-	if (e == 0) {
-		w.dxpl = H5Pcreate(H5P_DATASET_XFER);
-		w.dcpl = tly_h5_par_dcpl();
-		if (w.comm)
-			H5Pset_dxpl_mpio(w.dxpl, H5FD_MPIO_COLLECTIVE);
-		rc = write_all(&w, p, &rows, partial, partial ? p->why : "", t0);
-		if (rc == 0)
-			rc = tly_out_modules_write(&ctx, w.file, w.dxpl);
-		rc = agree(&w, rc == 0) ? 0 : -1;
-		errno = 0;
-		H5Pclose(w.dxpl);
-		H5Pclose(w.dcpl);
-		rc = agree(&w, H5Fclose(w.file) >= 0 && rc == 0) ? 0 : -failure(&w);
-		errno = 0;
-		if (w.rank == 0)
-			rc = finish_file(&st, path, len, rc);
-		else
-			tly_out_stage_close(&st);
-		if (rc && !w.comm)
-			tly_rt_log(1, "writing %s failed (%s); no measurement file written", path, tly_out_why(rc));
-	} else if (!w.comm) {   /* a job file's failure is told by the caller, once */
-		tly_rt_log(1, "cannot create %s (%s); no measurement file written", path, tly_out_why(e));
-	}
+	if (w.comm && !partial &&
+	    tly_h5_gather(*w.comm, p, tly_out_parts_pending(), &rows, w.mem, t0, &job_rows, &job))
+		rc = write_gathered(&w, &ctx, &job_rows, &job, path, len, t0);
+	else
+		rc = write_file(&w, &ctx, &ctx, &rows, path, len, partial, t0);
 	for (int i = 0; i < TLY_NTABLES; i++) {
 		H5Tclose(w.mem[i]);
 		H5Tclose(w.ftype[i]);
@@ -330,7 +386,8 @@ int tly_out_write(void *comm_ptr, char *path, size_t len, int partial)
 	for (int k = 0; gid && k < p->nthreads; k++)
 		free(gid[k]);
 	free(gid);
+	tly_out_rows_free(&job_rows);
 	tly_out_rows_free(&rows);
 	tly_names_free(&all);
-	return e ? e : rc;
+	return rc;
 }
