@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace/trace_gpu.h"
+#include "trace/trace_gpu_map.h"
 
 #define STEPS 3
 #define PER_STEP 3000   /* launches per step: over the window, so it is written in parts */

@@ -21,7 +21,7 @@
  * context is profiled (the way the earlier versions did it, validated on
  * the H100; a lazily bound ranges session was not).
  */
-#include "gpu/gpu_rt.h"
+#include "gpu/gpu_bind.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -31,6 +31,9 @@
 
 #include "tally_shared.h"
 #include "runtime/rt_parts.h"
+#include "gpu/gpu_marks.h"
+#include "gpu/gpu_share.h"
+#include "gpu/gpu_start.h"
 
 static struct {
 	pthread_mutex_t lock;        /* serialises new bindings (a start takes ~1 s) */

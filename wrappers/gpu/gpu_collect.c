@@ -9,7 +9,7 @@
  * are the hook's launches with NaN values; kernels are named by the hook
  * in every run of that mode, so the merge can compare launches.
  */
-#include "gpu/gpu_rt.h"
+#include "gpu/gpu_collect.h"
 
 #include <float.h>
 #include <math.h>
@@ -19,6 +19,10 @@
 
 #include "passes/passes.h"
 #include "tally_gpu.h"
+#include "gpu/gpu_bind.h"
+#include "gpu/gpu_marks.h"
+#include "gpu/gpu_start.h"
+#include "gpu/gpu_state.h"
 
 #define CHUNK 4096   /* rows per read; a group's rows have no ceiling */
 
@@ -250,13 +254,23 @@ static void collect_one(const struct tly_gpu_view *v, const struct tly_gpu_bind 
 	free_harvest(&h);
 }
 
+/* The bindings (gpu_bind.c) and the launches recorded on them
+ * (gpu_state.c). */
+static void view(struct tly_gpu_view *v)
+{
+	*v = (struct tly_gpu_view){ 0 };
+	v->b = tly_gpu_bind_all(&v->nb);
+	tly_gpu_bind_modes(&v->replay, &v->ranges, &v->on);
+	tly_gpu_state_view(v);
+}
+
 const struct tly_gpu_kstat *tly_gpu_rt_collect(int64_t *n, int *replay)
 {
 	struct tly_gpu_view v;
 	int64_t cap = 0;
 
 	tly_gpu_start_join();   /* a background start has ended */
-	tly_gpu_rt_view(&v);
+	view(&v);
 	*replay = v.replay;
 	*n = *v.nks;
 	if (*v.ks || !v.on)

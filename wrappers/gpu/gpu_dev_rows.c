@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gpu/gpu_rt.h"
+#include "gpu/gpu_bind.h"
 
 void tly_gpu_dev_rows(const struct tly_out_ctx *c, struct tly_rows *r);
 

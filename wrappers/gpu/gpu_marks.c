@@ -20,7 +20,7 @@
  * (gpu_scope.c) a thread at its root starts no range while another
  * thread's region is open.
  */
-#include "gpu/gpu_rt.h"
+#include "gpu/gpu_marks.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -28,6 +28,8 @@
 #include <stdlib.h>
 
 #include "tally_gpu.h"
+#include "gpu/gpu_scope.h"
+#include "gpu/gpu_state.h"
 
 struct mark {
 	const struct tly_rt_thread *t;
@@ -88,7 +90,7 @@ static void push_range(int64_t k)
 
 void tly_gpu_rt_mark(const struct tly_rt_thread *t)
 {
-	struct tly_gpu_view v;
+	int64_t nl;
 	int32_t node;
 	int64_t k = -1;
 
@@ -100,12 +102,12 @@ void tly_gpu_rt_mark(const struct tly_rt_thread *t)
 	 * started a '(thread)' range inside 'backward': 13 of 320 launches) */
 	if (tly_gpu_scope_elsewhere(t))
 		return;
-	tly_gpu_rt_view(&v);
+	nl = tly_gpu_state_launches();
 	node = t->depth ? t->stack[level(t) - 1].node : 0;
 	pthread_mutex_lock(&mk.lock);
 	if (!mk.n) {                                  /* the first range, at the session's start */
-		k = add_locked(t, node, v.nl);
-	} else if (mk.m[mk.n - 1].nl0 == v.nl) {      /* nothing launched in the open range */
+		k = add_locked(t, node, nl);
+	} else if (mk.m[mk.n - 1].nl0 == nl) {      /* nothing launched in the open range */
 		mk.m[mk.n - 1].t = t;
 		mk.m[mk.n - 1].node = node;
 		atomic_store(&pending, 0);
@@ -119,23 +121,22 @@ void tly_gpu_rt_mark(const struct tly_rt_thread *t)
 
 void tly_gpu_rt_mark_launch(void)
 {
-	struct tly_gpu_view v;
-	int64_t k = -1;
+	int64_t nl, k = -1;
 
 	if (!atomic_load_explicit(&pending, memory_order_acquire))
 		return;
-	tly_gpu_rt_view(&v);
+	nl = tly_gpu_state_launches();
 	pthread_mutex_lock(&mk.lock);
 	if (atomic_exchange(&pending, 0) && mk.n &&
 	    (mk.m[mk.n - 1].t != mk.want.t || mk.m[mk.n - 1].node != mk.want.node))
-		k = add_locked(mk.want.t, mk.want.node, v.nl);
+		k = add_locked(mk.want.t, mk.want.node, nl);
 	pthread_mutex_unlock(&mk.lock);
 	push_range(k);
 }
 
 int tly_gpu_rt_mark_info(const char *name, const struct tly_rt_thread **t, int32_t *node, int64_t *launches)
 {
-	struct tly_gpu_view v;
+	int64_t nl;
 	char *end;
 	long long k;
 	int rc = -1;
@@ -145,12 +146,12 @@ int tly_gpu_rt_mark_info(const char *name, const struct tly_rt_thread **t, int32
 	k = strtoll(name + 1, &end, 10);
 	if (*end || end == name + 1)
 		return -1;
-	tly_gpu_rt_view(&v);
+	nl = tly_gpu_state_launches();
 	pthread_mutex_lock(&mk.lock);
 	if (k >= 0 && k < mk.n) {
 		*t = mk.m[k].t;
 		*node = mk.m[k].node;
-		*launches = (k + 1 < mk.n ? mk.m[k + 1].nl0 : v.nl) - mk.m[k].nl0;
+		*launches = (k + 1 < mk.n ? mk.m[k + 1].nl0 : nl) - mk.m[k].nl0;
 		rc = 0;
 	}
 	pthread_mutex_unlock(&mk.lock);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/gpu_collect.h"
 #include "gpu/gpu_rt.h"
 #include "passes/passes.h"
 

@@ -11,6 +11,7 @@
  */
 #include "gpu/gpu_rt.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,19 +22,21 @@
 #include "passes/passes.h"
 #include "runtime/rt_parts.h"
 #include "tally_gpu.h"
+#include "gpu/gpu_bind.h"
+#include "gpu/gpu_collect.h"
+#include "gpu/gpu_marks.h"
+#include "gpu/gpu_scope.h"
+#include "gpu/gpu_start.h"
+#include "gpu/gpu_state.h"
 
+/* Made at the start, on one thread, before the launch hook is set; the
+ * state the other files share is gpu_state.c's. */
 static struct {
-	pthread_mutex_t lock;
 	int n;
 	tally_gpu_event_t ids[TLY_GPU_MAX_METRICS];
 	tally_gpu_group_sets_t *sets;   /* the schedule's (never enabled) */
 	struct tly_gpu_plan plan;
-	int64_t nl;           /* launches recorded on all contexts */
-	char **kn;            /* distinct kernel names (kept to the end) */
-	int64_t nkn, capkn;
-	struct tly_gpu_kstat *ks;
-	int64_t nks;
-} gs = { .lock = PTHREAD_MUTEX_INITIALIZER };
+} gs;
 
 /* The component's detail sentence, else the code's text. */
 static const char *why(int rc)
@@ -41,30 +44,6 @@ static const char *why(int rc)
 	const char *d = tly_err_detail();
 
 	return d && *d ? d : PAPI_strerror(rc);
-}
-
-/* The interned copy of a kernel name (launches repeat a few kernels);
- * NULL when out of memory.  Called with gs.lock held. */
-static const char *intern(const char *name)
-{
-	char *c;
-
-	for (int64_t i = gs.nkn; i-- > 0;)
-		if (!strcmp(gs.kn[i], name))
-			return gs.kn[i];
-	if (gs.nkn == gs.capkn) {
-		int64_t cap = gs.capkn ? 2 * gs.capkn : 64;
-		char **m = realloc(gs.kn, (size_t)cap * sizeof *gs.kn);
-
-		if (!m)
-			return NULL;
-		gs.kn = m;
-		gs.capkn = cap;
-	}
-	if (!(c = strdup(name)))
-		return NULL;
-	gs.kn[gs.nkn++] = c;
-	return c;
 }
 
 /* A program without MPI_Finalize (a serial program, a Python script)
@@ -80,31 +59,6 @@ static void harvest_at_exit(void)
 
 	if (!tly_rt_proc()->finished)
 		tly_gpu_rt_collect(&n, &replay);
-}
-
-/* Launch k of binding b (gs.lock held). */
-static void record(struct tly_gpu_bind *b, struct tly_rt_thread *t, const char *name)
-{
-	struct tly_gpu_launch_rec *x;
-
-	if (b->nl == b->cap) {
-		int64_t cap = b->cap ? 2 * b->cap : 256;
-		void *m = realloc(b->l, (size_t)cap * sizeof *b->l);
-
-		if (m) {
-			b->l = m;
-			b->cap = cap;
-		}
-	}
-	if (b->nl == b->cap)
-		return;
-	x = &b->l[b->nl++];
-	x->t = t;
-	tly_gpu_scope_of(t, &x->pt, &x->node);
-	x->name = intern(name ? name : "?");
-	if (!x->name)
-		x->name = "?";
-	gs.nl++;
 }
 
 static _Atomic(void (*)(uint32_t)) launch_observer;
@@ -135,15 +89,12 @@ static uint64_t on_launch(const tally_gpu_launch_t *l, void *ud)
 		atexit(harvest_at_exit);
 	if (l->phase != 1 || !(b = tly_gpu_bind_find(l->context_uid)))
 		return 0;
-	/* before gs.lock: a thread's first tly_rt_self enters its root region,
-	 * whose region change (marks, values per region) takes gs.lock; the
-	 * other order hung PyTorch's autograd thread at its first launch */
+	/* before gpu_state.c's lock: a thread's first tly_rt_self enters its
+	 * root region, whose region change (marks, values per region) takes
+	 * that lock; the other order hung PyTorch's autograd thread at its
+	 * first launch */
 	t = tly_rt_self();
-	pthread_mutex_lock(&gs.lock);
-	b->seen++;
-	if (b->state == TLY_GPU_BIND_ON && t)
-		record(b, t, l->name);
-	pthread_mutex_unlock(&gs.lock);
+	tly_gpu_state_launch(b, t, l->name);
 	return 0;
 }
 
@@ -303,6 +254,7 @@ void tly_gpu_rt_start(void *comm_ptr)
 	if (!prepare(s) || plan_modes() != 0)
 		return;
 	tly_gpu_scope_start();
+	tly_gpu_state_plan(&gs.plan);
 	tly_gpu_bind_plan(&gs.plan);
 	rc = tally_gpu_set_launch_hook(on_launch, NULL);
 	/* said at verbose level only: with no other CUPTI tool it is noise */
@@ -332,20 +284,6 @@ void tly_gpu_rt_start(void *comm_ptr)
 			tly_gpu_rt_mark(tly_rt_self());
 		}
 	}
-}
-
-void tly_gpu_rt_view(struct tly_gpu_view *v)
-{
-	int replay, ranges, on, nb;
-	struct tly_gpu_bind *b = tly_gpu_bind_all(&nb);
-
-	tly_gpu_bind_modes(&replay, &ranges, &on);
-	pthread_mutex_lock(&gs.lock);
-	*v = (struct tly_gpu_view){ .on = on, .n = gs.n, .replay = replay, .ranges = ranges,
-				    .image_pass = gs.plan.image ? gs.plan.pass : -1,
-				    .image_last = gs.plan.image && gs.plan.pass == gs.plan.host_passes - 1,
-				    .nb = nb, .b = b, .nl = gs.nl, .ks = &gs.ks, .nks = &gs.nks };
-	pthread_mutex_unlock(&gs.lock);
 }
 
 int tly_gpu_rt_ranges(void)

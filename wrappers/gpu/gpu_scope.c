@@ -11,7 +11,7 @@
  * the row.  TALLY_CUDA_SCOPE=thread keeps the per-thread rule: such a
  * launch stays at its thread's root, '(thread)'.
  */
-#include "gpu/gpu_rt.h"
+#include "gpu/gpu_scope.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -11,7 +11,7 @@
  * The lock lives in the user's private directory (mode 0700, checked), is
  * opened without following links and never truncated.
  */
-#include "gpu/gpu_rt.h"
+#include "gpu/gpu_share.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -20,6 +20,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 #include "tally_shared.h"
+#include "runtime/rt.h"
 
 /* The lock file of `uuid` (letters, digits and '-' only) in the user's
  * private directory (src/services/lock_file.c); -1 when there is none to

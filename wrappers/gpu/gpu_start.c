@@ -8,7 +8,7 @@
  * profiled); the wait is bounded, so a start that never ends costs at
  * most TLY_GPU_START_WAIT_S seconds, never a hang.
  */
-#include "gpu/gpu_rt.h"
+#include "gpu/gpu_start.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -9,11 +9,16 @@
  *   trace_mpi.c      messages and collectives (the MPI layer's hooks)
  *   trace_archive.c  the archive: opened when the job starts (collective
  *                    over the tool's communicator), OTF2's buffers flushed
- *                    to its files as they fill; the runtime part
+ *                    to its files as they fill; the runtime part (the top:
+ *                    it starts the others, none calls it)
+ *   trace_state.c    the archive's state, tly_trace() (trace_state.h),
+ *                    read by all
  *   trace_defs.c     closing at the file write: leaves of open regions,
  *                    local mapping tables, global definitions (the
  *                    writer's region ids), the writer module
  *   trace_clock.c    clock offsets to rank 0 at start and at the end
+ *   trace_gpu.c      GPU streams (trace_gpu.h; the records' mapping to
+ *                    OTF2 is trace_gpu_map.c, trace_gpu_map.h)
  */
 #ifndef TALLY_TRACE_H
 #define TALLY_TRACE_H
@@ -58,20 +63,6 @@ struct tly_trace_loc {
 	struct tly_trace_loc *next;
 };
 
-/* ---- trace_archive.c ---- */
-struct tly_trace_state {
-	OTF2_Archive *ar;
-	struct tly_trace_opts opt;
-	void *comm;                   /* the tool's MPI_Comm *, NULL: no MPI */
-	int rank, nranks;
-	int open;                     /* events may be written (atomic) */
-	char dir[1100];               /* the archive's directory */
-	int64_t off0_at, off0, off1_at, off1;   /* clock offsets to rank 0 */
-	pthread_mutex_t lock;         /* locs */
-	struct tly_trace_loc *locs;
-};
-struct tly_trace_state *tly_trace(void);
-
 /* ---- trace_loc.c ---- */
 /* The calling thread's location for t (made, with the enters of its open
  * regions, on first use); NULL when none can be. */
@@ -94,22 +85,6 @@ void tly_trace_mpi_stop(void);
 /* Offset to add to this rank's clock to get rank 0's (collective over
  * comm; 0 without MPI). */
 int64_t tly_trace_clock_offset(void *comm);
-
-/* ---- trace_gpu.c (trace_gpu.h) ---- */
-/* The GPU streams, after the archive opened (nothing without CUDA). */
-void tly_trace_gpu_start(void);
-/* CUPTI flushed and stopped (no stream is added after it). */
-void tly_trace_gpu_stop(void);
-/* The streams closed: their rows into v (TLY_TL_FIELDS each, at most
- * max), how many; *cupti_dropped. */
-int tly_trace_gpu_close(int64_t *v, int max, uint64_t *cupti_dropped);
-/* GPU streams so far (0 when not traced). */
-int tly_trace_gpu_count(void);
-/* Collective: every rank's GPU region names unified (ids from base), the
- * streams' local definitions written; the job's names (n in *nnames),
- * for rank 0's global definitions; free with tly_trace_gpu_free. */
-char **tly_trace_gpu_defs(void *comm, uint32_t base, const int64_t off[4], int *nnames);
-void tly_trace_gpu_free(char **names, int nnames);
 
 /* trace_defs.c defines the writer module tly_out_mod_trace (output/out_module.h). */
 

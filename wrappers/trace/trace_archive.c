@@ -30,13 +30,8 @@
 #include "regions/regions.h"
 #include "runtime/rt_parts.h"
 #include "tally_shared.h"
-
-static struct tly_trace_state trace = { .lock = PTHREAD_MUTEX_INITIALIZER };
-
-struct tly_trace_state *tly_trace(void)
-{
-	return &trace;
-}
+#include "trace/trace_gpu.h"
+#include "trace/trace_state.h"
 
 /* ---- memory: chunks per buffer, bounded for event buffers ---- */
 struct chunks {
@@ -46,8 +41,9 @@ struct chunks {
 
 static void *chunk_alloc(void *ud, OTF2_FileType ft, OTF2_LocationRef loc, void **pbd, uint64_t size)
 {
+	struct tly_trace_state *tr = tly_trace();
 	struct chunks *c = *pbd;
-	size_t limit = (size_t)(trace.opt.buffer / (int64_t)size);
+	size_t limit = (size_t)(tr->opt.buffer / (int64_t)size);
 	void *m;
 
 	(void)ud;
@@ -151,24 +147,25 @@ static int make_dir(char *dir, size_t len, const char *outname, int rank_tag)
 
 static int open_archive(void)
 {
-	uint64_t chunk = (uint64_t)trace.opt.buffer / 4;
+	struct tly_trace_state *tr = tly_trace();
+	uint64_t chunk = (uint64_t)tr->opt.buffer / 4;
 
 	chunk = chunk < OTF2_CHUNK_SIZE_MIN ? OTF2_CHUNK_SIZE_MIN : chunk > (1 << 20) ? (1 << 20) : chunk;
 	int ok;
 
-	trace.ar = OTF2_Archive_Open(trace.dir, "traces", OTF2_FILEMODE_WRITE, chunk, OTF2_CHUNK_SIZE_MIN,
+	tr->ar = OTF2_Archive_Open(tr->dir, "traces", OTF2_FILEMODE_WRITE, chunk, OTF2_CHUNK_SIZE_MIN,
 				     OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-	ok = trace.ar != NULL;
-	if (ok && trace.comm)
-		ok = OTF2_MPI_Archive_SetCollectiveCallbacks(trace.ar, *(MPI_Comm *)trace.comm, MPI_COMM_NULL)
+	ok = tr->ar != NULL;
+	if (ok && tr->comm)
+		ok = OTF2_MPI_Archive_SetCollectiveCallbacks(tr->ar, *(MPI_Comm *)tr->comm, MPI_COMM_NULL)
 		     == OTF2_SUCCESS;
 	else if (ok)
-		ok = OTF2_Archive_SetSerialCollectiveCallbacks(trace.ar) == OTF2_SUCCESS;
-	ok = ok && OTF2_Archive_SetFlushCallbacks(trace.ar, &flush_cb, NULL) == OTF2_SUCCESS;
-	ok = ok && OTF2_Archive_SetMemoryCallbacks(trace.ar, &mem_cb, NULL) == OTF2_SUCCESS;
-	ok = ok && OTF2_Pthread_Archive_SetLockingCallbacks(trace.ar, NULL) == OTF2_SUCCESS;
-	ok = ok && OTF2_Archive_SetCreator(trace.ar, "Tally " TALLY_VERSION_STRING) == OTF2_SUCCESS;
-	ok = ok && OTF2_Archive_OpenEvtFiles(trace.ar) == OTF2_SUCCESS;
+		ok = OTF2_Archive_SetSerialCollectiveCallbacks(tr->ar) == OTF2_SUCCESS;
+	ok = ok && OTF2_Archive_SetFlushCallbacks(tr->ar, &flush_cb, NULL) == OTF2_SUCCESS;
+	ok = ok && OTF2_Archive_SetMemoryCallbacks(tr->ar, &mem_cb, NULL) == OTF2_SUCCESS;
+	ok = ok && OTF2_Pthread_Archive_SetLockingCallbacks(tr->ar, NULL) == OTF2_SUCCESS;
+	ok = ok && OTF2_Archive_SetCreator(tr->ar, "Tally " TALLY_VERSION_STRING) == OTF2_SUCCESS;
+	ok = ok && OTF2_Archive_OpenEvtFiles(tr->ar) == OTF2_SUCCESS;
 	return ok ? 0 : -1;
 }
 
@@ -176,54 +173,57 @@ static int open_archive(void)
  * nothing (its events would go into its parent's files). */
 static void fork_child(void)
 {
-	__atomic_store_n(&trace.open, 0, __ATOMIC_RELEASE);
+	struct tly_trace_state *tr = tly_trace();
+
+	__atomic_store_n(&tr->open, 0, __ATOMIC_RELEASE);
 	tly_region_follow(NULL);
-	if (trace.comm)
+	if (tr->comm)
 		tly_trace_mpi_stop();
 }
 
 /* The job starts (rt_parts.h): every rank, together. */
 static void job_start(void *comm_ptr)
 {
+	struct tly_trace_state *tr = tly_trace();
 	struct tly_rt_proc *p = tly_rt_proc();
 	char name[1024];
 	int e = 0, ok;
 
-	if (tly_parse_bool(p->opt.raw.trace) != 1 || trace.ar)
+	if (tly_parse_bool(p->opt.raw.trace) != 1 || tr->ar)
 		return;
-	read_opts(&trace.opt, &p->opt.raw);
-	trace.comm = comm_ptr;
-	trace.rank = comm_ptr ? p->rank : 0;
-	trace.nranks = comm_ptr ? p->nranks : 1;
+	read_opts(&tr->opt, &p->opt.raw);
+	tr->comm = comm_ptr;
+	tr->rank = comm_ptr ? p->rank : 0;
+	tr->nranks = comm_ptr ? p->nranks : 1;
 	if (comm_ptr)
 		snprintf(name, sizeof name, "%s", p->outname);
 	else
 		tly_out_choose_name(name, sizeof name, ".h5");
-	if (trace.rank == 0)
-		e = make_dir(trace.dir, sizeof trace.dir, name, !comm_ptr && p->job.size > 1 ? p->rank : -1);
+	if (tr->rank == 0)
+		e = make_dir(tr->dir, sizeof tr->dir, name, !comm_ptr && p->job.size > 1 ? p->rank : -1);
 	if (comm_ptr) {
 		PMPI_Bcast(&e, 1, MPI_INT, 0, *(MPI_Comm *)comm_ptr);
-		PMPI_Bcast(trace.dir, (int)sizeof trace.dir, MPI_CHAR, 0, *(MPI_Comm *)comm_ptr);
+		PMPI_Bcast(tr->dir, (int)sizeof tr->dir, MPI_CHAR, 0, *(MPI_Comm *)comm_ptr);
 	}
 	if (e) {
-		if (trace.rank == 0)
-			tly_rt_log(1, "trace not taken: cannot make its directory %s (%s)", trace.dir, strerror(-e));
+		if (tr->rank == 0)
+			tly_rt_log(1, "trace not taken: cannot make its directory %s (%s)", tr->dir, strerror(-e));
 		return;
 	}
 	ok = open_archive() == 0;
 	if (comm_ptr)
 		PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, *(MPI_Comm *)comm_ptr);
 	if (!ok) {
-		if (trace.rank == 0) {
-			tly_rt_log(1, "trace not taken: OTF2 cannot open an archive in %s", trace.dir);
-			rmdir(trace.dir);
+		if (tr->rank == 0) {
+			tly_rt_log(1, "trace not taken: OTF2 cannot open an archive in %s", tr->dir);
+			rmdir(tr->dir);
 		}
 		return;   /* the archive handle, if any, is left: closing it is collective */
 	}
-	trace.off0_at = tly_rt_now();
-	trace.off0 = tly_trace_clock_offset(comm_ptr);
+	tr->off0_at = tly_rt_now();
+	tr->off0 = tly_trace_clock_offset(comm_ptr);
 	pthread_atfork(NULL, NULL, fork_child);
-	__atomic_store_n(&trace.open, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&tr->open, 1, __ATOMIC_RELEASE);
 	tly_region_follow(tly_trace_follow);
 	if (comm_ptr)
 		tly_trace_mpi_start();
@@ -233,13 +233,14 @@ static void job_start(void *comm_ptr)
 /* A thread's end: its regions close at this time in the trace. */
 static void thread_stop(struct tly_rt_thread *t)
 {
+	struct tly_trace_state *tr = tly_trace();
 	int64_t now = tly_rt_now();
 
-	pthread_mutex_lock(&trace.lock);
-	for (struct tly_trace_loc *l = trace.locs; l; l = l->next)
+	pthread_mutex_lock(&tr->lock);
+	for (struct tly_trace_loc *l = tr->locs; l; l = l->next)
 		if (l->t == t && !l->stop_ts)
 			l->stop_ts = now;
-	pthread_mutex_unlock(&trace.lock);
+	pthread_mutex_unlock(&tr->lock);
 }
 
 const struct tly_rt_part tly_rt_part_trace = {

@@ -11,6 +11,8 @@
  */
 #include "trace/trace.h"
 #include "trace/trace_gpu.h"
+#include "trace/trace_gpu_map.h"
+#include "trace/trace_state.h"
 
 #include <mpi.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
  * to it).  The cap (TALLY_TRACE_MAX_EVENTS) counts both events of a
  * record; what it leaves out is counted as dropped.
  */
-#include "trace/trace_gpu.h"
+#include "trace/trace_gpu_map.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,6 +11,7 @@
  * (trace_archive.c's memory callbacks bound it).
  */
 #include "trace/trace.h"
+#include "trace/trace_state.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,6 +12,7 @@
  * line joins two locations of the archive.
  */
 #include "trace/trace.h"
+#include "trace/trace_state.h"
 
 #include <mpi.h>
 #include <stdlib.h>
