@@ -278,7 +278,7 @@ def case_export():
                 empty.append(n)
                 continue
             lines = open(p).read().splitlines() if os.path.exists(p) else []
-            check(len(lines) == len(h[n]) + 1, f"{p}: {len(lines) - 1} rows, dataset {len(h[n])}")
+            check(len(lines) == sizes[n] + 1, f"{p}: {len(lines) - 1} rows, dataset {sizes[n]}")
         check(all(n in err for n in empty) and (not empty or "without rows" in err),
               f"the tables without rows {empty} are named: {err!r}")
     nev = len(dump_table(f, "events", 1))
