@@ -20,6 +20,11 @@ def _decode(values):
     return [printable(v.decode("utf-8", "replace") if isinstance(v, bytes) else v) for v in values]
 
 
+def enum_mapping(dt):
+    """An HDF5 enum type's names -> values (None when dt is no enum)."""
+    return h5py.check_enum_dtype(dt)
+
+
 def _enum_names(dt, values):
     """Values of an HDF5 enum column as their names (None if not an enum)."""
     mapping = h5py.check_enum_dtype(dt)

@@ -18,16 +18,19 @@ Usage: check_app.py TALLY_FILE COUNT_DIR NRANKS NTHREADS PLAIN_OUT TALLY_OUT APP
           and GCC's libgomp there when the program started parallel regions.
   Results: the result lines (results.py) of the plain and the measured run
           are the same.
-Reads the file with h5py alone (not Tally's reader).  Exit 0 when all hold.
+Reads the rows as stored through tally.raw (TLY_TEST_PYTHONPATH, else the
+source tree's analysis/, names the package).  Exit 0 when all hold.
 """
 import collections
 import glob
 import os
 import sys
 
-import h5py
-
 import results
+
+sys.path.insert(0, os.environ.get("TLY_TEST_PYTHONPATH", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                                     "..", "..", "analysis")))
+import tally  # noqa: E402
 
 
 def counters(cdir, nranks):
@@ -154,7 +157,7 @@ def main():
     path, cdir, nranks, nthreads, plain_out, tally_out, app = sys.argv[1:]
     nranks, nthreads = int(nranks), int(nthreads)
     bad = 0
-    with h5py.File(path, "r") as f:
+    with tally.raw(path) as f:
         print("== MPI calls and bytes: Tally's file against the test's counters")
         bad += check_mpi(f, cdir, nranks)
         print("== OpenMP parallel regions: Tally's visits against GOMP_parallel calls")

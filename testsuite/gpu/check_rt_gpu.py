@@ -12,10 +12,15 @@ two ranks share one GPU, whose counters serve one process at a time: rank
 import os
 import sys
 
-import h5py
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 from th import check, done, show_ok  # noqa: E402
+
+sys.path.insert(0, os.environ.get("TLY_TEST_PYTHONPATH", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                                     "..", "..", "analysis")))
+import tally  # noqa: E402  (tally.raw: the rows as stored, through the reader's checks)
+
+
 show_ok()
 
 FFMA = 16384 * 256 * 100
@@ -25,7 +30,7 @@ COUNTERS = ["smsp__inst_executed.sum", "smsp__sass_thread_inst_executed_op_ffma_
 
 
 def rows(path, table):
-    with h5py.File(path) as f:
+    with tally.raw(path) as f:
         d = f[table][:]
     return [{k: (r[k].decode() if isinstance(r[k], bytes) else r[k]) for k in d.dtype.names} for r in d]
 

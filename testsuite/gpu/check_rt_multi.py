@@ -14,9 +14,13 @@ says so once with the UUID; --compare: every metric of the work kernel
 equals KR's (kernel replay) per rank and GPU."""
 import argparse
 import re
+import os
 import sys
 
-import h5py
+sys.path.insert(0, os.environ.get("TLY_TEST_PYTHONPATH", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                                     "..", "..", "analysis")))
+import tally  # noqa: E402  (tally.raw: the rows as stored, through the reader's checks)
+
 
 LAUNCHES = 3
 METRIC = "smsp__inst_executed.sum"
@@ -34,7 +38,7 @@ def s(v):
 
 
 def table(path, name):
-    with h5py.File(path) as f:
+    with tally.raw(path) as f:
         return f[name][:] if name in f else None
 
 

@@ -6,13 +6,16 @@ instruction counters (metrics '*inst*') equal exactly, in total, min and
 max; other metrics are printed.  Exit 1 on a difference or when fewer than
 N kernels (default 1) are compared.
 """
+import os
 import sys
 
-import h5py
+sys.path.insert(0, os.environ.get("TLY_TEST_PYTHONPATH", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                                     "..", "..", "analysis")))
+import tally  # noqa: E402  (tally.raw: the rows as stored, through the reader's checks)
 
 
 def rows(path):
-    with h5py.File(path) as f:
+    with tally.raw(path) as f:
         d = f["gpu_kernels"][:] if "gpu_kernels" in f else []
         nr = int(f.attrs["nranks"])
     out = {}

@@ -14,10 +14,15 @@ import os
 import sys
 from collections import defaultdict
 
-import h5py
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 from th import check, done, show_ok  # noqa: E402
+
+sys.path.insert(0, os.environ.get("TLY_TEST_PYTHONPATH", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                                     "..", "..", "analysis")))
+import tally  # noqa: E402  (tally.raw: the rows as stored, through the reader's checks)
+
+
 show_ok()
 
 
@@ -43,7 +48,7 @@ def per_line(rows):
 
 def hot(cu, path):
     lo, hi, fma = markers(cu)
-    with h5py.File(path, "r") as f:
+    with tally.raw(path) as f:
         rows, st = f["pc_samples"][:], f["pcsamp_status"][:]
     check(len(rows) > 0 and len(st) == 1 and st[0]["sampling"] == 1, f"hot: {len(rows)} rows, one sampling rank")
     tot = sum(int(r["samples"]) for r in rows if not r["not_issued"])
@@ -66,7 +71,7 @@ def hot(cu, path):
 
 
 def serial(path):
-    with h5py.File(path, "r") as f:
+    with tally.raw(path) as f:
         rows, st = f["pc_samples"][:], f["pcsamp_status"][:]
     by = defaultdict(int)
     for r in rows:
@@ -82,7 +87,7 @@ def serial(path):
 
 
 def shared(path):
-    with h5py.File(path, "r") as f:
+    with tally.raw(path) as f:
         rows, st = f["pc_samples"][:], f["pcsamp_status"][:]
     ranks = sorted({int(r["rank"]) for r in rows})
     samp = [int(x["rank"]) for x in st if x["sampling"] == 1]

@@ -7,6 +7,7 @@
 # under --passes=auto (application replay of that list): each within 2%
 # of ncu's.  APP is test_rt_multi (mode copy).  77 without a GPU, ncu or h5py.
 set -u
+analysis=${TLY_TEST_PYTHONPATH:-$(cd "$(dirname "$0")/../../analysis" && pwd)}   # tally.raw reads the files
 app=$1 run=$2
 abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
 app=$(abs "$app") run=$(abs "$run")
@@ -29,8 +30,8 @@ for j in one:$D kr:$M; do
 done
 timeout 300 "$run" --passes=auto --events=$M --output-name=ar.h5 --verbose=2 -- mpirun -np 1 "$app" copy > ar.log 2>&1 ||
   { cat ar.log; echo "FAIL: job ar"; exit 1; }
-"$py" - <<'PY'
-import csv, sys, h5py
+PYTHONPATH="$analysis" "$py" - <<'PY'
+import csv, sys, tally
 ncu = [float(r["Metric Value"].replace(",", "")) * {"byte": 1, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9}.get(r["Metric Unit"], 1)
        for r in csv.DictReader(l for l in open("ncu.csv") if l.startswith('"'))
        if r.get("Metric Name") == "dram__bytes_read.sum" and r.get("Kernel Name", "").startswith("copy")]
@@ -39,7 +40,7 @@ if not ncu:
 ref = sum(ncu) / len(ncu)
 ok = True
 for name in ("one", "kr", "ar"):
-    with h5py.File(name + ".h5") as f:
+    with tally.raw(name + ".h5") as f:
         rows = [r for r in f["gpu_kernels"][:] if r["kernel"].decode().startswith("copy")
                 and r["metric"].decode() == "dram__bytes_read.sum"]
     v = sum(float(r["total"]) for r in rows) / max(1, sum(int(r["launches"]) for r in rows))

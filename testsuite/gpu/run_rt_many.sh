@@ -6,6 +6,7 @@
 # value would lower the launches or the total).  77 without a GPU.
 # PY: a python3 with h5py (default python3).
 set -u
+analysis=${TLY_TEST_PYTHONPATH:-$(cd "$(dirname "$0")/../../analysis" && pwd)}   # tally.raw reads the files
 app=$1 run=$2 n=$3
 PY=${PY:-python3}
 . "$(dirname "$0")/gpu_present.sh"
@@ -13,10 +14,10 @@ $PY -c "import h5py" 2>/dev/null || { echo "FAIL: $PY has no h5py (set PY)"; exi
 dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
 cd "$dir" || exit 1
 timeout 250 "$run" --events=cuda:::smsp__inst_executed.sum --output-name=many.h5 -- "$app" "$n" || exit 1
-$PY - "$n" <<'PY'
-import sys, h5py
+PYTHONPATH="$analysis" $PY - "$n" <<'PY'
+import sys, tally
 n = int(sys.argv[1])
-with h5py.File("many.h5") as f:
+with tally.raw("many.h5") as f:
     rows = [r for r in f["gpu_kernels"][:] if b"work" in r["kernel"]]
 for r in rows:
     print(r["kernel"].decode()[:40], r["metric"].decode(), "launches", int(r["launches"]),

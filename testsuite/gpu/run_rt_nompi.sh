@@ -9,6 +9,7 @@
 #   3. torchrun --nproc_per_node=2 of the script: one file, both ranks.
 # 77 without a GPU.  PY: the python3 with torch and h5py (default python3).
 set -u
+analysis=${TLY_TEST_PYTHONPATH:-$(cd "$(dirname "$0")/../../analysis" && pwd)}   # tally.raw reads the files
 nompi=$1 mpi=$2 run=$3 checker=$4 torch=${5:-}
 PY=${PY:-python3}
 . "$(dirname "$0")/gpu_present.sh"
@@ -29,11 +30,11 @@ if [ -n "$torch" ] && $PY -c "import torch; assert torch.cuda.is_available()" 2>
   step timeout 300 "$run" --output-name=torchrun.h5 --verbose=2 -- ${tr:-$PY -m torch.distributed.run} \
     --nproc_per_node=2 "$torch" dist || fail=1
   ls -la
-  step $PY - <<'PY' || fail=1
-import glob, sys, h5py
+  step env PYTHONPATH="$analysis" $PY - <<'PY' || fail=1
+import glob, sys, tally
 files = sorted(glob.glob("*.h5"))
 print("files:", files)
-f = h5py.File("torchrun.h5")
+f = tally.raw("torchrun.h5")
 ranks = sorted(int(r) for r in f["ranks"][:]["rank"])
 print("torchrun.h5: nranks", int(f.attrs["nranks"]), "ranks", ranks, "pids", list(f["ranks"][:]["pid"]))
 parts = glob.glob("*.parts")

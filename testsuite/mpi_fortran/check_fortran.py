@@ -14,7 +14,7 @@ sys.path.insert(0, os.environ.get("TLY_TEST_PYTHONPATH", os.path.join(os.path.di
                                                                      "..", "..", "analysis")))
 try:
     import tally  # noqa: E402
-    import h5py  # noqa: F401,E402  (tally.read needs it)
+    import tally.fileio  # noqa: F401,E402  (the reader's HDF5 layer: ImportError without h5py)
 except ImportError:
     print("python3-h5py missing"); sys.exit(77)
 

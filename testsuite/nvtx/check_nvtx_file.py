@@ -4,22 +4,26 @@ against what it submitted: payload rows field by field, the dynamic
 schema's arrays, the deferred batch's converted times (within 1 us), nested
 range visits and inclusive time/counters >= the children's, start/end
 ranges across threads, names, marks.  `filtered`: the run had
-TALLY_NVTX_DOMAINS=-app, so nothing of the domain "app" may be recorded."""
+TALLY_NVTX_DOMAINS=-app, so nothing of the domain "app" may be recorded.
+Read with tally.raw (TLY_TEST_PYTHONPATH names the package)."""
 import os
 import sys
 
-import h5py
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 from th import check, done  # noqa: E402
+
+sys.path.insert(0, os.environ.get("TLY_TEST_PYTHONPATH", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                                     "..", "..", "analysis")))
+import tally  # noqa: E402
 
 
 def s(v):
     return v.decode() if isinstance(v, bytes) else str(v)
 
 
-f = h5py.File(sys.argv[1], "r")
+f = tally.raw(sys.argv[1])
 if len(sys.argv) > 3 and sys.argv[3] == "mpi":
     # nvtx_mpi_app, 2 ranks: rank r pushed r + 1 rows {who = r, v = r + 0.5 k}
     rows = sorted((int(x["rank"]), float(x["v"]), int(x["who"]), int(x["event"])) for x in f["nvtx/payloads/pr"][:])
@@ -41,7 +45,7 @@ def payload_checks():
     outer = f["nvtx/payloads/outer"][:]
     want = [ln for ln in lines if ln[0] == "outer"]
     check(len(outer) == len(want) == 3, f"outer rows {len(outer)} != {len(want)}")
-    color = h5py.check_enum_dtype(f["nvtx/payloads/outer"].dtype["color"])
+    color = f.enum("nvtx/payloads/outer", "color")
     check(color == {"red": 1, "green": 2, "blue": 7}, f"color enum {color}")
     for row, w in zip(outer, want):
         i, u, fl, d, msg, col, ia, ib, a0, a1, a2 = w[1:]

@@ -25,10 +25,15 @@ import math
 import os
 import sys
 
-import h5py
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 from th import check, done, show_ok  # noqa: E402
+
+sys.path.insert(0, os.environ.get("TLY_TEST_PYTHONPATH", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                                     "..", "..", "analysis")))
+import tally  # noqa: E402  (tally.raw: the rows as stored, through the reader's checks)
+
+
 show_ok()
 
 FFMA = 16384 * 256 * 100
@@ -42,7 +47,7 @@ EXACT = {"sm__ctas_launched.sum": 16384, "sm__warps_launched.sum": WARPS,
 
 
 def rows(path, table):
-    with h5py.File(path) as f:
+    with tally.raw(path) as f:
         d = f[table][:]
     return [{k: (r[k].decode() if isinstance(r[k], bytes) else r[k]) for k in d.dtype.names} for r in d]
 

@@ -16,7 +16,7 @@ import argparse
 import os
 import sys
 
-import h5py
+import h5py   # a writer (allowed: testsuite/layout/check_h5py.py): files of every schema version, enums
 import numpy as np
 
 sys.path.insert(0, os.environ.get("TALLY_PYTHONPATH", os.path.join(os.path.dirname(__file__), "..", "..",

@@ -35,13 +35,12 @@ def case_nccl():
     > 0 and within the region's inclusive time summed by hand from
     region_stats; the report's NCCL section fits 120 columns; a file
     without NCCL ranges gives an empty frame and no section."""
-    import h5py
     import tally
     from tally import nccl
     path = os.path.join(DATA, "gpu_ddp.h5")
     hook = _hook_counts(os.path.join(DATA, "gpu_ddp.log"))
     check(hook == {0: (19, 63406480), 1: (19, 63406480)}, f"the log's hook counts {hook}")
-    with h5py.File(path, "r") as f:
+    with tally.raw(path) as f:
         nranks = int(f.attrs["nranks"])
         rid = [int(r["id"]) for r in f["regions"][()] if _s(r["name"]) == "NCCL::ncclAllReduce"]
         incl = {}

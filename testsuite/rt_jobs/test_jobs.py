@@ -35,8 +35,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from th import check, done, show_ok  # noqa: E402
 show_ok()
 
+sys.path.insert(0, os.environ["JOBS_PYTHONPATH"])   # the tally package of the build: tally.raw reads the files
 try:
-    import h5py
+    import tally
+    import tally.fileio  # noqa: F401  (the reader's HDF5 layer: ImportError without h5py)
 except ImportError:
     print("SKIP: /usr/bin/python3 has no h5py (testsuite/install-deps.sh installs python3-h5py)")
     sys.exit(77)
@@ -72,19 +74,19 @@ def only_files(d, names):
 
 
 def table(path, name):
-    with h5py.File(path, "r") as f:
-        return f[name][()] if name in f else None
+    with tally.raw(path) as f:
+        return f.get(name)
 
 
 def attr(path, name):
-    with h5py.File(path, "r") as f:
+    with tally.raw(path) as f:
         v = f.attrs[name]
     return v.decode() if isinstance(v, bytes) else v
 
 
 def counter(path, event_prefix):
     """Sum over threads of the root region's value of the first event named so."""
-    with h5py.File(path, "r") as f:
+    with tally.raw(path) as f:
         names = [e["name"].decode() for e in f["events"][()]]
         idx = next(i for i, n in enumerate(names) if n.startswith(event_prefix))
         roots = {int(r["id"]) for r in f["regions"][()] if int(r["parent"]) == -1}
@@ -304,7 +306,6 @@ def sections(path, by, fmt):
     build): 16 runs per file, without 16 interpreter start-ups."""
     import contextlib
     import io
-    sys.path.insert(0, os.environ["JOBS_PYTHONPATH"])
     from tally.cli import main
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -320,9 +321,8 @@ def sections(path, by, fmt):
 
 def report_one(path):
     """Every --by and --format; the json sections against the tables' rows."""
-    rows = {}
-    with h5py.File(path, "r") as f:   # every dataset, NVTX payloads (nvtx/payloads/<schema>) too
-        f.visititems(lambda k, o: rows.__setitem__(k, len(o)) if isinstance(o, h5py.Dataset) else None)
+    with tally.raw(path) as f:   # every table, NVTX payloads (nvtx/payloads/<schema>) too
+        rows = f.sizes()
     has_kernels = rows.get("gpu_kernels", 0) > 0
     for by in ("region", "rank", "thread", "kernel"):
         for fmt in ("text", "csv", "json", "markdown"):

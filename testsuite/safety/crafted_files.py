@@ -26,7 +26,7 @@ import sys
 import tempfile
 import time
 
-import h5py
+import h5py   # a writer of crafted hostile files on purpose (allowed: testsuite/layout/check_h5py.py)
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))

@@ -21,7 +21,7 @@ import sys
 import tempfile
 import time
 
-import h5py
+import h5py   # damages files on purpose, in place (allowed: testsuite/layout/check_h5py.py)
 import numpy as np
 
 HANG_S = 60

@@ -12,7 +12,7 @@ import os
 import subprocess
 import sys
 
-import h5py
+import h5py   # its File is replaced by a crash on purpose (allowed: testsuite/layout/check_h5py.py)
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 import th  # noqa: E402

@@ -7,6 +7,7 @@
 # when the file is in place, the application's exit status is kept, and
 # the job directory of a job without MPI is 0700 and never a planted link.
 set -u
+analysis=$(cd "$(dirname "$0")/../../analysis" && pwd)   # tally.raw reads the files (issue 40)
 app=$1 run=$2
 /usr/bin/python3 -c "import h5py" 2>/dev/null || { echo "python3-h5py missing"; exit 77; }
 export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
@@ -14,7 +15,7 @@ dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
 cd "$dir" || exit 1
 fail=0
 bad() { echo "FAILED: $*"; fail=1; }
-h5ok() { /usr/bin/python3 -c "import h5py,sys; f=h5py.File(sys.argv[1],'r'); assert f.attrs['schema_version']>=1" "$1" 2>/dev/null; }
+h5ok() { PYTHONPATH="$analysis" /usr/bin/python3 -c "import sys, tally; f=tally.raw(sys.argv[1]); assert f.attrs['schema_version']>=1" "$1" 2>/dev/null; }
 # runs the app under tally-run expecting exit status 7; stderr to err.txt
 measure() { "$run" "$@" -- "$app" 7 >/dev/null 2>err.txt; local rc=$?; [ $rc = 7 ] || bad "exit status $rc, want 7"; }
 

@@ -9,10 +9,15 @@ import math
 import os
 import sys
 
-import h5py
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 from th import check, done, show_ok  # noqa: E402
+
+sys.path.insert(0, os.environ.get("TLY_TEST_PYTHONPATH", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                                     "..", "..", "analysis")))
+from tally import raw as read_raw  # noqa: E402  (the rows as stored, through the reader's checks)
+
+
 show_ok()
 
 
@@ -30,7 +35,7 @@ def main():
     check(len(lp) == steps and lp == lt, f"losses identical ({len(lp)} steps; first {lp[:1]}, tally {lt[:1]})")
     log = open(tally).read()
     check("attribution by launch order may be wrong" not in log, "no launch-order warning")
-    with h5py.File(h5, "r") as f:
+    with read_raw(h5) as f:
         reg = {int(r["id"]): s(r["name"]) for r in f["regions"][()]}
         visits = {}
         for r in f["region_stats"][()]:

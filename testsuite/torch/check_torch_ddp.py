@@ -8,9 +8,13 @@ each rank; NCCL's all-reduce NVTX ranges per rank equal the calls the
 script's DDP hook counted (and the hook's bytes the gradient bytes)."""
 import math
 import re
+import os
 import sys
 
-import h5py
+sys.path.insert(0, os.environ.get("TLY_TEST_PYTHONPATH", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                                     "..", "..", "analysis")))
+from tally import raw as read_raw  # noqa: E402  (the rows as stored, through the reader's checks)
+
 
 ok = True
 
@@ -60,7 +64,7 @@ check(lp and sorted(lp) == sorted(lt), f"losses identical to the plain run ({len
 dev = {int(r): (int(i), u) for r, i, u in lines(tally, "DEVICE")}
 hook = {int(r): (int(c), int(b)) for r, c, b in lines(tally, "ALLREDUCE")}
 grad = {int(r): int(b) for r, b in lines(tally, "GRAD_BYTES")}
-with h5py.File(ddp) as f, h5py.File(ref) as g:
+with read_raw(ddp) as f, read_raw(ref) as g:
     rows = {(int(r["rank"]), int(r["device"])): r for r in f["gpu_devices"][:]}
     for k, r in sorted(rows.items()):
         print(f"     rank {k[0]} device {k[1]} {s(r['uuid'])} {s(r['pci_bus_id'])} profiled {int(r['profiled'])} "

@@ -10,9 +10,13 @@ optimizer with values and the same launches (the autograd thread's kernels count
 region open when they run, not for that thread's root as per kernel);
 STEP.h5: rows only for the outermost regions, the same total.  Exit 1 on
 a failed check."""
+import os
 import sys
 
-import h5py
+sys.path.insert(0, os.environ.get("TLY_TEST_PYTHONPATH", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                                     "..", "..", "analysis")))
+import tally  # noqa: E402  (tally.raw: the rows as stored, through the reader's checks)
+
 
 FAILS = []
 
@@ -34,7 +38,7 @@ def losses(path):
 def per_region(path):
     """{last region name: (total, launches)}, the kernel names, the deepest path."""
     out, kernels, deepest = {}, set(), 0
-    with h5py.File(path, "r") as f:
+    with tally.raw(path) as f:
         for r in f["gpu_kernels"][()]:
             parts = s(r["region"]).split(" / ")
             deepest = max(deepest, len(parts))

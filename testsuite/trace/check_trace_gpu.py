@@ -237,12 +237,16 @@ def main():
         said = int(m.group(1)) if m else 0
         check(said == a.cupti_dropped, f"the log says CUPTI dropped {said} records (want {a.cupti_dropped})")
     if a.h5:
-        import h5py   # pylint: disable=import-outside-toplevel
+        import os   # pylint: disable=import-outside-toplevel
+        sys.path.insert(0, os.environ.get("TLY_TEST_PYTHONPATH", os.path.join(
+            os.path.dirname(os.path.abspath(__file__)), "..", "..", "analysis")))
+        import tally   # pylint: disable=import-outside-toplevel  (tally.raw: the rows as stored)
 
         def s(x):
             return x.decode() if isinstance(x, bytes) else str(x)
-        with h5py.File(a.h5, "r") as f:
-            k = f["gpu_kernels"][()] if "gpu_kernels" in f else []
+        with tally.raw(a.h5) as f:
+            k = f.get("gpu_kernels")
+            k = [] if k is None else k
             first = s(k[0]["metric"]) if len(k) else ""
             want = collections.Counter()
             for r in k:
