@@ -39,9 +39,16 @@ victims() {
   [ -z "$(ls -A "$work/victimdir")" ] || bad "$1: files appeared in the victim directory: $(ls -A "$work/victimdir")"
 }
 # where the data of "written to PATH" is now: PATH, or the name the swapper moved it to
+# (the swapper renames, links, then logs: a name that is missing or already
+# its link waits for the log line, up to 10 s on a loaded machine; twice
+# under load the check read the victim through the fresh link)
 where() {
-  local base=${1##*/} moved
-  moved=$(awk -v n="$base" '$1 == n { m = $2 } END { print m }' "$logd/log")
+  local base=${1##*/} moved k
+  for k in $(seq 100); do
+    moved=$(awk -v n="$base" '$1 == n { m = $2 } END { print m }' "$logd/log")
+    { [ -n "$moved" ] || { [ -e "$1" ] && [ ! -L "$1" ]; }; } && break
+    sleep 0.1
+  done
   if [ -n "$moved" ]; then echo "$out/$moved"; else echo "$1"; fi
 }
 outcome() {   # NAME ERRFILE
