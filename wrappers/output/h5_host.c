@@ -1,11 +1,11 @@
 /*
- * h5_host.c - the writer library's side of output/h5_lib.h: its one
- * exported function, which takes the preload library's host table, and
- * the runtime's functions the writer's files call (h5_writer.c,
- * h5_merge.c, nvtx/nvtx_h5.c), each through that table, so those files
- * are the same as when they were part of the preload library.
+ * h5_host.c - the writer library's side of output/h5_lib.h below the
+ * writer: the preload library's host table (given by the entry point,
+ * h5_entry.c) and the runtime's functions the writer's files call
+ * (h5_writer.c, h5_merge.c, nvtx/nvtx_h5.c), each through that table, so
+ * those files are the same as when they were part of the preload library.
  */
-#include "output/h5_lib.h"
+#include "output/h5_host.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -141,18 +141,7 @@ int tly_out_parts_pending(void)
 	return n;
 }
 
-static const struct tly_h5_lib lib = {
-	.init = tly_out_init,
-	.write = tly_out_write,
-	.merge = tly_out_merge,
-};
-
-__attribute__((visibility("default"))) const struct tly_h5_lib *tally_h5_writer_open(const struct tly_h5_host *h);
-
-const struct tly_h5_lib *tally_h5_writer_open(const struct tly_h5_host *h)
+void tly_h5_host_set(const struct tly_h5_host *h)
 {
-	if (!h || h->abi != TLY_H5_ABI)
-		return NULL;
 	host = h;
-	return &lib;
 }

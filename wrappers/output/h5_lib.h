@@ -13,8 +13,9 @@
  * needs of the runtime: the process, messages, the unified names, the
  * modules' rows, the staged file of output/out_stage.c) and gets back a
  * struct tly_h5_lib.  The library's one exported symbol is
- * TLY_H5_LIB_ENTRY (output/h5_host.c, which also gives the writer's files
- * the runtime's functions by their usual names).
+ * TLY_H5_LIB_ENTRY (output/h5_entry.c, the top of the library); it keeps
+ * the host table in output/h5_host.c, which gives the writer's files the
+ * runtime's functions by their usual names.
  */
 #ifndef TALLY_H5_LIB_H
 #define TALLY_H5_LIB_H

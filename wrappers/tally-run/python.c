@@ -8,7 +8,7 @@
  * package is at <tally-run's directory>/../share/tally/python, installed
  * and in the build tree.
  */
-#include "replay.h"
+#include "python.h"
 #include "spawn.h"
 #include "tally_shared.h"
 

@@ -9,6 +9,7 @@
  */
 #include "replay.h"
 
+#include "python.h"
 #include "spawn.h"
 #include "tally_shared.h"
 

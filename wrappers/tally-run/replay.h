@@ -13,13 +13,5 @@
  * here (tally-run then runs the command once), else tally-run's exit
  * status: the first failing run's, else 0. */
 int tly_replay_run(const char *passes, char **argv);
-/* python.c: the interpreter for tally-run's Python commands (TALLY_PYTHON,
- * else the first with h5py of the configured ones and python3 on PATH). */
-const char *tly_python(void);
-/* python.c: the first TLY_REPORT_ARGS words of a command line that runs
- * tally-report (the tally package installed beside tally-run) with that
- * interpreter; the caller appends the command, its arguments and NULL. */
-#define TLY_REPORT_ARGS 5
-int tly_report_argv(char **av);
 
 #endif /* TALLY_RUN_REPLAY_H */

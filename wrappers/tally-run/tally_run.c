@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "python.h"
 #include "replay.h"
 #include "tally_shared.h"
 
