@@ -178,9 +178,11 @@ def main():
     nstreams = sum(1 for v in locs.values() if v[1] == "ACCELERATOR_STREAM")
     print(f"STREAMS {nstreams} RECORDS {len(recs)} KERNELS {len(kern)}")
     la, spans = launches(locs, evs)
-    missing = [r for r in recs if r[4] not in la]
+    # copies and memsets have no launch callback (the hook sees kernel
+    # launches only): only kernels must have their launch mark
+    missing = [r for r in kern if r[4] not in la]
     check(bool(recs) or a.records == 0, f"the trace has GPU records ({len(recs)})")
-    check(not missing, f"every record's correlation id has its launch mark ({len(missing)} without)")
+    check(not missing, f"every kernel's correlation id has its launch mark ({len(missing)} without)")
     early = [(r, la[r[4]][1] - r[2]) for r in recs if r[4] in la and r[2] < la[r[4]][1]]
     worst = max((e[1] for e in early), default=0)
     lag = sorted(r[2] - la[r[4]][1] for r in recs if r[4] in la)

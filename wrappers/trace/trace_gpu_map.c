@@ -97,6 +97,14 @@ static void write_out(struct tly_tgpu *g, struct tly_tgpu_stream *s, int64_t n)
 		uint64_t t0 = r->start > (uint64_t)s->last_ts ? r->start : (uint64_t)s->last_ts;
 		uint64_t t1 = r->end > t0 ? r->end : t0;
 
+		/* a kernel replayed to collect GPU metrics runs once per pass
+		 * with the launch's correlation id (ids are one per API call):
+		 * the stream shows the launch once, its first run */
+		if (r->corr && s->kept + s->dropped + s->replayed > 0 && r->corr == s->last_corr) {
+			s->replayed++;
+			continue;
+		}
+		s->last_corr = r->corr;
 		if (g->max_events && s->kept + 2 > g->max_events) {
 			s->dropped += 2;
 			continue;

@@ -42,6 +42,8 @@ struct tly_tgpu_stream {
 	struct tly_tgpu_rec *pend;
 	int64_t npend, cap;
 	int64_t kept, dropped, first_ts, last_ts;
+	int64_t replayed;      /* runs of a replayed kernel after its first */
+	uint32_t last_corr;    /* correlation id of the last record taken */
 };
 
 struct tly_tgpu {
