@@ -13,6 +13,7 @@ ROWS = {
     'TALLY_OUTPUT_DIR': ('STR', '.', 0, ''),
     'TALLY_OUTPUT_NAME': ('STR', '', 0, ''),
     'TALLY_OUTPUT_REPLACE': ('BOOL', '0', 0, ''),
+    'TALLY_OUTPUT_GATHER': ('INT', '64', 1000000, ''),
     'TALLY_MPI': ('BOOL', '1', 0, ''),
     'TALLY_MPI_REGIONS': ('BOOL', '1', 0, ''),
     'TALLY_MPI_COUNTERS': ('BOOL', '0', 0, ''),
