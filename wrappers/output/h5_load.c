@@ -24,6 +24,7 @@
 #include "output/out_rows.h"
 #include "output/output.h"
 #include "output/unify.h"
+#include "runtime/rt.h"
 #include "runtime/rt_log.h"
 #include "runtime/rt_writer.h"
 
@@ -102,6 +103,22 @@ static const struct tly_h5_lib *writer(void)
 {
 	pthread_once(&load_once, load);
 	return lib;
+}
+
+/* The runtime's exit handler is registered at load (rt_exit.c), before
+ * the C library registers the loader's finaliser, so it runs after every
+ * library's destructor.  A writer loaded only then runs again the
+ * initialisers of libraries finalised by then (ASan: "CHECK failed ...
+ * SoftRssLimitExceededCallback" in passes_serial and four more tests of
+ * programs that link MPI but end in exit).  This library's destructor
+ * runs before its dependencies' are: a process that measures and has not
+ * written its file yet loads the writer here, while they are live. */
+__attribute__((destructor)) static void load_before_fini(void)
+{
+	const struct tly_rt_proc *p = tly_rt_proc();
+
+	if (p->active && !p->finished)
+		(void)writer();
 }
 
 void tly_out_init(void)
