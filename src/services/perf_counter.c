@@ -32,18 +32,23 @@ int tly_perf_open(struct perf_event_attr *attr, long pid, int cpu, int group_fd,
 	return (int)syscall(SYS_perf_event_open, attr, (pid_t)pid, cpu, group_fd, flags);
 }
 
+void tly_perf_attr_plain(struct perf_event_attr *a, __u32 type, __u64 config, int exclude_kernel)
+{
+	memset(a, 0, sizeof *a);
+	a->size = sizeof *a;
+	a->type = type;
+	a->config = config;
+	a->disabled = 1;
+	a->exclude_kernel = exclude_kernel ? 1 : 0;
+	a->exclude_hv = 1;
+}
+
 int tly_perf_opens(__u32 type, __u64 config, int exclude_kernel)
 {
 	struct perf_event_attr a;
 	int fd;
 
-	memset(&a, 0, sizeof a);
-	a.size = sizeof a;
-	a.type = type;
-	a.config = config;
-	a.disabled = 1;
-	a.exclude_kernel = exclude_kernel ? 1 : 0;
-	a.exclude_hv = 1;
+	tly_perf_attr_plain(&a, type, config, exclude_kernel);
 	fd = tly_perf_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return errno;

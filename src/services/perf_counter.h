@@ -16,6 +16,8 @@ int tly_perf_open(struct perf_event_attr *attr, long pid, int cpu, int group_fd,
 int tly_perf_paranoid(void);
 /* 0 when a counter (type, config) opens on the calling thread (user
  * domain only when exclude_kernel), else the errno; nothing stays open. */
+/* a counting attr: disabled, no hypervisor, kernel excluded if asked */
+void tly_perf_attr_plain(struct perf_event_attr *a, __u32 type, __u64 config, int exclude_kernel);
 int tly_perf_opens(__u32 type, __u64 config, int exclude_kernel);
 
 #endif /* TALLY_SERVICES_PERF_COUNTER_H */

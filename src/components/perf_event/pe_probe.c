@@ -22,13 +22,7 @@ static int probe_open(__u32 type, __u64 config, int exclude_kernel, int *rdpmc)
 	struct perf_event_attr a;
 	int fd;
 
-	memset(&a, 0, sizeof a);
-	a.size = sizeof a;
-	a.type = type;
-	a.config = config;
-	a.disabled = 1;
-	a.exclude_kernel = exclude_kernel ? 1 : 0;
-	a.exclude_hv = 1;
+	tly_perf_attr_plain(&a, type, config, exclude_kernel);
 	if (rdpmc)
 		tly_pe_rdpmc_attr(&a);
 	fd = tly_perf_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
