@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "output/out_job.h"
 #include "output/output.h"
 #include "passes/passes.h"
 #include "tally_shared.h"
@@ -72,7 +73,8 @@ static void rank_finish(void)
 	/* a job of one rank writes through HDF5's POSIX driver, as a serial
 	 * program does: MPI-IO's set-up (its components load at the first
 	 * file open) costs more than the whole write and shares nothing */
-	rc = tly_out_write(p->nranks > 1 ? &life.comm : NULL, p->outname, sizeof p->outname, 0);
+	rc = p->nranks > 1 ? tly_out_write_job(&life.comm, p->outname, sizeof p->outname)
+			   : tly_out_write(NULL, p->outname, sizeof p->outname, 0);
 	tly_rt_final_end(rc == 0);
 	if (rc == 0) {
 		p->finished = 1;

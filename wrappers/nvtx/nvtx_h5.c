@@ -229,16 +229,7 @@ static int nvtx_write(const struct tly_out_ctx *c, const void *src, hid_t file, 
 	return g2 >= 0 ? rc : -1;
 }
 
-/* Registered payload schemas, even without rows, make datasets. */
-static int nvtx_pending(const void *src)
-{
-	const struct tly_nv_h5_src *nv = src;
-
-	return nv->nschemas() > 0;
-}
-
 const struct tly_h5_part tly_h5_part_nvtx = {
 	.module = "nvtx",
 	.write = nvtx_write,
-	.pending = nvtx_pending,
 };

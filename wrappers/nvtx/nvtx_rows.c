@@ -121,6 +121,13 @@ static void nvtx_rows(const struct tly_out_ctx *c, struct tly_rows *r)
 	range_schema_rows(p, r);
 }
 
+/* Registered payload schemas, even without rows, make datasets in the
+ * writer library's part (nvtx/nvtx_h5.c). */
+static int nvtx_parts_pending(void)
+{
+	return tly_nv_nschemas() > 0;
+}
+
 static const struct tly_nv_h5_src h5_src = {
 	.threads = tly_nv_threads,
 	.nschemas = tly_nv_nschemas,
@@ -133,4 +140,5 @@ const struct tly_out_module tly_out_mod_nvtx = {
 					    TLY_T_nvtx_ranges, TLY_T_nvtx_schemas, TLY_NTABLES },
 	.rows = nvtx_rows,
 	.h5_src = &h5_src,
+	.parts_pending = nvtx_parts_pending,
 };

@@ -14,6 +14,7 @@
 static const struct tly_h5_lib lib = {
 	.init = tly_out_init,
 	.write = tly_out_write,
+	.write_job = tly_h5_write_job,
 	.merge = tly_out_merge,
 };
 

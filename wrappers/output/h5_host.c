@@ -130,17 +130,6 @@ int tly_out_modules_write(const struct tly_out_ctx *m, const struct tly_out_ctx 
 	return rc;
 }
 
-int tly_out_parts_pending(void)
-{
-	int n = 0;
-
-	for (int k = 0; host->modules[k]; k++)
-		for (int i = 0; tly_h5_parts[i]; i++)
-			if (!strcmp(tly_h5_parts[i]->module, host->modules[k]->name))
-				n += !tly_h5_parts[i]->pending || tly_h5_parts[i]->pending(host->modules[k]->h5_src);
-	return n;
-}
-
 void tly_h5_host_set(const struct tly_h5_host *h)
 {
 	host = h;

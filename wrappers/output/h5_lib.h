@@ -24,12 +24,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "output/out_job.h"
 #include "output/out_module.h"
 #include "output/out_stage.h"
 
 #define TLY_H5_LIB_NAME "libtally-h5.so"
 #define TLY_H5_LIB_ENTRY "tally_h5_writer_open"
-#define TLY_H5_ABI 1
+#define TLY_H5_ABI 2
 
 struct tly_h5_host {
 	int abi;   /* TLY_H5_ABI */
@@ -56,10 +57,17 @@ struct tly_h5_host {
 struct tly_h5_lib {
 	void (*init)(void);
 	int (*write)(void *comm_ptr, char *path, size_t len, int partial);
+	/* the file of an MPI job prepared by output/out_job.c: rank 0 of a
+	 * gathered job alone, or every rank (collective) */
+	int (*write_job)(struct tly_out_job *j, char *path, size_t len);
 	int (*merge)(const char *dir, int size, char *path, size_t len);
 };
 
 typedef const struct tly_h5_lib *(*tly_h5_open_fn)(const struct tly_h5_host *host);
+
+/* In the preload library (output/h5_load.c): the writer library's table,
+ * loaded at the first call; NULL when it cannot be (said once). */
+const struct tly_h5_lib *tly_h5_lib_load(void);
 
 /* A producer's datasets beyond the tables, written inside the library
  * (nvtx/nvtx_h5.c: the payload tables), right after the write() of the
@@ -69,10 +77,6 @@ typedef const struct tly_h5_lib *(*tly_h5_open_fn)(const struct tly_h5_host *hos
 struct tly_h5_part {
 	const char *module;
 	int (*write)(const struct tly_out_ctx *c, const void *src, hid_t file, hid_t dxpl);
-	/* 1 when this process has data for it, 0 when write() would make only
-	 * the empty groups (then rank 0 may write the job file alone,
-	 * output/h5_gather.h); NULL: always 1. */
-	int (*pending)(const void *src);
 };
 extern const struct tly_h5_part *const tly_h5_parts[];
 

@@ -88,7 +88,7 @@ static void load(void)
 			   "library " TLY_H5_LIB_NAME " beside it cannot be loaded; no measurement file written");
 		return;
 	}
-	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	h = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
 	open_fn = h ? (tly_h5_open_fn)dlsym(h, TLY_H5_LIB_ENTRY) : NULL;
 	if (!open_fn || !(lib = open_fn(&host))) {
 		const char *e = dlerror();
@@ -99,7 +99,7 @@ static void load(void)
 	}
 }
 
-static const struct tly_h5_lib *writer(void)
+const struct tly_h5_lib *tly_h5_lib_load(void)
 {
 	pthread_once(&load_once, load);
 	return lib;
@@ -118,12 +118,12 @@ __attribute__((destructor)) static void load_before_fini(void)
 	const struct tly_rt_proc *p = tly_rt_proc();
 
 	if (p->active && !p->finished)
-		(void)writer();
+		(void)tly_h5_lib_load();
 }
 
 void tly_out_init(void)
 {
-	const struct tly_h5_lib *w = writer();
+	const struct tly_h5_lib *w = tly_h5_lib_load();
 
 	if (w)
 		w->init();
@@ -131,14 +131,14 @@ void tly_out_init(void)
 
 int tly_out_write(void *comm_ptr, char *path, size_t len, int partial)
 {
-	const struct tly_h5_lib *w = writer();
+	const struct tly_h5_lib *w = tly_h5_lib_load();
 
 	return w ? w->write(comm_ptr, path, len, partial) : -ELIBACC;
 }
 
 int tly_out_merge(const char *dir, int size, char *path, size_t len)
 {
-	const struct tly_h5_lib *w = writer();
+	const struct tly_h5_lib *w = tly_h5_lib_load();
 
 	return w ? w->merge(dir, size, path, len) : -ELIBACC;
 }

@@ -5,6 +5,7 @@
 #define TALLY_H5_SCHEMA_H
 
 #include <hdf5.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "runtime/rt.h"
@@ -62,6 +63,8 @@ struct tly_rows {
 void tly_h5_types(hid_t *mem, hid_t *file, int nev);
 extern const char *const tly_h5_table_names[];
 extern const char *const tly_h5_table_docs[];
+/* Bytes of one row of each table (the C structs above; output/out_tables.c). */
+extern const size_t tly_row_sizes[];
 
 #undef TLY_SCHEMA_VERSION
 #undef TLY_ATTR

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "output/h5_gather.h"
+#include "output/out_job.h"
 #include "output/h5_par.h"
 #include "output/out_file.h"
 #include "output/out_stage.h"
@@ -329,28 +329,31 @@ static int write_file(struct wctx *w, const struct tly_out_ctx *c, const struct 
 	return rc;
 }
 
-/* A small job's file (output/h5_gather.h): rank 0 has every rank's rows
- * and writes them alone, as a serial file with the job's attributes;
- * every rank runs the modules' write() hooks (collective: the trace's
- * archive) first.  Rank 0's result is every rank's; the others wait for
- * it asleep, leaving rank 0 the CPU. */
-static int write_gathered(struct wctx *w, const struct tly_out_ctx *c, struct tly_rows *all,
-			  const struct tly_gather_job *job, char *path, size_t len, int64_t t0)
+/* The file of an MPI job prepared by output/out_job.c: a gathered job's
+ * rows written by rank 0 alone, as a serial file with the job's
+ * attributes (the modules' write() hooks ran on every rank there), or
+ * every rank's own rows in parallel. */
+int tly_h5_write_job(struct tly_out_job *j, char *path, size_t len)
 {
-	struct tly_out_ctx solo = *c;
-	struct wctx w0 = { .job = job, .rank = 0, .file = -1 };
-	MPI_Request req;
-	int rc = tly_out_modules_write(c, NULL, -1, -1) == 0 ? 0 : -EIO, e;
+	struct tly_rt_proc *p = j->ctx.p;
+	struct tly_out_ctx solo = j->ctx;
+	struct wctx w = { .comm = j->gathered ? NULL : j->ctx.comm, .job = j->gathered ? &j->gjob : NULL,
+			  .rank = j->ctx.rank0 ? 0 : p->rank, .file = -1 };
+	int rc;
 
+	H5open();
+	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+	errno = 0;
+	tly_h5_types(w.mem, w.ftype, p->nev);
 	solo.comm = NULL;
-	if (w->rank == 0) {
-		memcpy(w0.mem, w->mem, sizeof w0.mem);
-		memcpy(w0.ftype, w->ftype, sizeof w0.ftype);
-		e = write_file(&w0, &solo, NULL, all, path, len, 0, t0);
-		rc = e ? e : rc;
+	if (j->gathered)
+		rc = write_file(&w, &solo, NULL, &j->all, path, len, 0, j->t0);
+	else
+		rc = write_file(&w, &j->ctx, &j->ctx, &j->rows, path, len, 0, j->t0);
+	for (int i = 0; i < TLY_NTABLES; i++) {
+		H5Tclose(w.mem[i]);
+		H5Tclose(w.ftype[i]);
 	}
-	PMPI_Iallreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, *w->comm, &req);
-	tly_h5_gather_wait(&req);
 	return rc;
 }
 
@@ -359,8 +362,7 @@ int tly_out_write(void *comm_ptr, char *path, size_t len, int partial)
 	struct tly_rt_proc *p = tly_rt_proc();
 	struct wctx w = { .comm = comm_ptr, .rank = comm_ptr ? p->rank : 0, .file = -1 };
 	struct tly_names all = { 0 };
-	struct tly_rows rows = { 0 }, job_rows = { 0 };
-	struct tly_gather_job job;
+	struct tly_rows rows = { 0 };
 	struct tly_out_ctx ctx;
 	int32_t **gid = NULL;
 	int64_t t0 = tly_rt_now();
@@ -374,11 +376,7 @@ int tly_out_write(void *comm_ptr, char *path, size_t len, int partial)
 				    .rank0 = w.rank == 0, .partial = partial };
 	tly_out_rows_build(&ctx, &rows);
 	tly_h5_types(w.mem, w.ftype, p->nev);
-	if (w.comm && !partial &&
-	    tly_h5_gather(*w.comm, p, tly_out_parts_pending(), &rows, w.mem, t0, &job_rows, &job))
-		rc = write_gathered(&w, &ctx, &job_rows, &job, path, len, t0);
-	else
-		rc = write_file(&w, &ctx, &ctx, &rows, path, len, partial, t0);
+	rc = write_file(&w, &ctx, &ctx, &rows, path, len, partial, t0);
 	for (int i = 0; i < TLY_NTABLES; i++) {
 		H5Tclose(w.mem[i]);
 		H5Tclose(w.ftype[i]);
@@ -386,7 +384,6 @@ int tly_out_write(void *comm_ptr, char *path, size_t len, int partial)
 	for (int k = 0; gid && k < p->nthreads; k++)
 		free(gid[k]);
 	free(gid);
-	tly_out_rows_free(&job_rows);
 	tly_out_rows_free(&rows);
 	tly_names_free(&all);
 	return rc;

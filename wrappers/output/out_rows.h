@@ -13,8 +13,5 @@ void tly_out_rows_free(struct tly_rows *r);
  * library's part for it with context c (output/h5_lib.h), in list order,
  * until one fails; m or c NULL: those are not run.  0 or -1. */
 int tly_out_modules_write(const struct tly_out_ctx *m, const struct tly_out_ctx *c, hid_t file, hid_t dxpl);
-/* How many producers' parts have data of this process to write (a job
- * file with any is written in parallel: output/h5_gather.h). */
-int tly_out_parts_pending(void);
 
 #endif

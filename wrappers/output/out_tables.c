@@ -18,3 +18,8 @@ const char *const tly_h5_table_names[] = {
 const char *const tly_h5_table_docs[] = {
 #include "output/schema.def"
 };
+#undef TLY_TABLE
+#define TLY_TABLE(t, doc) sizeof(struct tly_row_##t),
+const size_t tly_row_sizes[] = {
+#include "output/schema.def"
+};

@@ -12,6 +12,12 @@
  * for a serial (or per-rank partial) file.  0 or -errno (the same on
  * every rank: why it failed). */
 int tly_out_write(void *comm_ptr, char *path, size_t len, int partial);
+struct tly_out_job;
+/* The writer library's half of output/out_job.c: the file of an MPI job
+ * whose rows the preload library prepared (output/out_job.h); rank 0
+ * alone when they were gathered, else every rank, collectively.
+ * 0 or -errno. */
+int tly_h5_write_job(struct tly_out_job *j, char *path, size_t len);
 /* The reason of a -errno of tly_out_write, said in words. */
 const char *tly_out_why(int e);
 void tly_out_init(void);

@@ -1,11 +1,10 @@
 /*
- * h5_gather.h - a small job's rows to rank 0, which writes the job file
- * alone through HDF5's POSIX driver (output/h5_gather.c).
+ * out_gather.h - a small job's rows to rank 0, which writes the job file
+ * alone through HDF5's POSIX driver (output/out_gather.c).
  */
-#ifndef TALLY_H5_GATHER_H
-#define TALLY_H5_GATHER_H
+#ifndef TALLY_OUT_GATHER_H
+#define TALLY_OUT_GATHER_H
 
-#include <hdf5.h>
 #include <mpi.h>
 #include <stdint.h>
 
@@ -29,17 +28,21 @@ struct tly_gather_job {
  * rank gets the same answer.  Yes when the job has at most
  * TALLY_OUTPUT_GATHER ranks (rank 0's setting), at most
  * TLY_GATHER_MAX_BYTES of rows, no rank has data for a producer's own
- * datasets (`parts`: this rank's count of them, output/h5_lib.h; those
+ * datasets (`parts`: this rank's count of them, tly_out_parts_pending; those
  * are written in parallel) and rank 0 could allocate room for every row.  Then rank 0 gets every rank's rows
  * of each table in `all`, in rank order (the order of the parallel
  * write's offsets), and the job's figures in `job`; the other ranks get
- * nothing in `all`.  mem: the tables' memory types (their row sizes). */
-int tly_h5_gather(MPI_Comm comm, struct tly_rt_proc *p, int parts, const struct tly_rows *mine,
-		  const hid_t *mem, int64_t t0, struct tly_rows *all, struct tly_gather_job *job);
+ * nothing in `all`. */
+int tly_out_gather(MPI_Comm comm, struct tly_rt_proc *p, int parts, const struct tly_rows *mine, int64_t t0,
+		   struct tly_rows *all, struct tly_gather_job *job);
 
 /* Waits for a nonblocking collective, sleeping between tests: a rank
  * waiting for rank 0's write leaves it the CPU (MPI's blocking waits
  * spin, and small jobs often share cores). */
-void tly_h5_gather_wait(MPI_Request *req);
+void tly_out_gather_wait(MPI_Request *req);
+
+/* How many producers' parts in the writer library have data of this
+ * process to write (struct tly_out_module's parts_pending). */
+int tly_out_parts_pending(void);
 
 #endif

@@ -1,7 +1,8 @@
 /*
- * h5_gather.c - a small job's rows to rank 0, which writes the job file
+ * out_gather.c - a small job's rows to rank 0, which writes the job file
  * alone through HDF5's POSIX driver, as a job of one rank does
- * (output/h5_gather.h; docs/scale.md).
+ * (output/out_gather.h; docs/scale.md).  In the preload library, before
+ * the writer library is loaded: only rank 0 loads HDF5 (output/out_job.c).
  *
  * Parallel HDF5's collective write costs a fixed 0.4-2 s at 2 ranks on a
  * busy 2-core machine (MPI-IO's components loaded at the first open,
@@ -17,7 +18,9 @@
  * the rows, packed table after table.  Tally's own MPI calls go through
  * PMPI_ names.
  */
-#include "output/h5_gather.h"
+#include "output/out_gather.h"
+
+#include "output/out_module.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,22 +36,22 @@ struct hdr {
  * smaller TALLY_OUTPUT_GATHER). */
 enum { V_BYTES = TLY_NTABLES, V_NO, V_N };
 
-static int64_t rows_bytes(const int64_t *n, const hid_t *mem)
+static int64_t rows_bytes(const int64_t *n)
 {
 	int64_t b = 0;
 
 	for (int i = 0; i < TLY_NTABLES; i++)
-		b += n[i] * (int64_t)H5Tget_size(mem[i]);
+		b += n[i] * (int64_t)tly_row_sizes[i];
 	return b;
 }
 
 /* This rank's rows, table after table, in one buffer (NULL: no memory). */
-static char *pack(const struct tly_rows *r, const hid_t *mem, int64_t bytes)
+static char *pack(const struct tly_rows *r, int64_t bytes)
 {
 	char *buf = malloc((size_t)(bytes ? bytes : 1)), *at = buf;
 
 	for (int i = 0; buf && i < TLY_NTABLES; i++) {
-		size_t sz = (size_t)r->n[i] * H5Tget_size(mem[i]);
+		size_t sz = (size_t)r->n[i] * tly_row_sizes[i];
 
 		if (sz)
 			memcpy(at, r->t[i], sz);
@@ -58,10 +61,10 @@ static char *pack(const struct tly_rows *r, const hid_t *mem, int64_t bytes)
 }
 
 /* Rank 0's room for the job's rows, from their sums (0 or -1). */
-static int alloc_all(struct tly_rows *all, const int64_t *v, const hid_t *mem)
+static int alloc_all(struct tly_rows *all, const int64_t *v)
 {
 	for (int i = 0; i < TLY_NTABLES; i++) {
-		all->t[i] = malloc((size_t)(v[i] ? v[i] : 1) * H5Tget_size(mem[i]));
+		all->t[i] = malloc((size_t)(v[i] ? v[i] : 1) * tly_row_sizes[i]);
 		all->n[i] = v[i];
 		if (!all->t[i])
 			return -1;
@@ -78,7 +81,7 @@ static void drop(struct tly_rows *all)
 
 /* Rank 0: each rank's packed tables to their place in `all`, and the
  * job's figures. */
-static void unpack(struct tly_rows *all, const char *buf, const struct hdr *h, int size, const hid_t *mem,
+static void unpack(struct tly_rows *all, const char *buf, const struct hdr *h, int size,
 		   struct tly_gather_job *job)
 {
 	int64_t at[TLY_NTABLES] = { 0 };
@@ -89,7 +92,7 @@ static void unpack(struct tly_rows *all, const char *buf, const struct hdr *h, i
 	job->before_ns = h[0].before_ns;
 	for (int r = 0; r < size; r++) {
 		for (int i = 0; i < TLY_NTABLES; i++) {
-			size_t row = H5Tget_size(mem[i]), sz = (size_t)h[r].n[i] * row;
+			size_t row = tly_row_sizes[i], sz = (size_t)h[r].n[i] * row;
 
 			if (sz)
 				memcpy((char *)all->t[i] + (size_t)at[i] * row, src, sz);
@@ -110,13 +113,13 @@ struct room {
 	char *buf;
 };
 
-static int room_make(struct room *m, int size, const int64_t *v, const hid_t *mem, struct tly_rows *all)
+static int room_make(struct room *m, int size, const int64_t *v, struct tly_rows *all)
 {
 	m->h = calloc((size_t)size, sizeof *m->h);
 	m->counts = calloc((size_t)size, sizeof *m->counts);
 	m->displs = calloc((size_t)size, sizeof *m->displs);
 	m->buf = malloc((size_t)(v[V_BYTES] ? v[V_BYTES] : 1));
-	if (m->h && m->counts && m->displs && m->buf && alloc_all(all, v, mem) == 0)
+	if (m->h && m->counts && m->displs && m->buf && alloc_all(all, v) == 0)
 		return 0;
 	drop(all);
 	return -1;
@@ -142,8 +145,8 @@ static void gather_rows(MPI_Comm comm, int rank, int size, struct hdr *me, const
 	PMPI_Gatherv(send, (int)me->bytes, MPI_BYTE, m->buf, m->counts, m->displs, MPI_BYTE, 0, comm);
 }
 
-int tly_h5_gather(MPI_Comm comm, struct tly_rt_proc *p, int parts, const struct tly_rows *mine,
-		  const hid_t *mem, int64_t t0, struct tly_rows *all, struct tly_gather_job *job)
+int tly_out_gather(MPI_Comm comm, struct tly_rt_proc *p, int parts, const struct tly_rows *mine, int64_t t0,
+		   struct tly_rows *all, struct tly_gather_job *job)
 {
 	struct hdr me = { 0 };
 	struct room m = { 0 };
@@ -156,10 +159,10 @@ int tly_h5_gather(MPI_Comm comm, struct tly_rt_proc *p, int parts, const struct 
 	PMPI_Comm_rank(comm, &rank);
 	PMPI_Comm_size(comm, &size);
 	memcpy(me.n, mine->n, sizeof me.n);
-	me.bytes = rows_bytes(mine->n, mem);
+	me.bytes = rows_bytes(mine->n);
 	me.start_wall = p->start_wall;
 	me.end_wall = p->end_wall;
-	send = pack(mine, mem, me.bytes);
+	send = pack(mine, me.bytes);
 	memcpy(v, me.n, sizeof me.n);
 	v[V_BYTES] = me.bytes;
 	v[V_NO] = parts > 0 || !send || size > atoi(p->opt.raw.output_gather);
@@ -169,25 +172,35 @@ int tly_h5_gather(MPI_Comm comm, struct tly_rt_proc *p, int parts, const struct 
 		return 0;
 	}
 	if (rank == 0)
-		ok = room_make(&m, size, v, mem, all) == 0;
+		ok = room_make(&m, size, v, all) == 0;
 	PMPI_Bcast(&ok, 1, MPI_INT, 0, comm);
 	if (ok) {
 		job->at = tly_rt_now();
 		me.before_ns = job->at - t0;
 		gather_rows(comm, rank, size, &me, send, &m);
 		if (rank == 0)
-			unpack(all, m.buf, m.h, size, mem, job);
+			unpack(all, m.buf, m.h, size, job);
 	}
 	room_free(&m);
 	free(send);
 	return ok;
 }
 
-void tly_h5_gather_wait(MPI_Request *req)
+void tly_out_gather_wait(MPI_Request *req)
 {
 	struct timespec ts = { 0, 200000 };
 	int done = 0;
 
 	while (PMPI_Test(req, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done)
 		nanosleep(&ts, NULL);
+}
+
+int tly_out_parts_pending(void)
+{
+	int n = 0;
+
+	for (int k = 0; tly_out_modules[k]; k++)
+		if (tly_out_modules[k]->parts_pending)
+			n += tly_out_modules[k]->parts_pending();
+	return n;
 }
