@@ -1,14 +1,23 @@
 #!/usr/bin/env bash
 # bench_startup.sh EMPTY PROXY TALLY_RUN [BENCH_REGION] - Tally's fixed cost (issue 37).
-#  1. An empty MPI program (EMPTY) at 1, 2 and 8 ranks, TLY_BENCH_ROUNDS (7)
-#     rounds, each round running plain `mpirun -np N EMPTY`, `mpirun -np N
-#     tally-run -- EMPTY` and the same with --disable in a rotating order;
-#     medians of the wall times, and what Tally adds to the plain median;
-#     beside it the cost the file records (ranks.overhead_ns and its parts,
-#     write_seconds: median over rounds of the largest rank).
+#  1. An empty MPI program (EMPTY) at TLY_BENCH_RANKS ranks ("1 2 8"),
+#     TLY_BENCH_ROUNDS (7) rounds, each round running plain `mpirun -np N
+#     EMPTY`, `mpirun -np N tally-run -- EMPTY`, the same with --disable
+#     and, above 1 rank, the same with TALLY_OUTPUT_GATHER=0 (the file
+#     written in parallel by every rank instead of gathered to rank 0) in
+#     a rotating order; medians of the wall times, and what Tally adds to
+#     the plain median; beside it the cost the file records
+#     (ranks.overhead_ns and its parts, write_seconds: median over rounds
+#     of the largest rank).
 #  2. PROXY (an OpenMP+MPI program of LULESH's shape) at 2 ranks x
 #     OMP_NUM_THREADS (1), plain and under tally-run (default settings) in
-#     alternating order: the median of the per-pair ratios.
+#     alternating order, TLY_BENCH_PROXY_ROUNDS (15) pairs: the median of
+#     the per-pair ratios, and of Tally's own account in the file (largest
+#     rank's overhead_ns + write_seconds over its elapsed_ns).  Arguments:
+#     TLY_BENCH_PROXY_ARGS, default "1000 60000" (1,000 iterations of 60,000
+#     elements: 3-4 s plain here, where LULESH at its default size ran
+#     33 s at 1 rank x 2 threads; at 100 iterations MPI's own start-up
+#     was half of the run).
 #  3. User regions: bench_runtime_region (BENCH_REGION, optional) with
 #     counters and with --region-counters=no, the ratio of the pair costs.
 # The load average is printed with each part: this is a shared machine.
@@ -31,9 +40,10 @@ one() { # MODE NP CMD... -> wall ms
   rm -f ./*.h5
   t0=$(now)
   case $mode in
-    plain)   timeout 300 mpirun -np "$np" "$@" >out.txt 2>&1 ;;
-    tally)   timeout 300 mpirun -np "$np" "$run" "${opts[@]}" --output-name=t.h5 -- "$@" >out.txt 2>&1 ;;
-    disable) timeout 300 mpirun -np "$np" "$run" "${opts[@]}" --disable -- "$@" >out.txt 2>&1 ;;
+    plain)    timeout 300 mpirun -np "$np" "$@" >out.txt 2>&1 ;;
+    tally)    timeout 300 mpirun -np "$np" "$run" "${opts[@]}" --output-name=t.h5 -- "$@" >out.txt 2>&1 ;;
+    parallel) timeout 300 mpirun -np "$np" -x TALLY_OUTPUT_GATHER=0 "$run" "${opts[@]}" --output-name=t.h5 -- "$@" >out.txt 2>&1 ;;
+    disable)  timeout 300 mpirun -np "$np" "$run" "${opts[@]}" --disable -- "$@" >out.txt 2>&1 ;;
   esac
   rc=$?
   t1=$(now)
@@ -41,47 +51,58 @@ one() { # MODE NP CMD... -> wall ms
   echo $(( (t1 - t0) / 1000000 ))
 }
 
-if [[ $parts == *" empty "* ]]; then
-echo "== empty MPI program (load $(load))"
-printf "%-6s %10s %10s %10s %12s %12s %s\n" ranks "plain ms" "tally ms" "disable ms" "tally adds" "disabled adds" "file: overhead / init / mpi_init / exit / write ms (largest rank)"
-for np in 1 2 8; do
-  : >plain.txt; : >tally.txt; : >disable.txt; : >cost.txt
-  for r in $(seq "$rounds"); do
-    case $((r % 3)) in
-      0) order="plain tally disable" ;;
-      1) order="tally disable plain" ;;
-      2) order="disable plain tally" ;;
-    esac
-    for m in $order; do
-      one "$m" "$np" "$empty" >>"$m.txt"
-      [ "$m" = tally ] && /usr/bin/python3 -c "
+# The file t.h5's account: COLS... of the largest rank in ms, then write_seconds in ms.
+account() {
+  /usr/bin/python3 -c "
 import sys; sys.path.insert(0, '$TLY_BENCH_PYTHONPATH')
 from tally.reader import read
 run = read('t.h5'); rk = run.ranks
-cols = ('overhead_ns', 'init_ns', 'mpi_init_ns', 'exit_ns')   # schema 5; older files: '-'
-print(*(round(rk[c].max() / 1e6, 1) if c in rk else '-' for c in cols),
-      round(float(run.meta['write_seconds']) * 1e3, 1))" >>cost.txt
+print(*(round(rk[c].max() / 1e6, 1) if c in rk else '-' for c in sys.argv[1:]),
+      round(float(run.meta['write_seconds']) * 1e3, 1))" "$@"
+}
+
+if [[ $parts == *" empty "* ]]; then
+echo "== empty MPI program (load $(load))"
+printf "%-6s %9s %9s %9s %9s %11s %11s %11s  %s\n" ranks "plain ms" "tally ms" "disable" "parallel" "tally adds" "disab. adds" "par. adds" \
+  "file, tally (gathered): overhead / init / mpi_init / exit / write ms (largest rank)"
+for np in ${TLY_BENCH_RANKS:-1 2 8}; do
+  modes=(plain tally disable)
+  [ "$np" -gt 1 ] && modes+=(parallel)
+  : >parallel.txt; : >cost.txt
+  for m in "${modes[@]}"; do : >"$m.txt"; done
+  for r in $(seq "$rounds"); do
+    n=${#modes[@]}
+    for k in $(seq 0 $((n - 1))); do
+      m=${modes[$(( (k + r) % n ))]}
+      one "$m" "$np" "$empty" >>"$m.txt"
+      [ "$m" = tally ] && account overhead_ns init_ns mpi_init_ns exit_ns >>cost.txt
     done
   done
-  p=$(median <plain.txt) t=$(median <tally.txt) d=$(median <disable.txt)
+  p=$(median <plain.txt) t=$(median <tally.txt) d=$(median <disable.txt) q=-
+  [ -s parallel.txt ] && q=$(median <parallel.txt)
   c=$(for k in 1 2 3 4 5; do awk -v k=$k '{print $k}' cost.txt | median; done | tr '\n' ' ')
-  printf "%-6s %10s %10s %10s %12s %12s %s\n" "$np" "$p" "$t" "$d" "$((t - p)) ms" "$((d - p)) ms" "$c"
+  qa=-; [ "$q" != - ] && qa="$((q - p)) ms"
+  printf "%-6s %9s %9s %9s %9s %11s %11s %11s  %s\n" "$np" "$p" "$t" "$d" "$q" "$((t - p)) ms" "$((d - p)) ms" "$qa" "$c"
   echo "   tally adds per process at $np rank(s): $(( (t - p) / np )) ms (wall / ranks; load $(load))"
 done
 
 fi
 
 if [[ $parts == *" proxy "* ]]; then
-echo "== OpenMP+MPI proxy of LULESH's shape, 2 ranks x ${OMP_NUM_THREADS:=1} thread(s) (load $(load))"
+read -r -a proxy_args <<<"${TLY_BENCH_PROXY_ARGS:-1000 60000}"
+echo "== OpenMP+MPI proxy of LULESH's shape (${proxy_args[*]}), 2 ranks x ${OMP_NUM_THREADS:=1} thread(s) (load $(load))"
 export OMP_NUM_THREADS
-: >ratio.txt
-for r in $(seq "$rounds"); do
-  if [ $((r % 2)) = 1 ]; then a=$(one plain 2 "$proxy"); b=$(one tally 2 "$proxy")
-  else b=$(one tally 2 "$proxy"); a=$(one plain 2 "$proxy"); fi
-  echo "   round $r: plain $a ms, tally $b ms"
+: >ratio.txt; : >share.txt
+for r in $(seq "${TLY_BENCH_PROXY_ROUNDS:-15}"); do
+  [ $((r % 2)) = 1 ] && a=$(one plain 2 "$proxy" "${proxy_args[@]}")
+  b=$(one tally 2 "$proxy" "${proxy_args[@]}")
+  s=$(account overhead_ns elapsed_ns | awk '{ printf "%.4f", ($1 + $3) / $2 }')
+  [ $((r % 2)) = 0 ] && a=$(one plain 2 "$proxy" "${proxy_args[@]}")
+  echo "   round $r: plain $a ms, tally $b ms; Tally's own account $s of the run"
   awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f\n", b / a }' >>ratio.txt
+  echo "$s" >>share.txt
 done
-echo "proxy: tally / plain, median of $rounds interleaved pairs: $(median <ratio.txt) (load $(load))"
+echo "proxy: tally / plain, median of ${TLY_BENCH_PROXY_ROUNDS:-15} interleaved pairs: $(median <ratio.txt); Tally's own account (overhead + write over elapsed, largest rank): $(median <share.txt) (load $(load))"
 
 fi
 
