@@ -14,24 +14,8 @@
 #include <string.h>
 
 #include "nvtx/nvtx.h"
+#include "output/unify.h"
 #include "output/h5_par.h"
-
-static int thread_pos(struct tly_rt_proc *p, const struct tly_rt_thread *t)
-{
-	int k = 0;
-
-	for (struct tly_rt_thread *x = p->threads; x; x = x->next, k++)
-		if (x == t)
-			return k;
-	return -1;
-}
-
-static int32_t region_of(struct tly_rt_proc *p, int32_t **gid, const struct tly_rt_thread *t, int32_t node)
-{
-	int k = thread_pos(p, t);
-
-	return gid && k >= 0 && gid[k] && node >= 0 && node < t->nnodes ? gid[k][node] : -1;
-}
 
 /* ---- payload tables ------------------------------------------------------ */
 static hid_t h5_int(uint32_t size, int sign)
@@ -139,7 +123,7 @@ static void *gather(const struct tly_nv_h5_src *nv, struct tly_rt_proc *p, int32
 			h = (struct tly_nv_hdr *)(void *)(buf + k++ * sz);
 			memcpy(h, t->rows[i].row, sz);
 			h->rank = p->rank;
-			h->region = region_of(p, gid, t->rows[i].rt, h->region);
+			h->region = tly_unify_region_of(p, gid, t->rows[i].rt, h->region);
 		}
 	return buf;
 }

@@ -13,23 +13,7 @@
 #include <string.h>
 
 #include "nvtx/nvtx.h"
-
-static int thread_pos(struct tly_rt_proc *p, const struct tly_rt_thread *t)
-{
-	int k = 0;
-
-	for (struct tly_rt_thread *x = p->threads; x; x = x->next, k++)
-		if (x == t)
-			return k;
-	return -1;
-}
-
-static int32_t region_of(struct tly_rt_proc *p, int32_t **gid, const struct tly_rt_thread *t, int32_t node)
-{
-	int k = thread_pos(p, t);
-
-	return gid && k >= 0 && gid[k] && node >= 0 && node < t->nnodes ? gid[k][node] : -1;
-}
+#include "output/unify.h"
 
 static void domain_rows(struct tly_rt_proc *p, struct tly_rows *r)
 {
@@ -68,7 +52,7 @@ static void mark_rows(struct tly_rt_proc *p, int32_t **gid, struct tly_rows *r)
 			const struct tly_nv_mark *s = &t->marks[i];
 
 			m[k] = (struct tly_row_nvtx_marks){ .rank = p->rank, .thread = t->rt->index,
-				.region = region_of(p, gid, t->rt, s->node), .domain = s->domain,
+				.region = tly_unify_region_of(p, gid, t->rt, s->node), .domain = s->domain,
 				.category = (int32_t)s->category, .time_ns = s->time_ns };
 			snprintf(m[k].message, sizeof m[k].message, "%s", s->message);
 		}

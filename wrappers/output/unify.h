@@ -20,4 +20,19 @@ void tly_node_key(const struct tly_rt_thread *t, int32_t n, char *buf, size_t le
  */
 int tly_unify(void *comm, struct tly_rt_proc *p, struct tly_names *all, int32_t ***gid);
 
+/* The job's region id of node `node` of thread t of p, from tly_unify's
+ * gid (threads in list order); -1 when there is none.  Inline: the
+ * preload library and the writer library both need it, and neither calls
+ * the other's statics. */
+static inline int32_t tly_unify_region_of(const struct tly_rt_proc *p, int32_t **gid,
+					  const struct tly_rt_thread *t, int32_t node)
+{
+	int k = 0;
+	const struct tly_rt_thread *x = p->threads;
+
+	for (; x && x != t; x = x->next)
+		k++;
+	return gid && x && gid[k] && node >= 0 && node < t->nnodes ? gid[k][node] : -1;
+}
+
 #endif
