@@ -96,7 +96,7 @@ def meta_section(run):
 #: says what each covers)
 COST_PARTS = (("init_ns", "start-up"),
               ("mpi_init_ns", "at MPI_Init"),
-              ("event_ns", "per event, est."),
+              ("event_ns", "per event"),
               ("exit_ns", "end (stop, rows)"))
 
 

@@ -51,9 +51,10 @@ one() { # MODE NP CMD... -> wall ms
   echo $(( (t1 - t0) / 1000000 ))
 }
 
-# The file t.h5's account: COLS... of the largest rank in ms, then write_seconds in ms.
+# The file t.h5's account: COLS... of the largest rank in ms, then write_seconds in ms
+# (TLY_BENCH_PYTHON: a Python with h5py and pandas, default /usr/bin/python3).
 account() {
-  /usr/bin/python3 -c "
+  "${TLY_BENCH_PYTHON:-/usr/bin/python3}" -c "
 import sys; sys.path.insert(0, '$TLY_BENCH_PYTHONPATH')
 from tally.reader import read
 run = read('t.h5'); rk = run.ranks

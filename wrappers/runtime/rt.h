@@ -78,12 +78,17 @@ struct tly_rt_thread {
 	int depth, truncated_depth;
 	int64_t truncated;    /* enters beyond max depth */
 	int64_t folded;       /* enters of new regions beyond TALLY_MAX_REGIONS */
+	/* reads of evset at region boundaries; one in TLY_RT_READ_SAMPLE is
+	 * timed, so the file's event_ns has their cost as it was here */
+	int64_t reads, read_samples, read_sample_ns;
 	/* each part's own data of the thread, by the part's place in the
 	 * parts list (rt_parts.h: TLY_RT_PART_<name>); NULL: none */
 	void *slot[TLY_RT_MAX_PARTS];
 	int64_t overhead_ns;
 	struct tly_rt_thread *next;
 };
+
+#define TLY_RT_READ_SAMPLE 16
 
 /* Calling thread's record, created (and its event set started) on first
  * use, which starts the runtime (rt_state.c); NULL when the runtime is off
