@@ -74,7 +74,7 @@ static void rank_finish(void)
 	 * program does: MPI-IO's set-up (its components load at the first
 	 * file open) costs more than the whole write and shares nothing */
 	rc = p->nranks > 1 ? tly_out_write_job(&life.comm, p->outname, sizeof p->outname)
-			   : tly_out_write(NULL, p->outname, sizeof p->outname, 0);
+			   : tly_out_write(p->outname, sizeof p->outname, 0);
 	tly_rt_final_end(rc == 0);
 	if (rc == 0) {
 		p->finished = 1;

@@ -56,7 +56,7 @@ struct tly_h5_host {
 
 struct tly_h5_lib {
 	void (*init)(void);
-	int (*write)(void *comm_ptr, char *path, size_t len, int partial);
+	int (*write)(char *path, size_t len, int partial);
 	/* the file of an MPI job prepared by output/out_job.c: rank 0 of a
 	 * gathered job alone, or every rank (collective) */
 	int (*write_job)(struct tly_out_job *j, char *path, size_t len);

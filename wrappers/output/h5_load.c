@@ -140,11 +140,11 @@ void tly_out_init(void)
 		w->init();
 }
 
-int tly_out_write(void *comm_ptr, char *path, size_t len, int partial)
+int tly_out_write(char *path, size_t len, int partial)
 {
 	const struct tly_h5_lib *w = tly_h5_lib_load();
 
-	return w ? w->write(comm_ptr, path, len, partial) : -ELIBACC;
+	return w ? w->write(path, len, partial) : -ELIBACC;
 }
 
 int tly_out_merge(const char *dir, int size, char *path, size_t len)

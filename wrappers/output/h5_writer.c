@@ -329,38 +329,47 @@ static int write_file(struct wctx *w, const struct tly_out_ctx *c, const struct 
 	return rc;
 }
 
+/* HDF5's set-up and the tables' types around write_file. */
+static int write_typed(struct wctx *w, const struct tly_out_ctx *c, const struct tly_out_ctx *m,
+		       struct tly_rows *rows, char *path, size_t len, int partial, int64_t t0)
+{
+	int rc;
+
+	H5open();
+	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+	errno = 0;
+	tly_h5_types(w->mem, w->ftype, c->p->nev);
+	rc = write_file(w, c, m, rows, path, len, partial, t0);
+	for (int i = 0; i < TLY_NTABLES; i++) {
+		H5Tclose(w->mem[i]);
+		H5Tclose(w->ftype[i]);
+	}
+	return rc;
+}
+
 /* The file of an MPI job prepared by output/out_job.c: a gathered job's
  * rows written by rank 0 alone, as a serial file with the job's
  * attributes (the modules' write() hooks ran on every rank there), or
  * every rank's own rows in parallel. */
 int tly_h5_write_job(struct tly_out_job *j, char *path, size_t len)
 {
-	struct tly_rt_proc *p = j->ctx.p;
 	struct tly_out_ctx solo = j->ctx;
-	struct wctx w = { .comm = j->gathered ? NULL : j->ctx.comm, .job = j->gathered ? &j->gjob : NULL,
-			  .rank = j->ctx.rank0 ? 0 : p->rank, .file = -1 };
-	int rc;
+	struct wctx w = { .rank = j->ctx.p->rank, .file = -1 };
 
-	H5open();
-	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-	errno = 0;
-	tly_h5_types(w.mem, w.ftype, p->nev);
-	solo.comm = NULL;
-	if (j->gathered)
-		rc = write_file(&w, &solo, NULL, &j->all, path, len, 0, j->t0);
-	else
-		rc = write_file(&w, &j->ctx, &j->ctx, &j->rows, path, len, 0, j->t0);
-	for (int i = 0; i < TLY_NTABLES; i++) {
-		H5Tclose(w.mem[i]);
-		H5Tclose(w.ftype[i]);
+	if (!j->gathered) {
+		w.comm = j->ctx.comm;
+		return write_typed(&w, &j->ctx, &j->ctx, &j->rows, path, len, 0, j->t0);
 	}
-	return rc;
+	w.job = &j->gjob;
+	solo.comm = NULL;
+	return write_typed(&w, &solo, NULL, &j->all, path, len, 0, j->t0);
 }
 
-int tly_out_write(void *comm_ptr, char *path, size_t len, int partial)
+/* This process's file alone: its names, its rows. */
+int tly_out_write(char *path, size_t len, int partial)
 {
 	struct tly_rt_proc *p = tly_rt_proc();
-	struct wctx w = { .comm = comm_ptr, .rank = comm_ptr ? p->rank : 0, .file = -1 };
+	struct wctx w = { .file = -1 };
 	struct tly_names all = { 0 };
 	struct tly_rows rows = { 0 };
 	struct tly_out_ctx ctx;
@@ -368,19 +377,11 @@ int tly_out_write(void *comm_ptr, char *path, size_t len, int partial)
 	int64_t t0 = tly_rt_now();
 	int rc;
 
-	H5open();
-	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 	errno = 0;
-	tly_unify(comm_ptr, p, &all, &gid);
-	ctx = (struct tly_out_ctx){ .p = p, .comm = comm_ptr, .names = &all, .gid = gid,
-				    .rank0 = w.rank == 0, .partial = partial };
+	tly_unify(NULL, p, &all, &gid);
+	ctx = (struct tly_out_ctx){ .p = p, .names = &all, .gid = gid, .rank0 = 1, .partial = partial };
 	tly_out_rows_build(&ctx, &rows);
-	tly_h5_types(w.mem, w.ftype, p->nev);
-	rc = write_file(&w, &ctx, &ctx, &rows, path, len, partial, t0);
-	for (int i = 0; i < TLY_NTABLES; i++) {
-		H5Tclose(w.mem[i]);
-		H5Tclose(w.ftype[i]);
-	}
+	rc = write_typed(&w, &ctx, &ctx, &rows, path, len, partial, t0);
 	for (int k = 0; gid && k < p->nthreads; k++)
 		free(gid[k]);
 	free(gid);

@@ -62,9 +62,8 @@ int tly_out_write_job(MPI_Comm *comm, char *path, size_t len)
 {
 	struct tly_rt_proc *p = tly_rt_proc();
 	struct tly_out_job j = { .t0 = tly_rt_now() };
-	int rank, rc;
+	int rank = p->rank, rc;   /* in *comm: MPI_COMM_WORLD's duplicate */
 
-	PMPI_Comm_rank(*comm, &rank);
 	errno = 0;
 	tly_unify(comm, p, &j.names, &j.gid);
 	j.ctx = (struct tly_out_ctx){ .p = p, .comm = comm, .names = &j.names, .gid = j.gid, .rank0 = rank == 0 };

@@ -8,10 +8,10 @@
 #include <stddef.h>
 
 
-/* Write the job file.  comm_ptr: pointer to the tool's MPI_Comm, or NULL
- * for a serial (or per-rank partial) file.  0 or -errno (the same on
- * every rank: why it failed). */
-int tly_out_write(void *comm_ptr, char *path, size_t len, int partial);
+/* Write this process's file alone (serial, a job of one rank, or a
+ * per-rank partial file; a job of several ranks: output/out_job.h).
+ * 0 or -errno. */
+int tly_out_write(char *path, size_t len, int partial);
 struct tly_out_job;
 /* The writer library's half of output/out_job.c: the file of an MPI job
  * whose rows the preload library prepared (output/out_job.h); rank 0

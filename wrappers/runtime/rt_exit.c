@@ -114,7 +114,7 @@ static int write_piece(struct tly_rt_proc *p, int partial)
 	if (job_dir_make(dir, &made) != 0)
 		return -1;
 	snprintf(piece, sizeof piece, "%s/rank%05d.h5", dir, p->rank);
-	if (tly_rt_writers[0]->write(NULL, piece, sizeof piece, partial) != 0)
+	if (tly_rt_writers[0]->write(piece, sizeof piece, partial) != 0)
 		return -1;
 	if (!job_dir_same(dir, &made)) {
 		tly_rt_log(1, "the job directory %s was renamed or replaced by someone else; the piece of rank %d "
@@ -173,7 +173,7 @@ static int write_partial(const char *why, int watch)
 	} else {
 		tly_rt_writers[0]->choose_name(path, sizeof path, ".partial.h5");
 	}
-	if (tly_rt_writers[0]->write(NULL, path, sizeof path, 1) == 0)
+	if (tly_rt_writers[0]->write(path, sizeof path, 1) == 0)
 		tly_rt_log(1, "%s: partial data written to %s", why, path);
 	p->finished = 1;
 	if (watch && !exit_state.guard)
@@ -241,7 +241,7 @@ static void at_exit(int status, void *arg)
 		write_piece(p, 0);
 	} else {
 		tly_rt_writers[0]->choose_name(path, sizeof path, ".h5");
-		if (tly_rt_writers[0]->write(NULL, path, sizeof path, 0) == 0)
+		if (tly_rt_writers[0]->write(path, sizeof path, 0) == 0)
 			tly_rt_log(1, "measurement written to %s", path);
 	}
 	p->finished = 1;

@@ -13,10 +13,11 @@
 struct tly_rt_writer {
 	/* At start-up, once measuring. */
 	void (*init)(void);
-	/* Write the job file.  comm_ptr: pointer to the tool's MPI_Comm, or
-	 * NULL for a serial (or per-rank partial) file; path: the name chosen,
-	 * filled in when empty.  0 or -1. */
-	int (*write)(void *comm_ptr, char *path, size_t len, int partial);
+	/* Write this process's file alone: a serial program's, a job of one
+	 * rank's, or a per-rank partial file (an MPI job of several ranks
+	 * writes through output/out_job.h); path: the name chosen, filled in
+	 * when empty.  0 or -errno. */
+	int (*write)(char *path, size_t len, int partial);
 	/* Merge the pieces rank<r>.h5 of dir into one job file path[len],
 	 * which then holds the name really written (<name>.1.h5 after a
 	 * collision).  0 or -1. */
