@@ -42,10 +42,6 @@ const char *tly_err_detail(void);
  */
 double tly_cyc_mhz(void);
 
-/* A component's name by index, NULL when out of range; wakes nothing and
- * resolves no preset (core/lib.c), unlike PAPI_get_component_info. */
-const char *tly_component_name(int cidx);
-
 /* ---- one perf counter (services/perf_counter.h, which declares the rest)
  * perf_event_open(2) through syscall(2); -1 with errno on failure: the
  * runtime's clock opens its page of the kernel's TSC conversion with it. */

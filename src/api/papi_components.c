@@ -2,6 +2,7 @@
  * papi_components.c - component discovery and control.
  */
 #include "papi.h"
+#include "tally.h"
 
 #include <string.h>
 
@@ -36,6 +37,17 @@ const PAPI_component_info_t *PAPI_get_component_info(int cidx)
 	if (cidx == 0)
 		count_presets();
 	return tly_cmp_info(cidx);
+}
+
+const char *tally_component_name(int cidx)
+{
+	if (tly_lib_check() != PAPI_OK)
+		return NULL;
+	if (cidx < 0 || cidx >= tly_num_components) {
+		tly_err_set(PAPI_ENOCMP, "component index %d is out of range", cidx);
+		return NULL;
+	}
+	return tly_components[cidx]->name;
 }
 
 const PAPI_substrate_info_t *PAPI_get_substrate_info(void)

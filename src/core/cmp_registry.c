@@ -159,13 +159,6 @@ void tly_cmp_init_all(void)
 		init_component(i);
 }
 
-const char *tly_component_name(int cidx)
-{
-	if (cidx < 0 || cidx >= tly_num_components)
-		return NULL;
-	return tly_components[cidx]->name;
-}
-
 void tly_cmp_set_preset_count(int n)
 {
 	/* Presets map to CPU counters: they are component 0's. */

@@ -31,15 +31,24 @@ PAPI_EXPORT int tally_region_end(const char *name);
  * PAPI_ENOINIT. */
 PAPI_EXPORT int tally_multiplex_coverage(int EventSet, double *fractions);
 
-#ifdef __cplusplus
-}
-#endif
-
 /* Where PAPI_get_hardware_info's cpu_max_mhz/cpu_min_mhz/mhz came from:
  * "cpufreq", "/proc/cpuinfo", "measured: cycle counter over time" (the
  * system publishes no frequency) or "none published, no cycle counter"
  * (the figures are 0).  NULL before PAPI_library_init. */
 PAPI_EXPORT const char *tally_hw_mhz_source(void);
+
+/*
+ * tally_component_name gives component cidx's name ("perf_event", "cuda",
+ * ...) without what PAPI_get_component_info(0) does besides (it resolves
+ * every preset on the counters to count them).  NULL when the library is
+ * not initialised or cidx is out of range (PAPI_ENOCMP in the error detail).
+ */
+PAPI_EXPORT const char *tally_component_name(int cidx);
+
+#ifdef __cplusplus
+}
+#endif
+
 
 /* GPU event groups (CUPTI event-group model on modern GPUs). */
 #include "tally_gpu.h"

@@ -2,9 +2,14 @@
  * test_components.c - the PAPI 7 component calls: PAPI_num_components,
  * PAPI_get_component_info, PAPI_get_component_index,
  * PAPI_get_event_component, PAPI_get_eventset_component,
- * PAPI_assign_eventset_component, and the 3.5 PAPI_get_substrate_info.
+ * PAPI_assign_eventset_component, the 3.5 PAPI_get_substrate_info and
+ * Tally's tally_component_name.
  */
 #include "api_util.h"
+
+#include <string.h>
+
+#include "tally.h"
 
 static void test_component_table(void)
 {
@@ -20,6 +25,9 @@ static void test_component_table(void)
 		TH_EQ(ci->CmpIdx, i);
 		TH_CHECK(ci->name[0] != '\0');
 		TH_EQ(PAPI_get_component_index(ci->name), i);
+		/* the runtime names components this way: same name, no info */
+		const char *nm = tally_component_name(i);
+		TH_CHECK(nm != NULL && strcmp(nm, ci->name) == 0);
 		/* a disabled component says why */
 		if (ci->disabled)
 			TH_CHECK(ci->disabled_reason[0] != '\0');
@@ -27,6 +35,8 @@ static void test_component_table(void)
 	th_at(0);
 	TH_CHECK(PAPI_get_component_info(n) == NULL);
 	TH_CHECK(PAPI_get_component_info(-1) == NULL);
+	TH_CHECK(tally_component_name(n) == NULL);
+	TH_CHECK(tally_component_name(-1) == NULL);
 	TH_EQ(PAPI_get_component_index("no_such_component"), PAPI_ENOCMP);
 	int rc = PAPI_get_component_index(NULL);
 	TH_CHECK(rc == PAPI_EINVAL || rc == PAPI_ENOCMP);
@@ -77,6 +87,8 @@ static void test_event_and_set_component(void)
 
 int main(void)
 {
+	/* before PAPI_library_init: no name, no crash */
+	TH_CHECK(tally_component_name(0) == NULL);
 	api_init();
 	test_component_table();
 	test_perf_event_component();

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "papi.h"
+#include "tally.h"
 #include "runtime/rt_parts.h"
 #include "runtime/rt_srcname.h"
 #include "runtime/rt_writer.h"
@@ -51,7 +52,7 @@ static void describe(int i, int code)
 	snprintf(d->units, sizeof d->units, "%s", info.units[0] ? info.units : "count");
 	snprintf(d->descr, sizeof d->descr, "%s", info.long_descr[0] ? info.long_descr : info.short_descr);
 	/* its name only: PAPI_get_component_info(0) would resolve every preset */
-	const char *c = tly_component_name(info.component_index);
+	const char *c = tally_component_name(info.component_index);
 	snprintf(d->component, sizeof d->component, "%s", c ? c : "?");
 }
 
