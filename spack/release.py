@@ -87,6 +87,8 @@ def tarball(ref, outdir):
     with gzip.GzipFile(filename="", mode="wb", compresslevel=9, fileobj=gz, mtime=0) as f:
         f.write(tar)
     path = os.path.join(outdir, f"{name}.tar.gz")
+    if not os.path.isdir(outdir):
+        sys.exit(f"release.py: --out {outdir}: no such directory")
     with open(path, "wb") as f:
         f.write(gz.getvalue())
     sha = hashlib.sha256(gz.getvalue()).hexdigest()
@@ -110,7 +112,13 @@ def record(version, sha, commit=None):
     text = open(PACKAGE).read()
     line = f'    version("{version}", sha256="{sha}")'
     if commit:
-        ref = commit[:12]
+        # the id as the checkout resolves it: a typed id that names no
+        # commit is refused, never recorded
+        try:
+            full = git("rev-parse", "--verify", "-q", f"{commit}^{{commit}}").strip()
+        except subprocess.CalledProcessError:
+            sys.exit(f"release.py: --commit {commit}: no such commit in this checkout")
+        ref = full[:12]
         line = f"    # {version}: commit {ref} (spack/release.py tarball --ref {ref})\n" + line
     v = re.escape(version)
     old = re.compile(rf'^(    # {v}: commit .*\n)?    version\("{v}", sha256="[0-9a-f]+"\)$', re.M)

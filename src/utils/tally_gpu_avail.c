@@ -32,7 +32,8 @@ static int devices(int *first, int *last, const struct opts *o)
 	if (rc != PAPI_OK || n == 0) {
 		printf("No GPU: %s\n(use --chip GH100 to list a chip's metrics without its GPU)\n",
 		       rc != PAPI_OK ? "GPU support unavailable (see PAPI_perror)" : "no devices");
-		PAPI_perror("tally-gpu-avail");
+		if (rc != PAPI_OK) /* no devices is no error: nothing more to say */
+			PAPI_perror("tally-gpu-avail");
 		return rc != PAPI_OK ? rc : PAPI_ENOSUPP;
 	}
 	*first = 0;

@@ -97,8 +97,11 @@ static void discover_locked(void)
 	tly_cu_time_end("dlopen libcuda+libcupti", t);
 	if (!discovery.libs->pti) {
 		discovery.rc = PAPI_ENOSUPP;
-		snprintf(discovery.why, sizeof discovery.why, "libcupti not loadable: %s (set TALLY_CUPTI_LIB)",
-			 discovery.libs->pti_error);
+		/* TALLY_CUPTI_LIB helps only where a driver is: without one the
+		 * reason already says so, and the advice would send a user on a
+		 * machine without a GPU looking for a library */
+		snprintf(discovery.why, sizeof discovery.why, "libcupti not loadable: %s%s",
+			 discovery.libs->pti_error, discovery.libs->drv ? " (set TALLY_CUPTI_LIB)" : "");
 		return;
 	}
 	drv = discovery.libs->drv;

@@ -6,12 +6,11 @@ import os
 import re
 
 from spack_repo.builtin.build_systems.cmake import CMakePackage
-from spack_repo.builtin.build_systems.cuda import CudaPackage
 
 from spack.package import *
 
 
-class Tally(CMakePackage, CudaPackage):
+class Tally(CMakePackage):
     """Tally is an MPI/OpenMP/GPU-aware HPC measurement library implementing
     the PAPI C and Fortran API over Linux perf_event and libpfm4, with a
     preloaded runtime (tally-run) that writes one HDF5 file per job and
@@ -31,12 +30,15 @@ class Tally(CMakePackage, CudaPackage):
 
     license("BSD-3-Clause", checked_by="tally-hpc")
 
+    # HEAD of the default branch, the usual way (`spack install tally@develop`);
+    # `main` is the same branch under its own name.
+    version("develop", branch="main")
     version("main", branch="main")
     # 0.2.0: commit b480fc9edc38 (spack/release.py tarball --ref b480fc9edc38)
     version("0.2.0", sha256="a76347dbac62649c4f8effca55897fe66fb2eed3d9483d1ce7d26a376dd634b1")
-    # 0.1.1: commit a1d07cd2ae22 (spack/release.py tarball --ref a1d07cd2ae22)
+    # 0.1.1: commit a1d07cd4b676 (spack/release.py tarball --ref a1d07cd4b676)
     version("0.1.1", sha256="c8a26c42601cf1f53ed7422a3a0f245ea6b6353afa98d28453f289c8c9162a99")
-    # 0.1.0: commit 749b503ffd8c (spack/release.py tarball --ref 749b503ffd8c)
+    # 0.1.0: commit 749b50310f1c (spack/release.py tarball --ref 749b50310f1c)
     version("0.1.0", sha256="14c1778ba0c729cac9551a979135a3ce1fb47e32fb0295f51954509c986e31ce")
 
     variant(
@@ -56,11 +58,30 @@ class Tally(CMakePackage, CudaPackage):
     variant(
         "papi_names",
         default=True,
-        description="Install the PAPI names (libpapi.so, papi.pc, bin/papi_*, include/papi.h);"
-        " off: include/tally, libexec/tally, tally.pc only (coexists with papi)",
+        description="Install the PAPI names (libpapi.so, papi.pc, bin/papi_*, include/papi.h),"
+        " the paths of Spack's papi: a view holding both conflicts; beside papi use"
+        " ~papi_names (include/tally, libexec/tally, tally.pc only)",
     )
-    # +cuda and cuda_arch come from CudaPackage: CUPTI is loaded at run time,
-    # cuda_arch sets the architectures of the test kernels.
+    # Not CudaPackage: its cuda_arch would only pick the architectures of the
+    # test kernels and change the hash of an install for nothing (CUPTI is
+    # loaded at run time; the tests build for the CMake default).
+    variant(
+        "cuda",
+        default=False,
+        description="GPU metrics and PC samples through CUPTI (cuda component, tally-gpu-avail)",
+    )
+    variant(
+        "otf2",
+        default=True,
+        when="+mpi",
+        description="Event traces (tally-run --trace) as OTF2 archives",
+    )
+    variant(
+        "nvtx",
+        default=True,
+        when="+mpi",
+        description="NVTX tool: ranges and payloads (the CUDA headers with +cuda)",
+    )
 
     requires("platform=linux", msg="Tally counts through Linux perf_event")
 
@@ -86,6 +107,9 @@ class Tally(CMakePackage, CudaPackage):
         depends_on("hdf5@1.10:1.14+mpi")
         # Source names (function, file:line) of OpenMP regions and MPI call sites.
         depends_on("elfutils")
+    depends_on("otf2@2.3:", when="+otf2")
+    # NVTX is header-only: the CUDA toolkit's headers with +cuda, else nvtx's.
+    depends_on("nvtx@3.1:", when="+nvtx~cuda")
     # An OpenMP runtime that implements OMPT (omp-tools.h, libomp); GCC
     # OpenMP programs are measured inside libgomp, and run on libomp only
     # when asked (tally-run --libomp=auto).
@@ -119,6 +143,9 @@ class Tally(CMakePackage, CudaPackage):
             self.define_from_variant("TALLY_ENABLE_ANALYSIS", "analysis"),
             self.define_from_variant("TALLY_INSTALL_PAPI_NAMES", "papi_names"),
             self.define_from_variant("TALLY_ENABLE_CUDA", "cuda"),
+            # conditional variants: off (and not searched) when absent
+            self.define("TALLY_ENABLE_OTF2", spec.satisfies("+otf2")),
+            self.define("TALLY_ENABLE_NVTX", spec.satisfies("+nvtx")),
             self.define("TALLY_BUILD_TESTS", self.run_tests),
             self.define("TALLY_WERROR", False),
         ]
@@ -130,9 +157,6 @@ class Tally(CMakePackage, CudaPackage):
             args.append(self.define("LLVM_OPENMP_ROOT", spec["llvm-openmp"].prefix))
         if spec.satisfies("+cuda"):
             args.append(self.define("CUDAToolkit_ROOT", spec["cuda"].prefix))
-            archs = [a for a in spec.variants["cuda_arch"].value if a != "none"]
-            if archs:
-                args.append(self.define("TALLY_CUDA_ARCHITECTURES", ";".join(archs)))
         if spec.satisfies("+analysis"):
             # tally-report's #! is this Python, and it finds h5py, pandas, ...
             # in their own prefixes.
@@ -281,15 +305,20 @@ class Tally(CMakePackage, CudaPackage):
     def test_report_python(self):
         """tally-report runs with the package's Python and imports h5py, pandas"""
         if not self.spec.satisfies("+analysis"):
-            assert not os.path.exists(
-                self.prefix.bin.join("tally-report")
-            ), "~analysis: tally-report"
+            assert not os.path.exists(self.prefix.bin.join("tally-report")), (
+                "~analysis: tally-report"
+            )
             raise SkipTest("built without +analysis: no tally-report installed")
         report = self.prefix.bin.join("tally-report")
         with open(report) as f:
             shebang = f.readline().strip()
         python = self.spec["python"].command.path
-        assert shebang == f"#!{python}", f"tally-report runs {shebang}, not {python}"
+        # "#!<python> -I": the package's Python, isolated from PYTHON* and
+        # the user's site directory
+        words = shebang[2:].split() if shebang.startswith("#!") else []
+        assert words and words[0] == str(python) and set(words[1:]) <= {"-I"}, (
+            f"tally-report runs {shebang}, not {python}"
+        )
         out = Executable(report)("--help", output=str.split, error=str.split)
         assert "usage" in out.lower(), out
 
@@ -325,10 +354,13 @@ class Tally(CMakePackage, CudaPackage):
         out = mpirun(*launch, output=str.split, error=str.split)
         assert "ranks 2 threads 2" in out, out
         assert os.path.isfile("run.h5"), f"tally-run wrote no run.h5:\n{out}"
-        # the preload library loads the HDF5 writer installed beside it
-        libdirs = (self.prefix.lib, self.prefix.lib64)
-        assert any(os.path.isfile(join_path(d, "libtally-h5.so")) for d in libdirs), \
-            "libtally-h5.so is not installed beside libtally-preload.so"
+        # the preload library loads the HDF5 writer installed beside it (a
+        # library of its own since 0.3.0; 0.2.0 links HDF5 into the preload)
+        if self.spec.satisfies("@0.3:"):
+            libdirs = (self.prefix.lib, self.prefix.lib64)
+            assert any(os.path.isfile(join_path(d, "libtally-h5.so")) for d in libdirs), (
+                "libtally-h5.so is not installed beside libtally-preload.so"
+            )
         report = Executable(self.prefix.bin.join("tally-report"))
         text = report("run.h5", output=str.split, error=str.split)
         assert re.search(r"^\s*ranks\s+2\s*$", text, re.M), text
