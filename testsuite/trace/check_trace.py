@@ -4,7 +4,7 @@ profile of the same run (read with tally.read) and against what the test
 program says it did.
 
 Usage: check_trace.py OTF2PRINT FILE.h5 [--capped] [--user-events N] [--mpi]
-                      [--exclude NAME] [--min-ns N]
+                      [--exclude NAME] [--min-ns N] [--threads N]
 
 - otf2-print reads the archive (events and global definitions);
 - per location, times never decrease and enters and leaves nest;
@@ -24,6 +24,7 @@ Usage: check_trace.py OTF2PRINT FILE.h5 [--capped] [--user-events N] [--mpi]
 - --exclude NAME: no region on a path through NAME is in the trace, every
   other region's enters still equal its visits;
 - --min-ns N: every traced region with no event inside lasts N ns or more;
+- --threads N: the profile has N threads and the trace N locations;
 - --metrics: each location has counter values (METRIC events), and each
   counter's values never decrease (they count since the thread's start).
 """
@@ -185,6 +186,11 @@ def main():
         visits = collections.Counter({k: v for k, v in visits.items() if k[1] not in out})
     check(len(evs) == len({loc for loc, _ in visits}),
           "%d locations in the trace, %d threads in the profile" % (len(evs), len({loc for loc, _ in visits})))
+    if "--threads" in args:
+        want = int(args[args.index("--threads") + 1])
+        nthr = len({loc for loc, _ in visits})
+        check(nthr == want and len(evs) == want, "%d threads in the profile, %d locations in the trace, want %d"
+              % (nthr, len(evs), want))
     if not capped and not min_ns:
         for key in set(visits) | set(enters):
             check(enters[key] == visits[key] and leaves[key] == visits[key],

@@ -8,6 +8,14 @@
 #           --trace-counters; then
 #           with --trace-exclude and with --trace-min-ns
 #   ring:   trace_ring on 4 MPI ranks (mpirun tally-run --trace)
+#   onerank: trace_hybrid (1 MPI rank x 2 OpenMP threads) as a singleton
+#           and under mpirun -np 1, on the default libgomp path and with
+#           --libomp=auto: the archive is written and every location's
+#           enters equal its visits (issue 49: it was left empty)
+#   late:   trace_late (no MPI; workers register before the main thread's
+#           first event), 20 runs in a row (fewer if 150 s pass, at least
+#           5), default path, then 3 with --libomp=auto: every location's
+#           enters equal its visits (issue 49: the main thread's were lost)
 #   cap:    10^7 region events with TALLY_TRACE_MAX_EVENTS=100000 and a
 #           512k buffer, and 2x10^6 events with no cap (flushed as the
 #           buffers fill): peak RSS (VmHWM from /proc) within the buffers
@@ -37,6 +45,10 @@ serial)
   /usr/bin/python3 "$here/check_trace.py" "$otf2print" s.h5 --metrics \
     --user-events "$(awk '/^user region events/ {print $4}' out.txt)" || fail=1
   perfetto s.h5 0 || fail=1
+  # the default path (libgomp's wrappers) too
+  OMP_NUM_THREADS=3 timeout 120 "$run" --trace --output-name=g.h5 -- "$app" 20000 > g.txt || fail=1
+  /usr/bin/python3 "$here/check_trace.py" "$otf2print" g.h5 \
+    --user-events "$(awk '/^user region events/ {print $4}' g.txt)" || fail=1
   # the filters: a name (with what is inside it), a minimum duration
   OMP_NUM_THREADS=3 timeout 120 "$run" --trace --trace-exclude=deep --output-name=x.h5 --libomp=auto \
     -- "$app" 20000 > /dev/null || fail=1
@@ -51,6 +63,38 @@ ring)
   # persistent send per rank (MPI_Startall)
   /usr/bin/python3 "$here/check_trace.py" "$otf2print" r.h5 --mpi --colls 140,60 --persistent 80 || fail=1
   perfetto r.h5 1 || fail=1
+  ;;
+onerank)
+  export OMP_NUM_THREADS=2
+  for how in "singleton:" "mpirun:" "mpirun:--libomp=auto"; do
+    launch=${how%%:*} opt=${how#*:} out=one_${launch}${opt:+_auto}.h5
+    if [ "$launch" = singleton ]; then
+      timeout 120 "$run" --trace $opt --output-name="$out" -- "$app" 2000 > o.txt 2>&1 || fail=1
+    else
+      timeout 120 mpirun -np 1 "$run" --trace $opt --output-name="$out" -- "$app" 2000 > o.txt 2>&1 || fail=1
+    fi
+    cat o.txt
+    if grep -q "left incomplete" o.txt; then echo "FAIL: $how: trace left incomplete"; fail=1; fi
+    echo "== one rank x 2 threads, $launch $opt"
+    /usr/bin/python3 "$here/check_trace.py" "$otf2print" "$out" --mpi --threads 2 || fail=1
+  done
+  ;;
+late)
+  export OMP_NUM_THREADS=2
+  runs=0 bad=0 t0=$SECONDS
+  while [ $runs -lt 20 ] && { [ $runs -lt 5 ] || [ $((SECONDS - t0)) -lt 150 ]; }; do
+    rm -rf l.h5 l.trace
+    timeout 60 "$run" --trace --output-name=l.h5 -- "$app" 500 > /dev/null || { fail=1; break; }
+    /usr/bin/python3 "$here/check_trace.py" "$otf2print" l.h5 --threads 4 > l.txt || { cat l.txt; bad=$((bad + 1)); }
+    runs=$((runs + 1))
+  done
+  echo "late registration, default path: $bad of $runs runs lost events ($((SECONDS - t0)) s)"
+  [ $bad -eq 0 ] || fail=1
+  for k in 1 2 3; do
+    rm -rf a.h5 a.trace
+    timeout 60 "$run" --trace --libomp=auto --output-name=a.h5 -- "$app" 500 > /dev/null || fail=1
+    /usr/bin/python3 "$here/check_trace.py" "$otf2print" a.h5 --threads 4 || fail=1
+  done
   ;;
 cap)
   export OMP_NUM_THREADS=2
