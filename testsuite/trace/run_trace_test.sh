@@ -90,6 +90,18 @@ late)
   done
   echo "late registration, default path: $bad of $runs runs lost events ($((SECONDS - t0)) s)"
   [ $bad -eq 0 ] || fail=1
+  # a thread's events lost on purpose (the test setting): the end-of-job
+  # line and the file's attribute, shown by tally-report; a whole trace's is empty
+  rm -rf d.h5 d.trace
+  TALLY_TRACE_TEST_LOSE=2 timeout 60 "$run" --trace --output-name=d.h5 -- "$app" 500 > d.txt 2>&1 || fail=1
+  cat d.txt
+  grep -q "the trace is incomplete: 502 enters the profile counts are missing" d.txt \
+    || { echo "FAIL: no end-of-job line for the lost thread"; fail=1; }
+  "$report" d.h5 > d.rep 2>&1 || fail=1
+  grep -q "^ *trace .*the trace is incomplete: 502 enters" d.rep \
+    || { cat d.rep; echo "FAIL: tally-report does not show the trace's check"; fail=1; }
+  /usr/bin/python3 -c 'import sys, tally; m = tally.read(sys.argv[1]).meta; v = str(m.get("trace_check", "?"))
+print("trace_check of the whole trace:", repr(v)); sys.exit(v != "")' l.h5 || fail=1
   for k in 1 2 3; do
     rm -rf a.h5 a.trace
     timeout 60 "$run" --trace --libomp=auto --output-name=a.h5 -- "$app" 500 > /dev/null || fail=1

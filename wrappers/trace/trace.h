@@ -95,7 +95,8 @@ struct tly_trace_tally {
 	int64_t missing;      /* enters the profile counts and the trace has not */
 	int64_t unbalanced;   /* locations whose enters and leaves differ */
 	int64_t unmatched;    /* messages without their other end */
-	char first[256];      /* the first thing missing, named */
+	int64_t worst;        /* this rank's largest shortfall of one region */
+	char first[256];      /* that region, named */
 };
 /* The visits of the thread opening the archive, before it opened. */
 void tly_trace_check_open(void);

@@ -95,9 +95,10 @@ static void name_missing(struct tly_trace_tally *a, const struct tly_rt_thread *
 			 int64_t got)
 {
 	a->missing += want - got;
-	if (a->first[0])
+	if (want - got <= a->worst)
 		return;
-	snprintf(a->first, sizeof a->first, "first: rank %d thread %d, %lld of %lld enters of %.*s traced",
+	a->worst = want - got;
+	snprintf(a->first, sizeof a->first, "most: rank %d thread %d, %lld of %lld enters of %.*s traced",
 		 tly_trace()->rank, t->index, (long long)got, (long long)want, (int)strcspn(t->nodes[node].name, (char[]){ TLY_RT_ADDR_SEP, 0 }),
 		 t->nodes[node].name);
 }
