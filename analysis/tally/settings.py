@@ -62,6 +62,7 @@ ROWS = {
     'TALLY_PCSAMP_WORKER_SLEEP_MS': ('INT', '0', 3600000, ''),
     'TALLY_PCSAMP_SHARE': ('CHOICE', 'one', 0, 'one,all'),
     'TALLY_PYTHON': ('STR', '', 0, ''),
+    'TALLY_OTF2_DUMP': ('STR', '', 0, ''),
     'TALLY_DEBUG': ('BOOL', '0', 0, ''),
     'TALLY_SCHEMA': ('STR', '', 0, ''),
     'TALLY_PROBE_TIMEOUT': ('INT', '120', 86400, ''),

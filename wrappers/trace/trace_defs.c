@@ -145,8 +145,10 @@ static void write_region(struct gdefs *g, int id, const char *key)
 		else if (*c == TLY_RT_ADDR_SEP)
 			while (c[1] && c[1] != '\x1f')
 				c++;
-		else
-			path[at++] = *c == '\x1f' ? '/' : *c;
+		else if (*c == '\x1f' && at + 4 < sizeof path)
+			at += (size_t)snprintf(path + at, sizeof path - at, " / ");   /* as the .h5's paths */
+		else if (*c != '\x1f')
+			path[at++] = *c;
 	}
 	path[at] = '\0';
 	OTF2_GlobalDefWriter_WriteRegion(g->w, (OTF2_RegionRef)id, str(g, name), str(g, path), str(g, path),
