@@ -45,6 +45,23 @@ serial)
   /usr/bin/python3 "$here/check_trace.py" "$otf2print" s.h5 --metrics \
     --user-events "$(awk '/^user region events/ {print $4}' out.txt)" || fail=1
   perfetto s.h5 0 || fail=1
+  # the export without OTF2's Python bindings (a pip-only Python): a venv
+  # without system site packages holding every Debian module but otf2's, so
+  # tally-report reads the archive through tally-otf2-dump (OTF2's C
+  # reader): the same JSON as through the bindings
+  /usr/bin/python3 -m venv --without-pip venv || fail=1
+  sp=$(venv/bin/python3 -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+  for m in /usr/lib/python3/dist-packages/*; do
+    case ${m##*/} in otf2 | _otf2 | otf2-* | otf2.*) ;; *) ln -s "$m" "$sp/" ;; esac
+  done
+  if venv/bin/python3 -c 'import otf2' 2>/dev/null || ! venv/bin/python3 -c 'import h5py'; then
+    echo "FAIL: the venv without otf2 is not one"; fail=1
+  fi
+  TALLY_PYTHON=$PWD/venv/bin/python3 "$report" s.h5 --trace-export perfetto n.json || fail=1
+  /usr/bin/python3 -c 'import json, sys
+a, b = (json.load(open(f))["traceEvents"] for f in sys.argv[1:])
+print("export without python3-otf2: %d events, the same as with it: %s" % (len(b), a == b)); sys.exit(a != b)' \
+    s.json n.json || fail=1
   # the default path (libgomp's wrappers) too
   OMP_NUM_THREADS=3 timeout 120 "$run" --trace --output-name=g.h5 -- "$app" 20000 > g.txt || fail=1
   /usr/bin/python3 "$here/check_trace.py" "$otf2print" g.h5 \
