@@ -66,6 +66,16 @@ print("export without python3-otf2: %d events, the same as with it: %s" % (len(b
   OMP_NUM_THREADS=3 timeout 120 "$run" --trace --output-name=g.h5 -- "$app" 20000 > g.txt || fail=1
   /usr/bin/python3 "$here/check_trace.py" "$otf2print" g.h5 \
     --user-events "$(awk '/^user region events/ {print $4}' g.txt)" || fail=1
+  # the size before tracing (tally-report --trace-estimate, from the
+  # profile) against the archive: events and bytes within 10%
+  "$report" g.h5 --trace-estimate 64k > est.txt || fail=1
+  cat est.txt
+  e_ev=$(awk '/^trace estimate:/ {print $3}' est.txt) e_b=$(awk '/^trace estimate:/ {print $5}' est.txt)
+  r_ev=$("$otf2print" g.trace/traces.otf2 | grep -cE '^(ENTER|LEAVE) ') r_b=$(du -sb g.trace | cut -f1)
+  echo "estimate $e_ev events, $e_b bytes; archive $r_ev events, $r_b bytes"
+  awk -v a="$e_ev" -v b="$r_ev" -v c="$e_b" -v d="$r_b" 'BEGIN { exit !(b > 0 && d > 0 &&
+    a >= 0.9 * b && a <= 1.1 * b && c >= 0.9 * d && c <= 1.1 * d) }' || { echo "FAIL: estimate beyond 10%"; fail=1; }
+  grep -q "^to fit in 65536 bytes: TALLY_TRACE_EXCLUDE=inner" est.txt || { echo "FAIL: no regions to leave out"; fail=1; }
   # the filters: a name (with what is inside it), a minimum duration
   OMP_NUM_THREADS=3 timeout 120 "$run" --trace --trace-exclude=deep --output-name=x.h5 --libomp=auto \
     -- "$app" 20000 > /dev/null || fail=1
