@@ -39,7 +39,18 @@ def parser():
     p.add_argument("--trace-export", nargs=2, metavar=("perfetto", "OUT.json"),
                    help="convert the run's trace (FILE.h5's FILE.trace/, or the archive) to Chrome Trace "
                         "Event JSON for Perfetto's UI; nothing else is done")
+    p.add_argument("--trace-estimate", nargs="?", const="", default=None, metavar="SIZE",
+                   help="the events and bytes a trace of this run would take, per region and in all (from the "
+                        "profile's visits); with SIZE, the regions to leave out (TALLY_TRACE_EXCLUDE) to fit")
     return p
+
+
+def run_trace_estimate(args):
+    """--trace-estimate [SIZE]: the trace's size from the profile (trace_estimate.py)."""
+    from . import trace_estimate
+    from .reader import read
+    print("\n".join(trace_estimate.report(read(args.path), args.trace_estimate, args.top)))
+    return 0
 
 
 def _wrote(requested, written, what):
@@ -141,6 +152,8 @@ def main(argv=None):
         name, rest = argv[0], argv[1:]
         return guarded(f"tally-report {name}", rest[-1] if rest else "", lambda: COMMANDS[name](rest))
     args = parser().parse_args(argv)
+    if args.trace_estimate is not None:
+        return guarded("tally-report", args.path, lambda: run_trace_estimate(args))
     if args.trace_export:
         return guarded("tally-report", args.path, lambda: run_trace_export(args))
     return guarded("tally-report", args.path, lambda: run_report(args))

@@ -87,6 +87,7 @@ def meta_section(run):
     for e in run.table("events").itertuples(index=False):
         rows.append((f"event {e.index}", f"{e.name} [{e.units}] ({e.component})"))
     rows += partial_rows(run)
+    rows += trace_rows(run)
     rows.append(("files", ", ".join(run.sources)))
     return Section("Run", pd.DataFrame(rows, columns=["item", "value"]))
 
@@ -122,6 +123,16 @@ def partial_rows(run):
     return [("data", "PARTIAL (per-rank partial files, the job did not reach MPI_Finalize)"),
             ("partial ranks", _ranges(run.partial_ranks)), ("missing ranks", _ranges(run.missing_ranks) or "none"),
             ("reasons", reasons)] + [("damaged file left out", d) for d in run.damaged]
+
+
+def trace_rows(run):
+    """The event trace's check at the end of the job (attribute trace_check,
+    written only with a trace): whole, or what is missing."""
+    if "trace_check" not in run.meta:
+        return []
+    v = run.meta["trace_check"]
+    v = v.decode(errors="replace") if isinstance(v, bytes) else str(v)
+    return [("trace", v.strip() or "whole (its check at the end of the job found nothing missing)")]
 
 
 def _ranges(values):

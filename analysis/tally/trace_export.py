@@ -2,18 +2,24 @@
 archive TALLY_TRACE writes next to the .h5) as Chrome Trace Event JSON,
 which Perfetto's UI and chrome://tracing open.
 
-The archive is read with OTF2's own reader through Debian's python3-otf2
-bindings (the library that wrote it applies the archive's mapping tables
-and clock offsets), not by parsing otf2-print's text, whose layout is no
-interface.  Ranks are processes (pid), threads tracks (tid), regions B/E
+The archive is read with OTF2's own reader (the library that wrote it
+applies the archive's mapping tables and clock offsets), not by parsing
+otf2-print's text, whose layout is no interface: through Debian's
+python3-otf2 bindings where this Python has them, else through
+tally-otf2-dump (analysis/otf2dump/, OTF2's C reader, installed beside
+tally-report), so a pip-only Python exports too.  TALLY_OTF2_DUMP names
+the program and makes the export use it even where the bindings exist.  Ranks are processes (pid), threads tracks (tid), regions B/E
 slices, MPI messages flow arrows (s at the send, f at the matching
 receive, each bound to its enclosing MPI call's slice), collectives
 instant events with their bytes, metrics counter tracks (C).
 """
+import collections
 import json
 import os
+import shutil
+import subprocess
 
-from . import outfiles
+from . import outfiles, settings
 from .errors import TallyError
 
 
@@ -35,11 +41,81 @@ def _open(anchor):
     try:
         import otf2   # Debian python3-otf2, for the system python3
     except ImportError as e:
-        raise TallyError(f"reading traces needs OTF2's Python bindings (Debian: python3-otf2): {e}") from e
+        raise TallyError(f"reading traces needs OTF2's Python bindings (Debian: python3-otf2) or "
+                         f"tally-otf2-dump beside tally-report: {e}") from e
     try:
         return otf2, otf2.reader.open(anchor)
     except Exception as e:   # pylint: disable=broad-except
         raise TallyError(f"{anchor}: OTF2 cannot read the archive ({e})") from e
+
+
+def dump_program():
+    """tally-otf2-dump: TALLY_OTF2_DUMP, else bin/ of the prefix the package is in (share/tally/python/tally:
+    the installed bindir, build/bin in the build tree), else on PATH; None."""
+    env = settings.text("TALLY_OTF2_DUMP")
+    if env:
+        return env
+    pkg = os.path.dirname(os.path.realpath(__file__))
+    here = os.path.normpath(os.path.join(pkg, "..", "..", "..", "..", "bin", "tally-otf2-dump"))
+    return here if os.access(here, os.X_OK) else shutil.which("tally-otf2-dump")
+
+
+# OTF2_CollectiveOp's values, in order (OTF2_Events.h), as python3-otf2 names them
+COLL_OPS = ("BARRIER BCAST GATHER GATHERV SCATTER SCATTERV ALLGATHER ALLGATHERV ALLTOALL ALLTOALLV ALLTOALLW "
+            "ALLREDUCE REDUCE REDUCE_SCATTER SCAN EXSCAN REDUCE_SCATTER_BLOCK CREATE_HANDLE DESTROY_HANDLE "
+            "ALLOCATE DEALLOCATE CREATE_HANDLE_AND_ALLOCATE DESTROY_HANDLE_AND_DEALLOCATE").split()
+_Group = collections.namedtuple("_Group", "name")
+_Loc = collections.namedtuple("_Loc", "name group")
+
+
+def _num(v):
+    try:
+        return int(v)
+    except ValueError:
+        return float(v)
+
+
+def _dump_records(prog, anchor, b_make):
+    """Reads tally-otf2-dump's lines (its header comment says what they are): (builder, locations)."""
+    try:
+        out = subprocess.run([prog, anchor], capture_output=True, text=True, check=False)
+    except OSError as e:
+        raise TallyError(f"{anchor}: cannot run {prog} ({e})") from e
+    if out.returncode != 0:
+        raise TallyError(f"{anchor}: {out.stderr.strip() or prog + ' failed'}")
+    groups, locs, regions, members, classes, b = {}, {}, {}, {}, {}, None
+    for line in out.stdout.splitlines():
+        f = line.split("\t")
+        k = f[0]
+        if k == "C":
+            b = b_make(int(f[1]), int(f[2]))
+        elif k == "G":
+            groups[int(f[1])] = _Group(f[2])
+        elif k == "L":
+            locs[int(f[1])] = _Loc(f[2], groups.get(int(f[3]), _Group("rank 0")))
+        elif k == "R":
+            regions[int(f[1])] = f[2]
+        elif k == "N":
+            members[int(f[1])] = f[2]
+        elif k == "K":
+            classes[int(f[1])] = [members.get(int(m), m) for m in f[2].split(",") if m]
+        elif b is not None and int(f[1]) in locs:
+            loc, t = locs[int(f[1])], int(f[2])
+            if k == "B":
+                b.enter(loc, t, regions.get(int(f[3]), f[3]))
+            elif k == "E":
+                b.leave(loc, t)
+            elif k in "SV":
+                b.message(loc, t, k == "S", int(f[3]), int(f[4]), int(f[5]))
+            elif k == "O":
+                op = int(f[3])
+                b.collective(loc, t, COLL_OPS[op] if op < len(COLL_OPS) else str(op), int(f[4]), int(f[5]))
+            elif k == "M":
+                vals = [_num(v) for v in f[4].split(",") if v]
+                b.metric(loc, t, dict(zip(classes.get(int(f[3]), []), vals)))
+    if b is None:
+        raise TallyError(f"{anchor}: no clock properties in the archive")
+    return b, list(locs.values())
 
 
 class _Builder:
@@ -64,29 +140,51 @@ class _Builder:
             rank = hash(loc.group.name) & 0xffff
         return rank, int(loc.name.split()[-1]) if loc.name.split()[-1].isdigit() else 0
 
-    def add(self, otf2, loc, ev):
+    def enter(self, loc, t, name):
         pid, tid = self.track(loc)
-        base = {"pid": pid, "tid": tid, "ts": self.ts(ev.time)}
+        self.events.append({"pid": pid, "tid": tid, "ts": self.ts(t), "ph": "B", "name": name, "cat": "region"})
+
+    def leave(self, loc, t):
+        pid, tid = self.track(loc)
+        self.events.append({"pid": pid, "tid": tid, "ts": self.ts(t), "ph": "E"})
+
+    def message(self, loc, t, send, peer, tag, nbytes):
+        pid, tid = self.track(loc)
+        base = {"pid": pid, "tid": tid, "ts": self.ts(t)}
+        if send:
+            self.sends.setdefault((pid, peer, tag), []).append((base, nbytes))
+        else:
+            self.recvs.setdefault((peer, pid, tag), []).append((base, nbytes))
+
+    def collective(self, loc, t, op, sent, received):
+        pid, tid = self.track(loc)
+        self.events.append({"pid": pid, "tid": tid, "ts": self.ts(t), "ph": "i", "s": "t", "name": op, "cat": "mpi",
+                            "args": {"sent": sent, "received": received}})
+
+    def metric(self, loc, t, vals):
+        if "tally::cuda_launch" in vals:   # a launch mark (its correlation id), not a counter
+            return
+        pid, tid = self.track(loc)
+        # counter tracks belong to a process: one per thread by name
+        self.events.append({"pid": pid, "tid": tid, "ts": self.ts(t), "ph": "C", "name": f"counters thread {tid}",
+                            "args": vals})
+
+    def add(self, otf2, loc, ev):
+        """One event of python3-otf2's reader."""
         E = otf2.events
         if isinstance(ev, E.Enter):
-            self.events.append(dict(base, ph="B", name=ev.region.name, cat="region"))
+            self.enter(loc, ev.time, ev.region.name)
         elif isinstance(ev, E.Leave):
-            self.events.append(dict(base, ph="E"))
+            self.leave(loc, ev.time)
         elif isinstance(ev, (E.MpiSend, E.MpiIsend)):
-            key = (pid, int(ev.receiver), int(ev.msg_tag))
-            self.sends.setdefault(key, []).append((base, int(ev.msg_length)))
+            self.message(loc, ev.time, True, int(ev.receiver), int(ev.msg_tag), int(ev.msg_length))
         elif isinstance(ev, (E.MpiRecv, E.MpiIrecv)):
-            key = (int(ev.sender), pid, int(ev.msg_tag))
-            self.recvs.setdefault(key, []).append((base, int(ev.msg_length)))
+            self.message(loc, ev.time, False, int(ev.sender), int(ev.msg_tag), int(ev.msg_length))
         elif isinstance(ev, E.MpiCollectiveEnd):
-            self.events.append(dict(base, ph="i", s="t", name=str(ev.collective_op).split(".")[-1], cat="mpi",
-                                    args={"sent": int(ev.size_sent), "received": int(ev.size_received)}))
+            self.collective(loc, ev.time, str(ev.collective_op).split(".")[-1], int(ev.size_sent),
+                            int(ev.size_received))
         elif isinstance(ev, E.Metric):
-            vals = {str(getattr(m, "name", m)): v for m, v in zip(ev.metric.members, ev.values)}
-            if "tally::cuda_launch" in vals:   # a launch mark (its correlation id), not a counter
-                return
-            # counter tracks belong to a process: one per thread by name
-            self.events.append(dict(base, ph="C", name=f"counters thread {tid}", args=vals))
+            self.metric(loc, ev.time, {str(getattr(m, "name", m)): v for m, v in zip(ev.metric.members, ev.values)})
 
     def flows(self):
         """The k-th send from s to d with tag t is the k-th receive (MPI's non-overtaking order)."""
@@ -105,21 +203,36 @@ class _Builder:
         return n, unmatched
 
 
-def perfetto(path, out):
-    """Export; returns (events, messages, unmatched)."""
-    anchor = archive_of(path)
+def _read(anchor):
+    """(builder with every event, locations): python3-otf2 where it is and no TALLY_OTF2_DUMP, else the program."""
+    prog = settings.text("TALLY_OTF2_DUMP")
+    if not prog:
+        try:
+            import otf2  # noqa: F401  pylint: disable=import-outside-toplevel,unused-import
+        except ImportError:
+            prog = dump_program()
+    if prog:
+        return _dump_records(prog, anchor, _Builder)
     otf2, reader = _open(anchor)
     with reader as trace:
         props = trace.definitions.clock_properties
         b = _Builder(props.global_offset, props.timer_resolution)
-        meta = []
-        for loc in trace.definitions.locations:
-            pid, tid = b.track(loc)
-            pname = loc.group.name if tid < 1000000 else f"rank {pid}"   # a GPU stream's group is its device
-            meta.append({"ph": "M", "name": "process_name", "pid": pid, "tid": 0, "args": {"name": pname}})
-            meta.append({"ph": "M", "name": "thread_name", "pid": pid, "tid": tid, "args": {"name": loc.name}})
+        locs = list(trace.definitions.locations)
         for loc, ev in trace.events:
             b.add(otf2, loc, ev)
+    return b, locs
+
+
+def perfetto(path, out):
+    """Export; returns (events, messages, unmatched)."""
+    anchor = archive_of(path)
+    b, locs = _read(anchor)
+    meta = []
+    for loc in locs:
+        pid, tid = b.track(loc)
+        pname = loc.group.name if tid < 1000000 else f"rank {pid}"   # a GPU stream's group is its device
+        meta.append({"ph": "M", "name": "process_name", "pid": pid, "tid": 0, "args": {"name": pname}})
+        meta.append({"ph": "M", "name": "thread_name", "pid": pid, "tid": tid, "args": {"name": loc.name}})
     nmsg, unmatched = b.flows()
     seen, uniq = set(), []
     for m in meta:

@@ -4,7 +4,7 @@ profile of the same run (read with tally.read) and against what the test
 program says it did.
 
 Usage: check_trace.py OTF2PRINT FILE.h5 [--capped] [--user-events N] [--mpi]
-                      [--exclude NAME] [--min-ns N]
+                      [--exclude NAME] [--min-ns N] [--threads N]
 
 - otf2-print reads the archive (events and global definitions);
 - per location, times never decrease and enters and leaves nest;
@@ -24,6 +24,8 @@ Usage: check_trace.py OTF2PRINT FILE.h5 [--capped] [--user-events N] [--mpi]
 - --exclude NAME: no region on a path through NAME is in the trace, every
   other region's enters still equal its visits;
 - --min-ns N: every traced region with no event inside lasts N ns or more;
+- the archive's region paths (OTF2 canonical names) equal the .h5's;
+- --threads N: the profile has N threads and the trace N locations;
 - --metrics: each location has counter values (METRIC events), and each
   counter's values never decrease (they count since the thread's start).
 """
@@ -37,6 +39,7 @@ import tally
 EV = re.compile(r'^(\w+)\s+(\d+)\s+(\d+)\s*(.*)$')
 REGION = re.compile(r'Region: "[^"]*" <(\d+)>')
 FIELD = re.compile(r'(\w[\w ]*?): (?:"[^"]*" )?<?(\d+)>?(?:,|$)')
+RPATH = re.compile(r'^REGION\s+(\d+)\s+Name: "[^"]*" <\d+> \(Aka\. "([^"]*)"')
 PROP = re.compile(r'LOCATION_PROPERTY.*Location: "[^"]*" <(\d+)>, Name: "tally::dropped_events".*Value: (\d+)')
 fails = []
 
@@ -71,9 +74,11 @@ def read_events(otf2print, anchor):
 
 
 def read_dropped(otf2print, anchor):
+    """(tally::dropped_events per location, region paths by id)"""
     out = subprocess.run([otf2print, "-G", anchor], capture_output=True, text=True, check=False)
     check(out.returncode == 0, "otf2-print -G failed: %s" % out.stderr[-500:])
-    return {int(m.group(1)): int(m.group(2)) for m in map(PROP.search, out.stdout.splitlines()) if m}
+    paths = {int(m.group(1)): m.group(2) for m in map(RPATH.match, out.stdout.splitlines()) if m}
+    return {int(m.group(1)): int(m.group(2)) for m in map(PROP.search, out.stdout.splitlines()) if m}, paths
 
 
 def per_location(evs, min_ns=0):
@@ -175,9 +180,12 @@ def main():
     for r, th, reg, v in zip(st["rank"], st["thread"], st["region"], st["visits"]):
         visits[((int(r) << 16) | int(th), int(reg))] += int(v)
     evs = read_events(otf2print, anchor)
-    dropped = read_dropped(otf2print, anchor)
+    dropped, opaths = read_dropped(otf2print, anchor)
     enters, leaves = per_location(evs, min_ns)
     paths = dict(zip(regs["id"].astype(int), regs["path"].astype(str)))
+    # the archive's region paths (canonical names) are the .h5's, spelled the same
+    diff = [(r, opaths.get(r), p) for r, p in paths.items() if opaths.get(r) != p]
+    check(not diff, "%d region paths differ between the archive and the .h5, e.g. %s" % (len(diff), diff[:2]))
     if excl:   # left out of the trace: not in it at all, the others exact
         out = {r for r, p in paths.items() if excl in p.split(" / ")}
         check(out, "no region %s in the profile" % excl)
@@ -185,6 +193,11 @@ def main():
         visits = collections.Counter({k: v for k, v in visits.items() if k[1] not in out})
     check(len(evs) == len({loc for loc, _ in visits}),
           "%d locations in the trace, %d threads in the profile" % (len(evs), len({loc for loc, _ in visits})))
+    if "--threads" in args:
+        want = int(args[args.index("--threads") + 1])
+        nthr = len({loc for loc, _ in visits})
+        check(nthr == want and len(evs) == want, "%d threads in the profile, %d locations in the trace, want %d"
+              % (nthr, len(evs), want))
     if not capped and not min_ns:
         for key in set(visits) | set(enters):
             check(enters[key] == visits[key] and leaves[key] == visits[key],

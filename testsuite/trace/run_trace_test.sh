@@ -8,6 +8,14 @@
 #           --trace-counters; then
 #           with --trace-exclude and with --trace-min-ns
 #   ring:   trace_ring on 4 MPI ranks (mpirun tally-run --trace)
+#   onerank: trace_hybrid (1 MPI rank x 2 OpenMP threads) as a singleton
+#           and under mpirun -np 1, on the default libgomp path and with
+#           --libomp=auto: the archive is written and every location's
+#           enters equal its visits (issue 49: it was left empty)
+#   late:   trace_late (no MPI; workers register before the main thread's
+#           first event), 20 runs in a row (fewer if 150 s pass, at least
+#           5), default path, then 3 with --libomp=auto: every location's
+#           enters equal its visits (issue 49: the main thread's were lost)
 #   cap:    10^7 region events with TALLY_TRACE_MAX_EVENTS=100000 and a
 #           512k buffer, and 2x10^6 events with no cap (flushed as the
 #           buffers fill): peak RSS (VmHWM from /proc) within the buffers
@@ -37,6 +45,37 @@ serial)
   /usr/bin/python3 "$here/check_trace.py" "$otf2print" s.h5 --metrics \
     --user-events "$(awk '/^user region events/ {print $4}' out.txt)" || fail=1
   perfetto s.h5 0 || fail=1
+  # the export without OTF2's Python bindings (a pip-only Python): a venv
+  # without system site packages holding every Debian module but otf2's, so
+  # tally-report reads the archive through tally-otf2-dump (OTF2's C
+  # reader): the same JSON as through the bindings
+  /usr/bin/python3 -m venv --without-pip venv || fail=1
+  sp=$(venv/bin/python3 -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+  for m in /usr/lib/python3/dist-packages/*; do
+    case ${m##*/} in otf2 | _otf2 | otf2-* | otf2.*) ;; *) ln -s "$m" "$sp/" ;; esac
+  done
+  if venv/bin/python3 -c 'import otf2' 2>/dev/null || ! venv/bin/python3 -c 'import h5py'; then
+    echo "FAIL: the venv without otf2 is not one"; fail=1
+  fi
+  TALLY_PYTHON=$PWD/venv/bin/python3 "$report" s.h5 --trace-export perfetto n.json || fail=1
+  /usr/bin/python3 -c 'import json, sys
+a, b = (json.load(open(f))["traceEvents"] for f in sys.argv[1:])
+print("export without python3-otf2: %d events, the same as with it: %s" % (len(b), a == b)); sys.exit(a != b)' \
+    s.json n.json || fail=1
+  # the default path (libgomp's wrappers) too
+  OMP_NUM_THREADS=3 timeout 120 "$run" --trace --output-name=g.h5 -- "$app" 20000 > g.txt || fail=1
+  /usr/bin/python3 "$here/check_trace.py" "$otf2print" g.h5 \
+    --user-events "$(awk '/^user region events/ {print $4}' g.txt)" || fail=1
+  # the size before tracing (tally-report --trace-estimate, from the
+  # profile) against the archive: events and bytes within 10%
+  "$report" g.h5 --trace-estimate 64k > est.txt || fail=1
+  cat est.txt
+  e_ev=$(awk '/^trace estimate:/ {print $3}' est.txt) e_b=$(awk '/^trace estimate:/ {print $5}' est.txt)
+  r_ev=$("$otf2print" g.trace/traces.otf2 | grep -cE '^(ENTER|LEAVE) ') r_b=$(du -sb g.trace | cut -f1)
+  echo "estimate $e_ev events, $e_b bytes; archive $r_ev events, $r_b bytes"
+  awk -v a="$e_ev" -v b="$r_ev" -v c="$e_b" -v d="$r_b" 'BEGIN { exit !(b > 0 && d > 0 &&
+    a >= 0.9 * b && a <= 1.1 * b && c >= 0.9 * d && c <= 1.1 * d) }' || { echo "FAIL: estimate beyond 10%"; fail=1; }
+  grep -q "^to fit in 65536 bytes: TALLY_TRACE_EXCLUDE=inner" est.txt || { echo "FAIL: no regions to leave out"; fail=1; }
   # the filters: a name (with what is inside it), a minimum duration
   OMP_NUM_THREADS=3 timeout 120 "$run" --trace --trace-exclude=deep --output-name=x.h5 --libomp=auto \
     -- "$app" 20000 > /dev/null || fail=1
@@ -51,6 +90,50 @@ ring)
   # persistent send per rank (MPI_Startall)
   /usr/bin/python3 "$here/check_trace.py" "$otf2print" r.h5 --mpi --colls 140,60 --persistent 80 || fail=1
   perfetto r.h5 1 || fail=1
+  ;;
+onerank)
+  export OMP_NUM_THREADS=2
+  for how in "singleton:" "mpirun:" "mpirun:--libomp=auto"; do
+    launch=${how%%:*} opt=${how#*:} out=one_${launch}${opt:+_auto}.h5
+    if [ "$launch" = singleton ]; then
+      timeout 120 "$run" --trace $opt --output-name="$out" -- "$app" 2000 > o.txt 2>&1 || fail=1
+    else
+      timeout 120 mpirun -np 1 "$run" --trace $opt --output-name="$out" -- "$app" 2000 > o.txt 2>&1 || fail=1
+    fi
+    cat o.txt
+    if grep -q "left incomplete" o.txt; then echo "FAIL: $how: trace left incomplete"; fail=1; fi
+    echo "== one rank x 2 threads, $launch $opt"
+    /usr/bin/python3 "$here/check_trace.py" "$otf2print" "$out" --mpi --threads 2 || fail=1
+  done
+  ;;
+late)
+  export OMP_NUM_THREADS=2
+  runs=0 bad=0 t0=$SECONDS
+  while [ $runs -lt 20 ] && { [ $runs -lt 5 ] || [ $((SECONDS - t0)) -lt 150 ]; }; do
+    rm -rf l.h5 l.trace
+    timeout 60 "$run" --trace --output-name=l.h5 -- "$app" 500 > /dev/null || { fail=1; break; }
+    /usr/bin/python3 "$here/check_trace.py" "$otf2print" l.h5 --threads 4 > l.txt || { cat l.txt; bad=$((bad + 1)); }
+    runs=$((runs + 1))
+  done
+  echo "late registration, default path: $bad of $runs runs lost events ($((SECONDS - t0)) s)"
+  [ $bad -eq 0 ] || fail=1
+  # a thread's events lost on purpose (the test setting): the end-of-job
+  # line and the file's attribute, shown by tally-report; a whole trace's is empty
+  rm -rf d.h5 d.trace
+  TALLY_TRACE_TEST_LOSE=2 timeout 60 "$run" --trace --output-name=d.h5 -- "$app" 500 > d.txt 2>&1 || fail=1
+  cat d.txt
+  grep -q "the trace is incomplete: 502 enters the profile counts are missing" d.txt \
+    || { echo "FAIL: no end-of-job line for the lost thread"; fail=1; }
+  "$report" d.h5 > d.rep 2>&1 || fail=1
+  grep -q "^ *trace .*the trace is incomplete: 502 enters" d.rep \
+    || { cat d.rep; echo "FAIL: tally-report does not show the trace's check"; fail=1; }
+  /usr/bin/python3 -c 'import sys, tally; m = tally.read(sys.argv[1]).meta; v = str(m.get("trace_check", "?"))
+print("trace_check of the whole trace:", repr(v)); sys.exit(v != "")' l.h5 || fail=1
+  for k in 1 2 3; do
+    rm -rf a.h5 a.trace
+    timeout 60 "$run" --trace --libomp=auto --output-name=a.h5 -- "$app" 500 > /dev/null || fail=1
+    /usr/bin/python3 "$here/check_trace.py" "$otf2print" a.h5 --threads 4 || fail=1
+  done
   ;;
 cap)
   export OMP_NUM_THREADS=2

@@ -62,6 +62,7 @@ enum tly_rt_thread_kind { TLY_RT_THREAD_MAIN = 0, TLY_RT_THREAD_OPENMP = 1, TLY_
  * writer at finalize/exit.  Never freed before the process ends. */
 struct tly_rt_thread {
 	int index;            /* 0 = first (main) thread, in order of creation */
+	int listed;           /* 1 once in the process's list, index set (atomic) */
 	enum tly_rt_thread_kind kind;
 	long ktid;
 	int evset;            /* runtime's own set; -1 when counters are off */

@@ -74,6 +74,7 @@ static struct tly_rt_thread *create(struct tly_rt_proc *p, enum tly_rt_thread_ki
 	t->index = p->nthreads++;
 	t->next = p->threads;
 	p->threads = t;
+	__atomic_store_n(&t->listed, 1, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&p->lock);
 	return t;
 }

@@ -17,6 +17,9 @@
  *                    local mapping tables, global definitions (the
  *                    writer's region ids), the writer module
  *   trace_clock.c    clock offsets to rank 0 at start and at the end
+ *   trace_check.c    the trace checks itself at the close: enters per
+ *                    region against the profile's visits, enters against
+ *                    leaves, messages sent against messages received
  *   trace_gpu.c      GPU streams (trace_gpu.h; the records' mapping to
  *                    OTF2 is trace_gpu_map.c, trace_gpu_map.h)
  */
@@ -38,6 +41,7 @@ struct tly_trace_opts {
 	int64_t min_ns;
 	const char *exclude;  /* LIST of names (prefix*) */
 	int counters;         /* counter values as metrics */
+	int lose_thread;      /* test setting: this thread index's events are lost, uncounted (-1: none) */
 };
 
 /* One open region of a location's trace. */
@@ -60,6 +64,12 @@ struct tly_trace_loc {
 	int32_t nexcl;
 	struct tly_trace_reqs *reqs;  /* pending MPI requests (trace_mpi.c) */
 	uint64_t next_req;
+	/* the self-check (trace_check.c): region enters and leaves written,
+	 * enters the follower gave per node, the profile's visits per node
+	 * when the location was made (NULL: none before) */
+	int64_t went, wleave;
+	int64_t *seen, *base;
+	int32_t nseen, nbase;
 	struct tly_trace_loc *next;
 };
 
@@ -76,6 +86,34 @@ int tly_trace_admit(struct tly_trace_loc *l, int64_t *ts);
 void tly_trace_follow(struct tly_rt_thread *t, int32_t node, int64_t ts, int enter, const long long *v);
 /* Leaves of every open region at ts (the close). */
 void tly_trace_loc_close(struct tly_trace_loc *l, int64_t ts);
+
+/* ---- trace_check.c ---- */
+#define TLY_TRACE_MSG_BUCKETS 256
+/* What the check found on this rank (then, after tly_trace_check_job, in
+ * the whole job). */
+struct tly_trace_tally {
+	int64_t missing;      /* enters the profile counts and the trace has not */
+	int64_t unbalanced;   /* locations whose enters and leaves differ */
+	int64_t unmatched;    /* messages without their other end */
+	int64_t worst;        /* this rank's largest shortfall of one region */
+	char first[256];      /* that region, named */
+};
+/* The visits of the thread opening the archive, before it opened. */
+void tly_trace_check_open(void);
+/* Counts one more seen enter of node (grows l->seen); -1: no memory. */
+int tly_trace_check_seen(struct tly_trace_loc *l, int32_t node);
+/* The base of a location made by its own thread (the profile's visits
+ * so far; `leaving`: the node whose leave made it, already counted). */
+void tly_trace_check_base(struct tly_trace_loc *l, int32_t leaving);
+/* A message written: sign 1 a send from src to dst, -1 its receive. */
+void tly_trace_check_msg(uint32_t src, uint32_t dst, uint32_t tag, uint64_t bytes, int sign);
+/* Thread t (its location l, NULL: none) before its close. */
+void tly_trace_check_thread(struct tly_rt_thread *t, struct tly_trace_loc *l, struct tly_trace_tally *a);
+/* Enters against leaves once closed. */
+void tly_trace_check_closed(const struct tly_trace_loc *l, struct tly_trace_tally *a);
+/* The job's result (collective over comm, NULL: this process alone):
+ * one line on rank 0 and tly_trace()->check, the file's trace_check. */
+void tly_trace_check_job(void *comm, struct tly_trace_tally *a);
 
 /* ---- trace_mpi.c ---- */
 void tly_trace_mpi_start(void);

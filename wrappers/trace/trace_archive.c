@@ -118,6 +118,7 @@ static void read_opts(struct tly_trace_opts *o, const struct tly_rt_cfg *raw)
 	o->min_ns = tly_parse_num(raw->trace_min_ns, 0, 1000000000000LL, &v) == 0 ? v : 0;
 	o->exclude = raw->trace_exclude;
 	o->counters = tly_parse_bool(raw->trace_counters) == 1;
+	o->lose_thread = tly_parse_num(raw->trace_test_lose, 0, 1 << TLY_TRACE_TSHIFT, &v) == 0 ? (int)v - 1 : -1;
 }
 
 /* A fresh directory <base>.trace (.1.trace, ... when taken) made by rank 0
@@ -223,6 +224,7 @@ static void job_start(void *comm_ptr)
 	tr->off0_at = tly_rt_now();
 	tr->off0 = tly_trace_clock_offset(comm_ptr);
 	pthread_atfork(NULL, NULL, fork_child);
+	tly_trace_check_open();
 	__atomic_store_n(&tr->open, 1, __ATOMIC_RELEASE);
 	tly_region_follow(tly_trace_follow);
 	if (comm_ptr)

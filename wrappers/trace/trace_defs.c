@@ -27,7 +27,8 @@ enum { L_ID = TLY_TL_ID, L_NEV = TLY_TL_NEV, L_DROP = TLY_TL_DROP, L_FIRST = TLY
 
 /* Every thread's location closed: leaves of what is open, mapping
  * table; out[] gets L_FIELDS values per location (malloc'd). */
-static int close_locs(const struct tly_trace_state *s, struct tly_rt_proc *p, int32_t **gid, int64_t **out)
+static int close_locs(const struct tly_trace_state *s, struct tly_rt_proc *p, int32_t **gid, int64_t **out,
+		      struct tly_trace_tally *a)
 {
 	int n = 0, k = 0;
 	int ngpu;
@@ -44,11 +45,13 @@ static int close_locs(const struct tly_trace_state *s, struct tly_rt_proc *p, in
 
 		for (struct tly_trace_loc *x = s->locs; x; x = x->next)
 			l = x->t == t ? x : l;
+		tly_trace_check_thread(t, l, a);
 		if (!l && t->depth && !(l = tly_trace_loc_adopt(t)))
 			continue;
 		if (!l)
 			continue;
 		tly_trace_loc_close(l, p->end_ns ? p->end_ns : tly_rt_now());
+		tly_trace_check_closed(l, a);
 		OTF2_EvtWriter_GetNumberOfEvents(l->w, &nev);
 		OTF2_Archive_CloseEvtWriter(s->ar, l->w);
 		l->w = NULL;
@@ -142,8 +145,10 @@ static void write_region(struct gdefs *g, int id, const char *key)
 		else if (*c == TLY_RT_ADDR_SEP)
 			while (c[1] && c[1] != '\x1f')
 				c++;
-		else
-			path[at++] = *c == '\x1f' ? '/' : *c;
+		else if (*c == '\x1f' && at + 4 < sizeof path)
+			at += (size_t)snprintf(path + at, sizeof path - at, " / ");   /* as the .h5's paths */
+		else if (*c != '\x1f')
+			path[at++] = *c;
 	}
 	path[at] = '\0';
 	OTF2_GlobalDefWriter_WriteRegion(g->w, (OTF2_RegionRef)id, str(g, name), str(g, path), str(g, path),
@@ -296,9 +301,13 @@ static void free_locs(struct tly_trace_state *s)
 		s->locs = l->next;
 		free(l->fr);
 		free(l->excl);
+		free(l->seen);
+		free(l->base);
 		free(l->reqs);
 		free(l);
 	}
+	free(s->base0);
+	s->base0 = NULL;
 	pthread_mutex_unlock(&s->lock);
 }
 
@@ -309,13 +318,16 @@ static int close_archive(const struct tly_out_ctx *c, hid_t file, hid_t dxpl)
 	int64_t *v = NULL, *all = NULL, dropped = 0;
 	int n, nall = 0;
 	struct gpu_names gn = { 0 };
+	struct tly_trace_tally check = { 0 };
 
 	(void)file;
 	(void)dxpl;
 	if (!__atomic_load_n(&s->open, __ATOMIC_ACQUIRE))
 		return 0;
-	if (c->partial || (s->comm && c->comm != s->comm)) {
-		/* closing is collective: a rank's partial file cannot */
+	/* closing is collective over the tool's communicator: a rank's
+	 * partial file cannot; a job of one rank writes its file without the
+	 * communicator (mpi_lifecycle.c) but is the whole communicator */
+	if (c->partial || (s->comm && c->comm != s->comm && s->nranks > 1)) {
 		tly_rt_log(1, "the trace in %s is left incomplete (a partial file is written)", s->dir);
 		return 0;
 	}
@@ -325,7 +337,8 @@ static int close_archive(const struct tly_out_ctx *c, hid_t file, hid_t dxpl)
 		tly_trace_mpi_stop();
 	s->off1_at = tly_rt_now();
 	s->off1 = tly_trace_clock_offset(s->comm);
-	n = close_locs(s, c->p, c->gid, &v);
+	n = close_locs(s, c->p, c->gid, &v, &check);
+	tly_trace_check_job(s->comm, &check);
 	OTF2_Archive_CloseEvtFiles(s->ar);
 	OTF2_Archive_OpenDefFiles(s->ar);
 	local_defs(s, c->p, c->gid);
@@ -359,9 +372,12 @@ static void no_rows(const struct tly_out_ctx *c, struct tly_rows *r)
 
 static const enum tly_table no_tables[] = { TLY_NTABLES };
 
+static const struct tly_trace_h5_src h5_src = { tly_trace };
+
 const struct tly_out_module tly_out_mod_trace = {
 	.name = "trace",
 	.tables = no_tables,
 	.rows = no_rows,
 	.write = close_archive,
+	.h5_src = &h5_src,
 };

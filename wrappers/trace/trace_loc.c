@@ -81,6 +81,7 @@ static void write_enter(struct tly_trace_loc *l, struct tly_trace_frame *f)
 	OTF2_EvtWriter_Enter(l->w, NULL, (OTF2_TimeStamp)f->ts, (OTF2_RegionRef)f->node);
 	l->last_ts = f->ts;
 	l->kept++;
+	l->went++;
 	f->state = TLY_TF_WRITTEN;
 }
 
@@ -141,8 +142,10 @@ static void on_enter(struct tly_trace_loc *l, int32_t node, int64_t ts, const lo
 	struct tly_trace_frame *f;
 	int inherit = l->nfr && l->fr[l->nfr - 1].state >= TLY_TF_DROPPED;
 
-	if (l->nfr == l->cap && grow(l) != 0)
+	if (tly_trace_check_seen(l, node) != 0 || (l->nfr == l->cap && grow(l) != 0)) {
+		l->dropped++;   /* no memory: counted, and missing in the check */
 		return;
+	}
 	f = &l->fr[l->nfr++];
 	f->node = node;
 	f->ts = ts;
@@ -207,6 +210,7 @@ static void on_leave(struct tly_trace_loc *l, int64_t ts, const long long *v)
 	OTF2_EvtWriter_Leave(l->w, NULL, (OTF2_TimeStamp)ts, (OTF2_RegionRef)f->node);
 	l->last_ts = ts;
 	l->kept++;
+	l->wleave++;
 	l->nfr--;
 }
 
@@ -240,11 +244,12 @@ struct tly_trace_loc *tly_trace_loc_of(struct tly_rt_thread *t, int open_below)
 	/* a thread's record gets its index when it joins the list, after its
 	 * root is entered: until then it has no location (the root is entered
 	 * at its first event after) */
-	if (!t->next && __atomic_load_n(&tly_rt_proc()->threads, __ATOMIC_ACQUIRE) != t)
+	if (!__atomic_load_n(&t->listed, __ATOMIC_ACQUIRE))
 		return NULL;
 	l = loc_new(t);
 	if (!l)
 		return NULL;
+	tly_trace_check_base(l, open_below > t->depth ? t->stack[t->depth].node : -1);
 	/* the regions already open (the thread's root, regions entered
 	 * before the archive opened) are entered at their start times */
 	for (int i = 0; i < open_below; i++)
@@ -268,11 +273,16 @@ void tly_trace_follow(struct tly_rt_thread *t, int32_t node, int64_t ts, int ent
 
 	if (!__atomic_load_n(&tly_trace()->open, __ATOMIC_ACQUIRE))
 		return;
+	if (t->index == tly_trace()->opt.lose_thread && __atomic_load_n(&t->listed, __ATOMIC_ACQUIRE))
+		return;   /* the test setting TALLY_TRACE_TEST_LOSE: lost without a count */
 	/* first event of the thread: its open regions below this one (a
 	 * leave's frame is still at t->stack[t->depth]) */
 	l = tly_trace_loc_of(t, enter ? t->depth - 1 : t->depth + 1);
-	if (!l)
+	if (!l) {
+		if (__atomic_load_n(&t->listed, __ATOMIC_ACQUIRE))   /* not the root's enter before the list */
+			__atomic_fetch_add(&tly_trace()->unlocated, 1, __ATOMIC_RELAXED);
 		return;
+	}
 	if (enter)
 		on_enter(l, node, ts, v);
 	else

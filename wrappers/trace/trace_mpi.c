@@ -157,6 +157,7 @@ static void on_send(struct tly_rt_thread *t, int peer, int tag, MPI_Comm comm, i
 
 	if (!l || !tly_trace_admit(l, &ts))
 		return;
+	tly_trace_check_msg((uint32_t)tly_trace()->rank, to, (uint32_t)tag, (uint64_t)bytes, 1);
 	if (req == MPI_REQUEST_NULL)
 		OTF2_EvtWriter_MpiSend(l->w, NULL, (OTF2_TimeStamp)ts, to, 0, (uint32_t)tag, (uint64_t)bytes);
 	else
@@ -173,6 +174,8 @@ static void recv_event(struct tly_trace_loc *l, const MPI_Status *st, MPI_Comm c
 		n = 0;
 	if (!tly_trace_admit(l, &ts))
 		return;
+	tly_trace_check_msg(world_rank(comm, st->MPI_SOURCE), (uint32_t)tly_trace()->rank, (uint32_t)st->MPI_TAG,
+			    (uint64_t)n, -1);
 	if (id)
 		OTF2_EvtWriter_MpiIrecv(l->w, NULL, (OTF2_TimeStamp)ts, world_rank(comm, st->MPI_SOURCE), 0,
 					(uint32_t)st->MPI_TAG, (uint64_t)n, id);
@@ -238,8 +241,10 @@ static void coll_events(struct tly_trace_loc *l, int op, MPI_Comm comm, int root
 {
 	if (tly_trace_admit(l, &t0))
 		OTF2_EvtWriter_MpiCollectiveBegin(l->w, NULL, (OTF2_TimeStamp)t0);
-	else
-		return;   /* no begin: no end (the cap) */
+	else {
+		l->dropped++;   /* no begin: no end (the cap); both counted */
+		return;
+	}
 	if (t1 < l->last_ts)
 		t1 = l->last_ts;
 	OTF2_EvtWriter_MpiCollectiveEnd(l->w, NULL, (OTF2_TimeStamp)t1, (OTF2_CollectiveOp)(op - 1), 0,
