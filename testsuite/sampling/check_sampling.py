@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""check_sampling.py MODE FILE SRCDIR - the call-path samples of one run.
+
+shares/malloc/fork: hot_app's three hot spots (hot_inline, inlined; hot_lib
+in a shared library; hot_fortran in Fortran; built -O2 without frame
+pointers) hold 60/30/10 of the samples in them within 3 points, each
+unwound through run_work to main; the lines most sampled are the loops'
+(markers in the sources); every sample taken is kept or counted lost.
+loss: losses forced by a tiny buffer are counted, and taken = kept + lost.
+mpi: both ranks sampled, call paths unified (no duplicate path rows), the
+samples' regions are region ids of the file."""
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from th import check  # noqa: E402
+import th  # noqa: E402
+
+sys.path.insert(0, os.environ.get("TLY_TEST_PYTHONPATH", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                                         "..", "..", "analysis")))
+try:
+    import tally  # noqa: E402
+    import tally.fileio  # noqa: F401,E402
+except ImportError:
+    print("h5py missing"); sys.exit(77)
+
+WANT = {"hot_inline": 60.0, "hot_lib": 30.0, "hot_fortran": 10.0}
+TOL = 3.0
+
+
+def s(x):
+    return x.decode() if isinstance(x, bytes) else str(x)
+
+
+def markers(srcdir):
+    out = {}
+    for name in ("hot_app.c", "hot_lib.c"):
+        for n, text in enumerate(open(os.path.join(srcdir, name)), 1):
+            if m := re.search(r"/\* (HOT_\w+) \*/", text):
+                out[m.group(1)] = (name, n)
+    return out
+
+
+def frames(paths, pid):
+    """The path's frames, innermost first."""
+    out = []
+    while pid >= 0:
+        out.append(paths[pid])
+        pid = int(paths[pid]["parent"])
+    return out
+
+
+def status(f):
+    st = f["sampling_status"]
+    check(len(st) > 0, "a sampling_status row")
+    for r in st:
+        check(s(r["status"]) == "", "rank %d samples (status %r)" % (r["rank"], s(r["status"])))
+        lost = int(r["lost_full"]) + int(r["lost_stack"]) + int(r["lost_unwind"])
+        check(int(r["taken"]) == int(r["kept"]) + lost,
+              "thread %d: taken %d = kept %d + lost %d" % (r["thread"], r["taken"], r["kept"], lost))
+    return st
+
+
+def shares(f, srcdir, mode):
+    paths, smp = f["sample_paths"], f["samples"]
+    st = status(f)
+    kept = int(st["kept"].sum())
+    check(kept == int(smp["samples"].sum()), "kept %d = samples in the table %d" % (kept, smp["samples"].sum()))
+    self_n = {k: 0 for k in WANT}
+    lines = {k: {} for k in WANT}
+    through_main = {k: 0 for k in WANT}
+    for r in smp:
+        fr = frames(paths, int(r["path"]))
+        leaf = s(fr[0]["function"])
+        if leaf in WANT:
+            n = int(r["samples"])
+            self_n[leaf] += n
+            key = (s(fr[0]["file"]), int(fr[0]["line"]))
+            lines[leaf][key] = lines[leaf].get(key, 0) + n
+            names = [s(x["function"]) for x in fr]
+            if "run_work" in names and "main" in names:
+                through_main[leaf] += n
+            if leaf == "hot_inline":
+                check(int(fr[0]["inlined"]) == 1 and names[1] == "run_work",
+                      "hot_inline is an inlined frame in run_work: %s" % names[:3])
+    tot = sum(self_n.values())
+    check(tot >= 0.8 * kept, "the hot spots hold %d of %d samples" % (tot, kept))
+    got = {k: 100.0 * v / max(tot, 1) for k, v in self_n.items()}
+    print("shares:", {k: round(v, 1) for k, v in got.items()}, "of", tot, "samples")
+    for k, w in WANT.items():
+        check(abs(got[k] - w) <= TOL, "%s: %.1f%% of the samples, want %.0f +- %.0f" % (k, got[k], w, TOL))
+        check(through_main[k] >= 0.95 * self_n[k], "%s: %d of %d samples unwound to main" % (k, through_main[k], self_n[k]))
+    # the check can fail: the shares swapped would not pass
+    check(any(abs(got[k] - w) > TOL for k, w in zip(WANT, (30.0, 60.0, 10.0))), "self-test: swapped shares rejected")
+    mk = markers(srcdir)
+    for k, (lo, hi) in {"hot_inline": ("HOT_INLINE_LOOP", "HOT_INLINE_BODY"),
+                        "hot_lib": ("HOT_LIB_LOOP", "HOT_LIB_BODY")}.items():
+        top = max(lines[k].items(), key=lambda x: x[1])[0] if lines[k] else ("", 0)
+        file, l0 = mk[lo]
+        check(top[0] == file and l0 <= top[1] <= mk[hi][1] + 1,
+              "%s: top line %s:%d, want %s:%d-%d" % (k, top[0], top[1], file, l0, mk[hi][1] + 1))
+    ftop = max(lines["hot_fortran"].items(), key=lambda x: x[1])[0] if lines["hot_fortran"] else ("", 0)
+    check(ftop[0] == "hot_f.f90" and 8 <= ftop[1] <= 11, "hot_fortran: top line %s:%d" % ftop)
+    mods = {s(paths[int(r["path"])]["module"]) for r in smp if s(paths[int(r["path"])]["function"]) == "hot_lib"}
+    check(any("samp_hotlib" in m for m in mods), "hot_lib's module: %s" % mods)
+    if mode == "fork":
+        check(True, "fork: the parent's file")
+
+
+def loss(f):
+    st = status(f)
+    lost = int(st["lost_full"].sum())
+    check(lost > 0, "a tiny buffer loses samples, and they are counted (%d lost, %d kept)" % (lost, st["kept"].sum()))
+    check(int(st["kept"].sum()) > 0, "some samples kept")
+
+
+def mpi(f):
+    paths, smp = f["sample_paths"], f["samples"]
+    st = status(f)
+    check(sorted(set(int(r) for r in st["rank"])) == [0, 1], "both ranks have status rows")
+    check(sorted(set(int(r) for r in smp["rank"])) == [0, 1], "both ranks have samples")
+    keys = [(int(r["parent"]), s(r["function"]), s(r["file"]), int(r["line"]), s(r["module"]), int(r["inlined"]))
+            for r in paths]
+    check(len(keys) == len(set(keys)), "call-path nodes are unified: %d rows, %d distinct" % (len(keys), len(set(keys))))
+    check(all(0 <= int(r["path"]) < len(paths) for r in smp), "every sample names a path")
+    nreg = len(f["regions"])
+    check(all(0 <= int(r["region"]) < nreg for r in smp), "every sample names a region")
+    check(any(s(p["function"]) == "main" for p in paths), "paths reach main")
+
+
+def main():
+    mode, path, srcdir = sys.argv[1], sys.argv[2], sys.argv[3]
+    with tally.raw(path) as f:
+        if mode in ("shares", "malloc", "fork"):
+            shares(f, srcdir, mode)
+        elif mode == "loss":
+            loss(f)
+        else:
+            mpi(f)
+        cost = f["ranks"]["sampling_ns"]
+        check(all(int(c) > 0 for c in cost), "the sampling cost is in the ranks table: %s ns" % list(cost))
+    sys.exit(th.done(mode))
+
+
+main()
