@@ -62,7 +62,7 @@ def status(f):
     return st
 
 
-def shares(f, srcdir, mode):
+def shares(f, srcdir, mode, path_of_file):
     paths, smp = f["sample_paths"], f["samples"]
     st = status(f)
     kept = int(st["kept"].sum())
@@ -104,8 +104,23 @@ def shares(f, srcdir, mode):
     check(ftop[0] == "hot_f.f90" and 8 <= ftop[1] <= 11, "hot_fortran: top line %s:%d" % ftop)
     mods = {s(paths[int(r["path"])]["module"]) for r in smp if s(paths[int(r["path"])]["function"]) == "hot_lib"}
     check(any("samp_hotlib" in m for m in mods), "hot_lib's module: %s" % mods)
-    if mode == "fork":
-        check(True, "fork: the parent's file")
+    report(path_of_file, tot)
+
+
+def report(path, tot):
+    """The report's hot functions and the folded stacks (tally.sampling) say the same."""
+    from tally import sampling
+    run = tally.read(path)
+    hot = sampling.hot_functions(run, 0).set_index("function")
+    for k, w in WANT.items():
+        check(k in hot.index and abs(float(hot.loc[k, "self"]) / tot * 100 - w) <= TOL,
+              "report: %s's self samples" % k)
+    check(all(float(hot.loc[k, "incl_%"]) >= float(hot.loc[k, "self_%"]) - 1e-9 for k in WANT), "report: incl >= self")
+    check(float(hot.loc["main", "incl_%"]) >= 95.0 if "main" in hot.index else False,
+          "report: main on the path of nearly every sample (%s)" % (hot.loc["main", "incl_%"] if "main" in hot.index else "absent"))
+    folded = sampling.folded(run)
+    inl = sum(int(l.rsplit(" ", 1)[1]) for l in folded.splitlines() if l.rsplit(" ", 1)[0].endswith("main;run_work;hot_inline"))
+    check(inl > 0, "folded stacks: main;run_work;hot_inline has %d samples" % inl)
 
 
 def loss(f):
@@ -133,7 +148,7 @@ def main():
     mode, path, srcdir = sys.argv[1], sys.argv[2], sys.argv[3]
     with tally.raw(path) as f:
         if mode in ("shares", "malloc", "fork"):
-            shares(f, srcdir, mode)
+            shares(f, srcdir, mode, path)
         elif mode == "loss":
             loss(f)
         else:

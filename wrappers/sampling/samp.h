@@ -111,12 +111,12 @@ struct tly_samp_state *tly_samp_state(void);
 
 /* samp_drain.c: start the drain thread (once); unwind every ring's
  * records into the trees (caller holds the lock). */
-void tly_samp_drain_start(void);
+void tly_samp_drain_start(struct tly_samp_state *st);
 /* The drain's libdwfl session of this process (modules reported), for
  * naming the addresses at the write; NULL without one (caller holds the lock). */
 struct Dwfl;
 struct Dwfl *tly_samp_dwfl(void);
-void tly_samp_drain_all(void);
+void tly_samp_drain_all(struct tly_samp_state *st);
 /* Stop sampling in every thread and drain what is left (samp_signal.c). */
 void tly_samp_stop(void);
 

@@ -298,19 +298,18 @@ static void drain_thread_ring(struct tly_samp_thread *s, int *reported)
 	s->unwind_ns += (b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec);
 }
 
-void tly_samp_drain_all(void)
+void tly_samp_drain_all(struct tly_samp_state *st)
 {
 	int reported = 0;
 
-	for (struct tly_samp_thread *s = tly_samp_state()->threads; s; s = s->next)
+	for (struct tly_samp_thread *s = st->threads; s; s = s->next)
 		drain_thread_ring(s, &reported);
 }
 
 static void *drain_main(void *arg)
 {
-	struct tly_samp_state *st = tly_samp_state();
+	struct tly_samp_state *st = arg;
 
-	(void)arg;
 	for (;;) {
 		struct timespec ts;
 
@@ -321,7 +320,7 @@ static void *drain_main(void *arg)
 		while (sem_timedwait(&st->wake, &ts) != 0 && errno == EINTR)
 			;
 		pthread_mutex_lock(&st->lock);
-		tly_samp_drain_all();
+		tly_samp_drain_all(st);
 		pthread_mutex_unlock(&st->lock);
 		if (atomic_load(&st->stopped))
 			break;
@@ -329,14 +328,13 @@ static void *drain_main(void *arg)
 	return NULL;
 }
 
-void tly_samp_drain_start(void)
+void tly_samp_drain_start(struct tly_samp_state *st)
 {
-	struct tly_samp_state *st = tly_samp_state();
 	sigset_t all, old;
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);   /* the drain takes no signal of the program's */
-	if (pthread_create(&st->drain, NULL, drain_main, NULL) == 0) {
+	if (pthread_create(&st->drain, NULL, drain_main, st) == 0) {
 		pthread_detach(st->drain);
 		atomic_store(&st->drain_up, 1);
 	}

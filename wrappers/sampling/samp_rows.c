@@ -396,7 +396,7 @@ static void sampling_rows(const struct tly_out_ctx *c, struct tly_rows *r)
 	}
 	tly_samp_stop();
 	pthread_mutex_lock(&st->lock);
-	tly_samp_drain_all();
+	tly_samp_drain_all(st);
 	for (struct tly_samp_thread *s = st->threads; s; s = s->next)
 		nt++;
 	keys = calloc((size_t)nt + 1, sizeof *keys);

@@ -173,7 +173,7 @@ static void install(void)
 	samp_state.signo = SIGRTMIN + 4;
 	if (sigaction(samp_state.signo, NULL, &old) != 0 || old.sa_handler != SIG_DFL) {
 		snprintf(samp_state.why, sizeof samp_state.why, "the program handles signal %d", samp_state.signo);
-		tly_rt_log(0, "sampling is off: the program has its own handler of signal %d", samp_state.signo);
+		tly_rt_log_job(0, "sampling is off: the program has its own handler of signal %d", samp_state.signo);
 		return;
 	}
 	memset(&sa, 0, sizeof sa);
@@ -186,7 +186,7 @@ static void install(void)
 	}
 	pthread_atfork(NULL, NULL, after_fork);
 	samp_state.rate = (int)rate;
-	tly_samp_drain_start();
+	tly_samp_drain_start(&samp_state);
 }
 
 static int stack_bounds(struct tly_samp_thread *s)
