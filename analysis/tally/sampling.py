@@ -47,8 +47,9 @@ def hot_functions(run, top=20):
         return None
     total = j["samples"].sum()
     j = j.assign(where=j["file"].astype(str) + ":" + j["line"].astype(str))
-    by = j.groupby("function")
-    out = pd.DataFrame({"self": by["samples"].sum()})
+    incl = _inclusive(run, j)
+    out = pd.DataFrame({"self": j.groupby("function")["samples"].sum()}).reindex(incl.index.union(
+        j["function"].unique()), fill_value=0)
     out["self_%"] = 100.0 * out["self"] / max(total, 1)
     lines = j.groupby(["function", "where"])["samples"].sum().reset_index()
     lines = lines.sort_values("samples", ascending=False).drop_duplicates("function").set_index("function")
@@ -56,8 +57,8 @@ def hot_functions(run, top=20):
     ranks = j.groupby(["function", "rank"])["samples"].sum().unstack(fill_value=0)
     nranks = max(int(run.meta.get("nranks", 1) or 1), ranks.shape[1])
     out["imbalance"] = ranks.max(axis=1) / (ranks.sum(axis=1) / nranks)
-    out["incl_%"] = 100.0 * _inclusive(run, j) / max(total, 1)
-    out = out.sort_values("self", ascending=False).reset_index()
+    out["incl_%"] = 100.0 * incl / max(total, 1)
+    out = out.sort_values(["self", "incl_%"], ascending=False).rename_axis("function").reset_index()
     return out[["function", "self", "self_%", "incl_%", "hot_line", "imbalance"]].head(top or len(out))
 
 

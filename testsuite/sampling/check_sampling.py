@@ -82,17 +82,23 @@ def shares(f, srcdir, mode, path_of_file):
             if "run_work" in names and "main" in names:
                 through_main[leaf] += n
             if leaf == "hot_inline":
-                check(int(fr[0]["inlined"]) == 1 and names[1] == "run_work",
+                check(int(fr[0]["inlined"]) == 1 and "run_work" in names[1:3],
                       "hot_inline is an inlined frame in run_work: %s" % names[:3])
     tot = sum(self_n.values())
     check(tot >= 0.8 * kept, "the hot spots hold %d of %d samples" % (tot, kept))
     got = {k: 100.0 * v / max(tot, 1) for k, v in self_n.items()}
-    print("shares:", {k: round(v, 1) for k, v in got.items()}, "of", tot, "samples")
+    spent = dict((l.split()[0], float(l.split()[1])) for l in open("hot_app.txt"))
+    truth = {k: 100.0 * spent[k] / sum(spent.values()) for k in WANT}
+    print("shares:", {k: round(v, 1) for k, v in got.items()}, "of", tot, "samples; CPU time:",
+          {k: round(v, 1) for k, v in truth.items()})
     for k, w in WANT.items():
-        check(abs(got[k] - w) <= TOL, "%s: %.1f%% of the samples, want %.0f +- %.0f" % (k, got[k], w, TOL))
+        check(abs(truth[k] - w) <= 8, "the program's own split: %s %.1f%%, meant %.0f" % (k, truth[k], w))
+        check(abs(got[k] - truth[k]) <= TOL, "%s: %.1f%% of the samples, %.1f%% of the CPU time (+- %.0f)"
+              % (k, got[k], truth[k], TOL))
         check(through_main[k] >= 0.95 * self_n[k], "%s: %d of %d samples unwound to main" % (k, through_main[k], self_n[k]))
     # the check can fail: the shares swapped would not pass
-    check(any(abs(got[k] - w) > TOL for k, w in zip(WANT, (30.0, 60.0, 10.0))), "self-test: swapped shares rejected")
+    check(any(abs(got[k] - truth[w]) > TOL for k, w in zip(WANT, ("hot_lib", "hot_inline", "hot_fortran"))),
+          "self-test: swapped shares rejected")
     mk = markers(srcdir)
     for k, (lo, hi) in {"hot_inline": ("HOT_INLINE_LOOP", "HOT_INLINE_BODY"),
                         "hot_lib": ("HOT_LIB_LOOP", "HOT_LIB_BODY")}.items():
@@ -104,16 +110,16 @@ def shares(f, srcdir, mode, path_of_file):
     check(ftop[0] == "hot_f.f90" and 8 <= ftop[1] <= 11, "hot_fortran: top line %s:%d" % ftop)
     mods = {s(paths[int(r["path"])]["module"]) for r in smp if s(paths[int(r["path"])]["function"]) == "hot_lib"}
     check(any("samp_hotlib" in m for m in mods), "hot_lib's module: %s" % mods)
-    report(path_of_file, tot)
+    report(path_of_file, tot, truth)
 
 
-def report(path, tot):
+def report(path, tot, truth):
     """The report's hot functions and the folded stacks (tally.sampling) say the same."""
     from tally import sampling
     run = tally.read(path)
     hot = sampling.hot_functions(run, 0).set_index("function")
     for k, w in WANT.items():
-        check(k in hot.index and abs(float(hot.loc[k, "self"]) / tot * 100 - w) <= TOL,
+        check(k in hot.index and abs(float(hot.loc[k, "self"]) / tot * 100 - truth[k]) <= TOL,
               "report: %s's self samples" % k)
     check(all(float(hot.loc[k, "incl_%"]) >= float(hot.loc[k, "self_%"]) - 1e-9 for k in WANT), "report: incl >= self")
     check(float(hot.loc["main", "incl_%"]) >= 95.0 if "main" in hot.index else False,
