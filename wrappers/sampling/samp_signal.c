@@ -44,7 +44,12 @@ struct tly_samp_state *tly_samp_state(void)
 	return &samp_state;
 }
 
-static int64_t mono_ns(void)
+/* The vDSO clock (about 20 ns; the thread's CPU clock is a system call
+ * of several microseconds here, more than the handler itself).  A timed
+ * sample that took longer than SAMP_PREEMPTED_NS was preempted on a busy
+ * machine and is left out of the mean rather than counted as cost. */
+#define SAMP_PREEMPTED_NS 100000
+static int64_t now_ns(void)
 {
 	struct timespec ts;
 
@@ -139,10 +144,10 @@ static void on_signal(int sig, siginfo_t *si, void *ctx)
 		goto out;
 	timed = s->seq++ % SAMP_TIME_EVERY == 0;
 	if (timed)
-		t0 = mono_ns();
+		t0 = now_ns();
 	take(s, si, ctx);
-	if (timed) {
-		atomic_fetch_add_explicit(&s->handler_ns, mono_ns() - t0, memory_order_relaxed);
+	if (timed && (t0 = now_ns() - t0) < SAMP_PREEMPTED_NS) {
+		atomic_fetch_add_explicit(&s->handler_ns, t0, memory_order_relaxed);
 		atomic_fetch_add_explicit(&s->handler_timed, 1, memory_order_relaxed);
 	}
 out:
@@ -245,7 +250,9 @@ static int thread_start(struct tly_rt_thread *t)
 	/* at least two records of the largest size; a multiple of 8 */
 	s->cap = ((uint64_t)cap < 2 * (sizeof(struct tly_samp_rec) + s->stack_max) + 8
 			  ? 2 * (sizeof(struct tly_samp_rec) + s->stack_max) + 8 : (uint64_t)cap) & ~(uint64_t)7;
-	s->buf = malloc(s->cap);
+	/* touched now, so no sample takes a page fault in the handler */
+	if ((s->buf = malloc(s->cap)))
+		memset(s->buf, 0, s->cap);
 	atomic_store(&s->region, t->depth ? t->stack[t->depth - 1].node : 0);
 	if (!s->buf || stack_bounds(s) != 0) {
 		free(s->buf);
