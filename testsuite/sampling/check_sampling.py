@@ -136,6 +136,33 @@ def loss(f):
     check(int(st["kept"].sum()) > 0, "some samples kept")
 
 
+def perf_shares(f):
+    """Self shares by out-of-line function against perf report's on the same run."""
+    paths, smp = f["sample_paths"], f["samples"]
+    want = ("run_work", "hot_lib", "hot_fortran")   # hot_inline is code of run_work to perf
+    ours = dict.fromkeys(want, 0)
+    for r in smp:
+        fr = frames(paths, int(r["path"]))
+        k = 0
+        while k + 1 < len(fr) and int(fr[k]["inlined"]):
+            k += 1
+        fn = s(fr[k]["function"])
+        if fn in ours:
+            ours[fn] += int(r["samples"])
+    theirs = {}
+    for line in open("perf.txt"):
+        m = re.match(r"\s*([\d.]+)%\s+\[\.\]\s+(\S+)", line)
+        if m and m.group(2) in want:
+            theirs[m.group(2)] = float(m.group(1))
+    check(len(theirs) == 3, "perf report names the three functions: %s" % theirs)
+    to, tt = sum(ours.values()), sum(theirs.values())
+    print("tally:", {k: round(100.0 * v / max(to, 1), 1) for k, v in ours.items()},
+          "perf:", {k: round(100.0 * v / max(tt, 1e-9), 1) for k, v in theirs.items()})
+    for k in want:
+        a, b = 100.0 * ours[k] / max(to, 1), 100.0 * theirs.get(k, 0) / max(tt, 1e-9)
+        check(abs(a - b) <= 4.0, "%s: tally %.1f%%, perf %.1f%% (+- 4)" % (k, a, b))
+
+
 def mpi(f):
     paths, smp = f["sample_paths"], f["samples"]
     st = status(f)
@@ -155,6 +182,8 @@ def main():
     with tally.raw(path) as f:
         if mode in ("shares", "malloc", "fork"):
             shares(f, srcdir, mode, path)
+        elif mode == "perf":
+            perf_shares(f)
         elif mode == "loss":
             loss(f)
         else:
