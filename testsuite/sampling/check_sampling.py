@@ -79,7 +79,8 @@ def shares(f, srcdir, mode, path_of_file):
             key = (s(fr[0]["file"]), int(fr[0]["line"]))
             lines[leaf][key] = lines[leaf].get(key, 0) + n
             names = [s(x["function"]) for x in fr]
-            if "run_work" in names and "main" in names:
+            # an OpenMP worker's path starts at its thread, in the outlined body
+            if "run_work" in names and ("main" in names or "main._omp_fn.0" in names):
                 through_main[leaf] += n
             if leaf == "hot_inline":
                 check(int(fr[0]["inlined"]) == 1 and "run_work" in names[1:3],
@@ -110,10 +111,10 @@ def shares(f, srcdir, mode, path_of_file):
     check(ftop[0] == "hot_f.f90" and 8 <= ftop[1] <= 11, "hot_fortran: top line %s:%d" % ftop)
     mods = {s(paths[int(r["path"])]["module"]) for r in smp if s(paths[int(r["path"])]["function"]) == "hot_lib"}
     check(any("samp_hotlib" in m for m in mods), "hot_lib's module: %s" % mods)
-    report(path_of_file, tot, truth)
+    report(path_of_file, tot, truth, "main._omp_fn.0" if mode == "omp" else "main")
 
 
-def report(path, tot, truth):
+def report(path, tot, truth, outer):
     """The report's hot functions and the folded stacks (tally.sampling) say the same."""
     from tally import sampling
     run = tally.read(path)
@@ -122,11 +123,11 @@ def report(path, tot, truth):
         check(k in hot.index and abs(float(hot.loc[k, "self"]) / tot * 100 - truth[k]) <= TOL,
               "report: %s's self samples" % k)
     check(all(float(hot.loc[k, "incl_%"]) >= float(hot.loc[k, "self_%"]) - 1e-9 for k in WANT), "report: incl >= self")
-    check(float(hot.loc["main", "incl_%"]) >= 95.0 if "main" in hot.index else False,
-          "report: main on the path of nearly every sample (%s)" % (hot.loc["main", "incl_%"] if "main" in hot.index else "absent"))
+    check(float(hot.loc[outer, "incl_%"]) >= 95.0 if outer in hot.index else False,
+          "report: %s on the path of nearly every sample (%s)" % (outer, hot.loc[outer, "incl_%"] if outer in hot.index else "absent"))
     folded = sampling.folded(run)
-    inl = sum(int(l.rsplit(" ", 1)[1]) for l in folded.splitlines() if l.rsplit(" ", 1)[0].endswith("main;run_work;hot_inline"))
-    check(inl > 0, "folded stacks: main;run_work;hot_inline has %d samples" % inl)
+    inl = sum(int(l.rsplit(" ", 1)[1]) for l in folded.splitlines() if l.rsplit(" ", 1)[0].endswith(outer + ";run_work;hot_inline"))
+    check(inl > 0, "folded stacks: %s;run_work;hot_inline has %d samples" % (outer, inl))
 
 
 def loss(f):
@@ -163,6 +164,18 @@ def perf_shares(f):
         check(abs(a - b) <= 4.0, "%s: tally %.1f%%, perf %.1f%% (+- 4)" % (k, a, b))
 
 
+def omp(f):
+    """Both OpenMP threads sampled; their hot-spot samples counted in the parallel region."""
+    smp, reg, paths = f["samples"], f["regions"], f["sample_paths"]
+    threads = {int(r["thread"]) for r in smp if s(paths[int(r["path"])]["function"]) in WANT}
+    check(len(threads) >= 2, "hot-spot samples on %d threads" % len(threads))
+    kind = {int(r["id"]): int(r["kind"]) for r in reg}
+    hot = [r for r in smp if s(paths[int(r["path"])]["function"]) in WANT]
+    inpar = sum(int(r["samples"]) for r in hot if kind.get(int(r["region"])) == 3)
+    tot = sum(int(r["samples"]) for r in hot)
+    check(inpar >= 0.95 * tot, "%d of %d hot-spot samples in the OpenMP parallel region" % (inpar, tot))
+
+
 def mpi(f):
     paths, smp = f["sample_paths"], f["samples"]
     st = status(f)
@@ -180,8 +193,10 @@ def mpi(f):
 def main():
     mode, path, srcdir = sys.argv[1], sys.argv[2], sys.argv[3]
     with tally.raw(path) as f:
-        if mode in ("shares", "malloc", "fork"):
+        if mode in ("shares", "malloc", "fork", "omp"):
             shares(f, srcdir, mode, path)
+            if mode == "omp":
+                omp(f)
         elif mode == "perf":
             perf_shares(f)
         elif mode == "loss":

@@ -8,7 +8,8 @@
  *
  * hot_app [SECONDS] [mode]   mode: "work" (default), "malloc" (the same
  * work with malloc/free between the pieces, so samples land in the
- * allocator), "fork" (a forked child does the work too, then the parent).
+ * allocator), "fork" (a forked child does the work too, then the parent),
+ * "omp" (two OpenMP threads share the work).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -60,14 +61,11 @@ static void calibrate(double *rate)
 	}
 }
 
-static __attribute__((noinline)) void run_work(double seconds, int with_malloc)
+static __attribute__((noinline)) void run_work(double seconds, int with_malloc, double *spent)
 {
 	static const double share[3] = { 0.6, 0.3, 0.1 };
-	double rate[3], x = 1.0;
+	double rate[3], x = 1.0, t;
 	const int pieces = 50;
-
-	double spent[3] = { 0, 0, 0 }, t;
-	FILE *f;
 
 	calibrate(rate);
 	for (int p = 0; p < pieces; p++) {
@@ -84,7 +82,7 @@ static __attribute__((noinline)) void run_work(double seconds, int with_malloc)
 		t = cpu_s();
 		hot_fortran(n[2], &x);
 		spent[2] += cpu_s() - t;
-		if (with_malloc)   /* 2: a forked child's */
+		if (with_malloc)
 			for (int i = 0; i < 20000; i++) {
 				char *m = malloc((size_t)(16 + i % 4096));
 
@@ -95,8 +93,14 @@ static __attribute__((noinline)) void run_work(double seconds, int with_malloc)
 			}
 	}
 	sink += x;
-	/* the ground truth: CPU seconds in each, on the thread's clock */
-	if ((f = fopen(with_malloc == 2 ? "hot_app.child.txt" : "hot_app.txt", "w"))) {
+}
+
+/* The ground truth: CPU seconds in each hot spot, on the threads' clocks. */
+static void write_truth(const char *name, const double *spent)
+{
+	FILE *f = fopen(name, "w");
+
+	if (f) {
 		fprintf(f, "hot_inline %.9f\nhot_lib %.9f\nhot_fortran %.9f\n", spent[0], spent[1], spent[2]);
 		fclose(f);
 	}
@@ -106,23 +110,39 @@ int main(int argc, char **argv)
 {
 	double seconds = argc > 1 ? atof(argv[1]) : 1.5;
 	const char *mode = argc > 2 ? argv[2] : "work";
+	double spent[3] = { 0, 0, 0 };
 
+	if (!strcmp(mode, "omp")) {   /* two OpenMP threads, each the whole split */
+#pragma omp parallel num_threads(2)
+		{
+			double mine[3] = { 0, 0, 0 };
+
+			run_work(seconds / 2, 0, mine);
+#pragma omp critical
+			for (int k = 0; k < 3; k++)
+				spent[k] += mine[k];
+		}
+		write_truth("hot_app.txt", spent);
+		return 0;
+	}
 	if (!strcmp(mode, "fork")) {
 		pid_t c = fork();
 		int st = 0;
 
 		if (c == 0) {
-			run_work(seconds / 4, 2);
+			run_work(seconds / 4, 1, spent);
 			_exit(0);
 		}
-		run_work(seconds, 0);
+		run_work(seconds, 0, spent);
+		write_truth("hot_app.txt", spent);
 		if (c < 0 || waitpid(c, &st, 0) != c || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 			fprintf(stderr, "hot_app: the forked child failed (status %d)\n", st);
 			return 1;
 		}
 		return 0;
 	}
-	run_work(seconds, !strcmp(mode, "malloc"));
+	run_work(seconds, !strcmp(mode, "malloc"), spent);
+	write_truth("hot_app.txt", spent);
 	printf("hot_app: done\n");
 	return 0;
 }

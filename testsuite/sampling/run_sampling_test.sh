@@ -4,6 +4,7 @@
 #   shares  1000 Hz, 1.5 s of CPU: shares, names, lines of hot_app
 #   malloc  5000 Hz, samples landing in malloc/free: no deadlock, file good
 #   fork    a forked child works too: no hang, parent's samples good
+#   omp     two OpenMP threads: both sampled, samples in the parallel region
 #   loss    a buffer of two records at 5000 Hz: the losses are counted
 #   mpi     sites_app on 2 ranks: call paths unified across ranks
 #   perf    the same run sampled by perf record too (cpu-clock, 1000 Hz):
@@ -19,6 +20,7 @@ case $mode in
 shares) timeout 150 "$run" --sampling=1000 --output-name=out.h5 -- "$app" 1.5 ;;
 malloc) timeout 150 "$run" --sampling=5000 --output-name=out.h5 -- "$app" 1.0 malloc ;;
 fork)   timeout 150 "$run" --sampling=2000 --output-name=out.h5 -- "$app" 1.0 fork ;;
+omp)    timeout 150 "$run" --sampling=1000 --output-name=out.h5 -- "$app" 2 omp ;;
 loss)   timeout 150 "$run" --sampling=5000 --sampling-buffer=1 --output-name=out.h5 -- "$app" 0.5 ;;
 perf)   command -v perf >/dev/null || { echo "perf (linux-perf) missing"; exit 77; }
         timeout 150 perf record -q -e cpu-clock -F 1000 -o perf.data -- \
