@@ -39,6 +39,7 @@
 #define TLY_SAMP_NREGS 0      /* no sampling on this architecture */
 #endif
 #define TLY_SAMP_DEPTH 128    /* deepest call path kept */
+#define TLY_SAMP_TIMINGS 64   /* handler timings kept per thread */
 
 /* One record of a ring; `stack_len` bytes of stack follow, from `sp`. */
 struct tly_samp_rec {
@@ -83,8 +84,12 @@ struct tly_samp_thread {
 	int armed;
 	_Atomic int32_t region;
 	/* the handler's counters (its thread alone writes them) */
-	_Atomic int64_t taken, lost_full, lost_stack, handler_ns, handler_timed;
+	_Atomic int64_t taken, lost_full, lost_stack;
 	uint32_t seq;
+	/* the last TLY_SAMP_TIMINGS handler timings, ns: their median is its
+	 * cost (a mean would be a busy machine's preemptions and VM exits) */
+	uint32_t timing[TLY_SAMP_TIMINGS];
+	_Atomic uint32_t ntimed;
 	/* the drain's (under samp_state.lock) */
 	int64_t kept, lost_unwind, truncated, unwind_ns;
 	struct tly_samp_node *nodes;

@@ -285,18 +285,34 @@ static void path_row(struct tly_row_sample_paths *x, const struct tly_names *all
 	free(f);
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The handler's cost: the median of its last timings times the samples. */
+static int64_t handler_ns(const struct tly_samp_thread *s)
+{
+	uint32_t n = atomic_load(&s->ntimed), v[TLY_SAMP_TIMINGS];
+
+	n = n < TLY_SAMP_TIMINGS ? n : TLY_SAMP_TIMINGS;
+	if (!n)
+		return 0;
+	memcpy(v, s->timing, n * sizeof *v);
+	qsort(v, n, sizeof *v, cmp_u32);
+	return (int64_t)v[n / 2] * atomic_load(&s->taken);
+}
+
 static int64_t thread_cost(const struct tly_samp_thread *s)
 {
-	int64_t timed = atomic_load(&s->handler_timed);
-
-	return (timed ? atomic_load(&s->handler_ns) * atomic_load(&s->taken) / timed : 0) + s->unwind_ns;
+	return handler_ns(s) + s->unwind_ns;
 }
 
 static void status_row(struct tly_row_sampling_status *x, const struct tly_rt_proc *p,
 		       const struct tly_samp_thread *s, const char *why)
 {
-	int64_t timed = s ? atomic_load(&s->handler_timed) : 0;
-
 	x->rank = p->rank;
 	x->thread = s ? s->t->index : -1;
 	snprintf(x->source, sizeof x->source, "cpu-clock");
@@ -310,7 +326,7 @@ static void status_row(struct tly_row_sampling_status *x, const struct tly_rt_pr
 	x->lost_stack = atomic_load(&s->lost_stack);
 	x->lost_unwind = s->lost_unwind;
 	x->truncated = s->truncated;
-	x->handler_ns = timed ? atomic_load(&s->handler_ns) * x->taken / timed : 0;
+	x->handler_ns = handler_ns(s);
 	x->unwind_ns = s->unwind_ns;
 }
 

@@ -45,10 +45,7 @@ struct tly_samp_state *tly_samp_state(void)
 }
 
 /* The vDSO clock (about 20 ns; the thread's CPU clock is a system call
- * of several microseconds here, more than the handler itself).  A timed
- * sample that took longer than SAMP_PREEMPTED_NS was preempted on a busy
- * machine and is left out of the mean rather than counted as cost. */
-#define SAMP_PREEMPTED_NS 100000
+ * of over a microsecond here, more than the handler itself). */
 static int64_t now_ns(void)
 {
 	struct timespec ts;
@@ -146,9 +143,12 @@ static void on_signal(int sig, siginfo_t *si, void *ctx)
 	if (timed)
 		t0 = now_ns();
 	take(s, si, ctx);
-	if (timed && (t0 = now_ns() - t0) < SAMP_PREEMPTED_NS) {
-		atomic_fetch_add_explicit(&s->handler_ns, t0, memory_order_relaxed);
-		atomic_fetch_add_explicit(&s->handler_timed, 1, memory_order_relaxed);
+	if (timed) {
+		uint32_t k = atomic_load_explicit(&s->ntimed, memory_order_relaxed);
+
+		t0 = now_ns() - t0;
+		s->timing[k % TLY_SAMP_TIMINGS] = t0 > UINT32_MAX ? UINT32_MAX : (uint32_t)t0;
+		atomic_store_explicit(&s->ntimed, k + 1, memory_order_release);
 	}
 out:
 	errno = saved;
