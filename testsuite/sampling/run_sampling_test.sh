@@ -20,7 +20,7 @@ case $mode in
 shares) timeout 150 "$run" --sampling=1000 --output-name=out.h5 -- "$app" 1.5 ;;
 malloc) timeout 150 "$run" --sampling=5000 --output-name=out.h5 -- "$app" 1.0 malloc ;;
 fork)   timeout 150 "$run" --sampling=2000 --output-name=out.h5 -- "$app" 1.0 fork ;;
-omp)    timeout 150 "$run" --sampling=1000 --output-name=out.h5 -- "$app" 2 omp ;;
+omp)    timeout 150 "$run" --sampling=1000 --output-name=out.h5 -- "$app" 1.5 omp ;;
 loss)   timeout 150 "$run" --sampling=5000 --sampling-buffer=1 --output-name=out.h5 -- "$app" 0.5 ;;
 perf)   command -v perf >/dev/null || { echo "perf (linux-perf) missing"; exit 77; }
         timeout 150 perf record -q -e cpu-clock -F 1000 -o perf.data -- \
