@@ -12,7 +12,8 @@ import pandas as pd
 from . import gpu, metrics, mpi, names, nccl, stats, tree
 from .errors import TallyError
 
-KNOWN = {"events", "ranks", "threads", "regions", "region_stats", "mpi", "mpi_sites", "gpu_devices"}
+KNOWN = {"events", "ranks", "threads", "regions", "region_stats", "mpi", "mpi_sites", "gpu_devices",
+         "sample_paths", "samples"}
 # Tables that only describe the rows of others: shown when one of those has rows
 # (the runtime lists the default NVTX domain of every rank, NVTX or not).
 DESCRIBES = {"nvtx_domains": ("nvtx_marks", "nvtx_ranges", "nvtx_schemas", "nvtx_names"),
@@ -98,7 +99,8 @@ def meta_section(run):
 COST_PARTS = (("init_ns", "start-up"),
               ("mpi_init_ns", "at MPI_Init"),
               ("event_ns", "per event"),
-              ("exit_ns", "end (stop, rows)"))
+              ("exit_ns", "end (stop, rows)"),
+              ("sampling_ns", "sampling"))
 
 
 def cost_rows(rk, write_s):
@@ -109,7 +111,7 @@ def cost_rows(rk, write_s):
         return [("Tally start-up max [s] (schema < 5)",
                  rk["overhead_ns"].max() / 1e9)]
     rows = [(f"Tally cost: {what}, max / sum [s]",
-             f"{rk[col].max() / 1e9:.6f} / {rk[col].sum() / 1e9:.6f}") for col, what in COST_PARTS]
+             f"{rk[col].max() / 1e9:.6f} / {rk[col].sum() / 1e9:.6f}") for col, what in COST_PARTS if col in rk]
     total = rk["overhead_ns"] / 1e9 + write_s
     rows.append(("Tally cost in all, with the write, max [s]", f"{total.max():.6f}"))
     return rows
@@ -315,6 +317,19 @@ def kernel_section(run, top, full):
     return title, frame.assign(**{key: frame[key].map(names.kernels(list(every) + list(frame[key])))})
 
 
+def sampling_sections(run, top):
+    """Call-path samples (TALLY_SAMPLING): hot functions in all, per region."""
+    from . import sampling
+    hot = sampling.hot_functions(run, top)
+    if hot is None:
+        return []
+    return [Section("Hot functions (samples)", hot,
+                    "self: samples with the function innermost; incl: on the path; imbalance: max/mean of the "
+                    "ranks' self samples"),
+            Section("Hot functions per region (samples)", sampling.hot_by_region(run, 5).head(top * 5 or 10**9),
+                    "the region open on the thread at each sample")]
+
+
 def build(run, by="region", metric="time", top=20, full=True):
     """All sections of the report for run (full: whole names, else the
     short ones of names.py)."""
@@ -340,6 +355,7 @@ def build(run, by="region", metric="time", top=20, full=True):
     if gmap is not None:
         sections.append(Section("GPUs by rank", gmap, "device: the visible index; uuid as nvidia-smi -L; a GPU "
                                 "used by several processes is profiled by one of them"))
+    sections += sampling_sections(run, top)
     hot = gpu.hot_lines(run, top)
     if hot is not None:
         sections.append(Section("PC sampling: hot lines and stall reasons", hot, "samples per stall reason"))

@@ -81,6 +81,13 @@ static int merge(MPI_Comm comm, struct tly_names *local, struct tly_names *all)
 	return bad ? -1 : 0;
 }
 
+int tly_unify_keys(void *comm, struct tly_names *local, struct tly_names *all)
+{
+	if (comm)
+		return merge(*(MPI_Comm *)comm, local, all);
+	return tly_names_merge_packed(all, local->buf ? local->buf : "", local->len);
+}
+
 int tly_unify(void *comm, struct tly_rt_proc *p, struct tly_names *all, int32_t ***gid)
 {
 	struct tly_names local = { 0 };

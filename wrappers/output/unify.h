@@ -20,6 +20,11 @@ void tly_node_key(const struct tly_rt_thread *t, int32_t n, char *buf, size_t le
  */
 int tly_unify(void *comm, struct tly_rt_proc *p, struct tly_names *all, int32_t ***gid);
 
+/* Any other table of keys unified the same way (call paths of samples,
+ * sampling/): `local`'s keys of every rank merged in rank order into
+ * `all` (collective over *comm; comm NULL: local's keys alone).  0 or -1. */
+int tly_unify_keys(void *comm, struct tly_names *local, struct tly_names *all);
+
 /* The job's region id of node `node` of thread t of p, from tly_unify's
  * gid (threads in list order); -1 when there is none.  Inline: the
  * preload library and the writer library both need it, and neither calls

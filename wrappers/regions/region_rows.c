@@ -143,7 +143,8 @@ static void rank_rows(struct tly_rt_proc *p, struct tly_rows *r, int64_t events,
 	k->mpi_init_ns = p->mpi_init_ns;
 	k->event_ns = event_ns;
 	k->exit_ns = p->exit_t0 ? tly_rt_now() - p->exit_t0 : 0;
-	k->overhead_ns = k->init_ns + k->mpi_init_ns + k->event_ns + k->exit_ns;
+	k->sampling_ns = p->sampling_ns;
+	k->overhead_ns = k->init_ns + k->mpi_init_ns + k->event_ns + k->exit_ns + k->sampling_ns;
 	k->region_events = events;
 	k->truncated = trunc;
 	k->regions_folded = folded;

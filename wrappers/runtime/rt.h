@@ -141,6 +141,9 @@ struct tly_rt_proc {
 	int64_t init_ns, mpi_init_ns, exit_ns, exit_t0;
 	int64_t clock_read_ns, counter_read_ns;   /* measured at start-up */
 	int64_t overhead_ns;
+	/* call-path sampling's cost, set by its writer module (sampling/,
+	 * listed before regions/, whose rows put it in the ranks table) */
+	int64_t sampling_ns;
 	_Atomic int64_t marks_dropped;  /* NVTX marks beyond TALLY_NVTX_MAX_MARKS */
 	int64_t cpu_ns;       /* process CPU time at the stop (getrusage) */
 	char why[64];         /* reason of a partial file */

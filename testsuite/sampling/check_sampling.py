@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""check_sampling.py MODE FILE SRCDIR - the call-path samples of one run.
+
+shares/malloc/fork: hot_app's three hot spots (hot_inline, inlined; hot_lib
+in a shared library; hot_fortran in Fortran; built -O2 without frame
+pointers) hold 60/30/10 of the samples in them within 3 points, each
+unwound through run_work to main; the lines most sampled are the loops'
+(markers in the sources); every sample taken is kept or counted lost.
+loss: losses forced by a tiny buffer are counted, and taken = kept + lost.
+mpi: both ranks sampled, call paths unified (no duplicate path rows), the
+samples' regions are region ids of the file."""
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from th import check  # noqa: E402
+import th  # noqa: E402
+
+sys.path.insert(0, os.environ.get("TLY_TEST_PYTHONPATH", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                                         "..", "..", "analysis")))
+try:
+    import tally  # noqa: E402
+    import tally.fileio  # noqa: F401,E402
+except ImportError:
+    print("h5py missing"); sys.exit(77)
+
+WANT = {"hot_inline": 60.0, "hot_lib": 30.0, "hot_fortran": 10.0}
+TOL = 3.0
+
+
+def s(x):
+    return x.decode() if isinstance(x, bytes) else str(x)
+
+
+def markers(srcdir):
+    out = {}
+    for name in ("hot_app.c", "hot_lib.c"):
+        for n, text in enumerate(open(os.path.join(srcdir, name)), 1):
+            if m := re.search(r"/\* (HOT_\w+) \*/", text):
+                out[m.group(1)] = (name, n)
+    return out
+
+
+def frames(paths, pid):
+    """The path's frames, innermost first."""
+    out = []
+    while pid >= 0:
+        out.append(paths[pid])
+        pid = int(paths[pid]["parent"])
+    return out
+
+
+def status(f):
+    st = f["sampling_status"]
+    check(len(st) > 0, "a sampling_status row")
+    for r in st:
+        check(s(r["status"]) == "", "rank %d samples (status %r)" % (r["rank"], s(r["status"])))
+        lost = int(r["lost_full"]) + int(r["lost_stack"]) + int(r["lost_unwind"])
+        check(int(r["taken"]) == int(r["kept"]) + lost,
+              "thread %d: taken %d = kept %d + lost %d" % (r["thread"], r["taken"], r["kept"], lost))
+    return st
+
+
+def shares(f, srcdir, mode, path_of_file):
+    paths, smp = f["sample_paths"], f["samples"]
+    st = status(f)
+    kept = int(st["kept"].sum())
+    check(kept == int(smp["samples"].sum()), "kept %d = samples in the table %d" % (kept, smp["samples"].sum()))
+    self_n = {k: 0 for k in WANT}
+    lines = {k: {} for k in WANT}
+    through_main = {k: 0 for k in WANT}
+    for r in smp:
+        fr = frames(paths, int(r["path"]))
+        leaf = s(fr[0]["function"])
+        if leaf in WANT:
+            n = int(r["samples"])
+            self_n[leaf] += n
+            key = (s(fr[0]["file"]), int(fr[0]["line"]))
+            lines[leaf][key] = lines[leaf].get(key, 0) + n
+            names = [s(x["function"]) for x in fr]
+            # an OpenMP worker's path starts at its thread, in the outlined body
+            if "run_work" in names and ("main" in names or "main._omp_fn.0" in names):
+                through_main[leaf] += n
+            if leaf == "hot_inline":
+                check(int(fr[0]["inlined"]) == 1 and "run_work" in names[1:3],
+                      "hot_inline is an inlined frame in run_work: %s" % names[:3])
+    tot = sum(self_n.values())
+    check(tot >= 0.8 * kept, "the hot spots hold %d of %d samples" % (tot, kept))
+    got = {k: 100.0 * v / max(tot, 1) for k, v in self_n.items()}
+    spent = dict((l.split()[0], float(l.split()[1])) for l in open("hot_app.txt"))
+    truth = {k: 100.0 * spent[k] / sum(spent.values()) for k in WANT}
+    print("shares:", {k: round(v, 1) for k, v in got.items()}, "of", tot, "samples; CPU time:",
+          {k: round(v, 1) for k, v in truth.items()})
+    for k, w in WANT.items():
+        check(abs(truth[k] - w) <= 8, "the program's own split: %s %.1f%%, meant %.0f" % (k, truth[k], w))
+        check(abs(got[k] - truth[k]) <= TOL, "%s: %.1f%% of the samples, %.1f%% of the CPU time (+- %.0f)"
+              % (k, got[k], truth[k], TOL))
+        check(through_main[k] >= 0.95 * self_n[k], "%s: %d of %d samples unwound to main" % (k, through_main[k], self_n[k]))
+    # the check can fail: the shares swapped would not pass
+    check(any(abs(got[k] - truth[w]) > TOL for k, w in zip(WANT, ("hot_lib", "hot_inline", "hot_fortran"))),
+          "self-test: swapped shares rejected")
+    mk = markers(srcdir)
+    for k, (lo, hi) in {"hot_inline": ("HOT_INLINE_LOOP", "HOT_INLINE_BODY"),
+                        "hot_lib": ("HOT_LIB_LOOP", "HOT_LIB_BODY")}.items():
+        top = max(lines[k].items(), key=lambda x: x[1])[0] if lines[k] else ("", 0)
+        file, l0 = mk[lo]
+        check(top[0] == file and l0 <= top[1] <= mk[hi][1] + 1,
+              "%s: top line %s:%d, want %s:%d-%d" % (k, top[0], top[1], file, l0, mk[hi][1] + 1))
+    ftop = max(lines["hot_fortran"].items(), key=lambda x: x[1])[0] if lines["hot_fortran"] else ("", 0)
+    check(ftop[0] == "hot_f.f90" and 8 <= ftop[1] <= 11, "hot_fortran: top line %s:%d" % ftop)
+    mods = {s(paths[int(r["path"])]["module"]) for r in smp if s(paths[int(r["path"])]["function"]) == "hot_lib"}
+    check(any("samp_hotlib" in m for m in mods), "hot_lib's module: %s" % mods)
+    report(path_of_file, tot, truth, "main._omp_fn.0" if mode == "omp" else "main")
+
+
+def report(path, tot, truth, outer):
+    """The report's hot functions and the folded stacks (tally.sampling) say the same."""
+    from tally import sampling
+    run = tally.read(path)
+    hot = sampling.hot_functions(run, 0).set_index("function")
+    for k, w in WANT.items():
+        check(k in hot.index and abs(float(hot.loc[k, "self"]) / tot * 100 - truth[k]) <= TOL,
+              "report: %s's self samples" % k)
+    check(all(float(hot.loc[k, "incl_%"]) >= float(hot.loc[k, "self_%"]) - 1e-9 for k in WANT), "report: incl >= self")
+    check(float(hot.loc[outer, "incl_%"]) >= 90.0 if outer in hot.index else False,
+          "report: %s on the path of nearly every sample (%s)" % (outer, hot.loc[outer, "incl_%"] if outer in hot.index else "absent"))
+    folded = sampling.folded(run)
+    inl = sum(int(l.rsplit(" ", 1)[1]) for l in folded.splitlines() if l.rsplit(" ", 1)[0].endswith(outer + ";run_work;hot_inline"))
+    check(inl > 0, "folded stacks: %s;run_work;hot_inline has %d samples" % (outer, inl))
+
+
+def loss(f):
+    st = status(f)
+    lost = int(st["lost_full"].sum())
+    check(lost > 0, "a tiny buffer loses samples, and they are counted (%d lost, %d kept)" % (lost, st["kept"].sum()))
+    check(int(st["kept"].sum()) > 0, "some samples kept")
+
+
+def perf_shares(f):
+    """Self shares by out-of-line function against perf report's on the same run."""
+    paths, smp = f["sample_paths"], f["samples"]
+    want = ("run_work", "hot_lib", "hot_fortran")   # hot_inline is code of run_work to perf
+    ours = dict.fromkeys(want, 0)
+    for r in smp:
+        fr = frames(paths, int(r["path"]))
+        k = 0
+        while k + 1 < len(fr) and int(fr[k]["inlined"]):
+            k += 1
+        fn = s(fr[k]["function"])
+        if fn in ours:
+            ours[fn] += int(r["samples"])
+    theirs = {}
+    for line in open("perf.txt"):
+        m = re.match(r"\s*([\d.]+)%\s+\[\.\]\s+(\S+)", line)
+        if m and m.group(2) in want:
+            theirs[m.group(2)] = float(m.group(1))
+    check(len(theirs) == 3, "perf report names the three functions: %s" % theirs)
+    to, tt = sum(ours.values()), sum(theirs.values())
+    print("tally:", {k: round(100.0 * v / max(to, 1), 1) for k, v in ours.items()},
+          "perf:", {k: round(100.0 * v / max(tt, 1e-9), 1) for k, v in theirs.items()})
+    for k in want:
+        a, b = 100.0 * ours[k] / max(to, 1), 100.0 * theirs.get(k, 0) / max(tt, 1e-9)
+        check(abs(a - b) <= 4.0, "%s: tally %.1f%%, perf %.1f%% (+- 4)" % (k, a, b))
+
+
+def omp(f):
+    """Both OpenMP threads sampled; their hot-spot samples counted in the parallel region."""
+    smp, reg, paths = f["samples"], f["regions"], f["sample_paths"]
+    threads = {int(r["thread"]) for r in smp if s(paths[int(r["path"])]["function"]) in WANT}
+    check(len(threads) >= 2, "hot-spot samples on %d threads" % len(threads))
+    kind = {int(r["id"]): int(r["kind"]) for r in reg}
+    hot = [r for r in smp if s(paths[int(r["path"])]["function"]) in WANT]
+    inpar = sum(int(r["samples"]) for r in hot if kind.get(int(r["region"])) == 3)
+    tot = sum(int(r["samples"]) for r in hot)
+    check(inpar >= 0.95 * tot, "%d of %d hot-spot samples in the OpenMP parallel region" % (inpar, tot))
+
+
+def mpi(f):
+    paths, smp = f["sample_paths"], f["samples"]
+    st = status(f)
+    check(sorted(set(int(r) for r in st["rank"])) == [0, 1], "both ranks have status rows")
+    check(sorted(set(int(r) for r in smp["rank"])) == [0, 1], "both ranks have samples")
+    keys = [(int(r["parent"]), s(r["function"]), s(r["file"]), int(r["line"]), s(r["module"]), int(r["inlined"]))
+            for r in paths]
+    check(len(keys) == len(set(keys)), "call-path nodes are unified: %d rows, %d distinct" % (len(keys), len(set(keys))))
+    check(all(0 <= int(r["path"]) < len(paths) for r in smp), "every sample names a path")
+    nreg = len(f["regions"])
+    check(all(0 <= int(r["region"]) < nreg for r in smp), "every sample names a region")
+    check(any(s(p["function"]) == "main" for p in paths), "paths reach main")
+
+
+def main():
+    mode, path, srcdir = sys.argv[1], sys.argv[2], sys.argv[3]
+    with tally.raw(path) as f:
+        if mode in ("shares", "malloc", "fork", "omp"):
+            shares(f, srcdir, mode, path)
+            if mode == "omp":
+                omp(f)
+        elif mode == "perf":
+            perf_shares(f)
+        elif mode == "loss":
+            loss(f)
+        else:
+            mpi(f)
+        cost = f["ranks"]["sampling_ns"]
+        check(all(int(c) > 0 for c in cost), "the sampling cost is in the ranks table: %s ns" % list(cost))
+    sys.exit(th.done(mode))
+
+
+main()

@@ -1,0 +1,150 @@
+/*
+ * hot_app.c - a program with known hot spots for call-path sampling,
+ * built -O2 without frame pointers: 60% of its CPU time in hot_inline
+ * (static inline, inlined into run_work), 30% in hot_lib (a shared
+ * library), 10% in hot_fortran (Fortran).  The same loop in each; its
+ * cost per iteration is measured first on the thread's CPU clock, so the
+ * split is of CPU time whatever the machine's load.
+ *
+ * hot_app [SECONDS] [mode]   mode: "work" (default), "malloc" (the same
+ * work with malloc/free between the pieces, so samples land in the
+ * allocator), "fork" (a forked child does the work too, then the parent),
+ * "omp" (two OpenMP threads share the work).
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+double hot_lib(long n, double x);
+void hot_fortran(long n, double *x);
+
+static inline __attribute__((always_inline)) double hot_inline(long n, double x)
+{
+	for (long i = 0; i < n; i++) {   /* HOT_INLINE_LOOP */
+		x = x * 1.0000001 + 1e-9;     /* HOT_INLINE_BODY */
+		x = x > 2.0 ? x - 1.0 : x;
+	}
+	return x;
+}
+
+static double cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static volatile double sink;
+
+/* Iterations per CPU second of each piece (0 inline, 1 library, 2 Fortran). */
+static void calibrate(double *rate)
+{
+	const long n = 2000000;
+
+	for (int k = 0; k < 3; k++) {
+		double x = 1.0, t0 = cpu_s(), t;
+
+		if (k == 0)
+			x = hot_inline(n, x);
+		else if (k == 1)
+			x = hot_lib(n, x);
+		else
+			hot_fortran(n, &x);
+		t = cpu_s() - t0;
+		sink += x;
+		rate[k] = n / (t > 1e-6 ? t : 1e-6);
+	}
+}
+
+static __attribute__((noinline)) void run_work(double seconds, int with_malloc, double *spent)
+{
+	static const double share[3] = { 0.6, 0.3, 0.1 };
+	double rate[3], x = 1.0, t;
+	/* pieces of tens of the kernel's ticks: a CPU-clock timer fires at
+	 * ticks, and phases shorter than a few ticks alias (docs/sampling.md) */
+	const int pieces = 5;
+
+	calibrate(rate);
+	for (int p = 0; p < pieces; p++) {
+		long n[3];
+
+		for (int k = 0; k < 3; k++)
+			n[k] = (long)(rate[k] * seconds * share[k] / pieces);
+		t = cpu_s();
+		x = hot_inline(n[0], x);
+		spent[0] += cpu_s() - t;
+		t = cpu_s();
+		x = hot_lib(n[1], x);
+		spent[1] += cpu_s() - t;
+		t = cpu_s();
+		hot_fortran(n[2], &x);
+		spent[2] += cpu_s() - t;
+		if (with_malloc)
+			for (int i = 0; i < 20000; i++) {
+				char *m = malloc((size_t)(16 + i % 4096));
+
+				if (m)
+					m[0] = (char)i;
+				sink += m ? m[0] : 0;
+				free(m);
+			}
+	}
+	sink += x;
+}
+
+/* The ground truth: CPU seconds in each hot spot, on the threads' clocks. */
+static void write_truth(const char *name, const double *spent)
+{
+	FILE *f = fopen(name, "w");
+
+	if (f) {
+		fprintf(f, "hot_inline %.9f\nhot_lib %.9f\nhot_fortran %.9f\n", spent[0], spent[1], spent[2]);
+		fclose(f);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	double seconds = argc > 1 ? atof(argv[1]) : 1.5;
+	const char *mode = argc > 2 ? argv[2] : "work";
+	double spent[3] = { 0, 0, 0 };
+
+	if (!strcmp(mode, "omp")) {   /* two OpenMP threads, each the whole split */
+#pragma omp parallel num_threads(2)
+		{
+			double mine[3] = { 0, 0, 0 };
+
+			run_work(seconds, 0, mine);
+#pragma omp critical
+			for (int k = 0; k < 3; k++)
+				spent[k] += mine[k];
+		}
+		write_truth("hot_app.txt", spent);
+		return 0;
+	}
+	if (!strcmp(mode, "fork")) {
+		pid_t c = fork();
+		int st = 0;
+
+		if (c == 0) {
+			run_work(seconds / 4, 1, spent);
+			_exit(0);
+		}
+		run_work(seconds, 0, spent);
+		write_truth("hot_app.txt", spent);
+		if (c < 0 || waitpid(c, &st, 0) != c || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+			fprintf(stderr, "hot_app: the forked child failed (status %d)\n", st);
+			return 1;
+		}
+		return 0;
+	}
+	run_work(seconds, !strcmp(mode, "malloc"), spent);
+	write_truth("hot_app.txt", spent);
+	printf("hot_app: done\n");
+	return 0;
+}

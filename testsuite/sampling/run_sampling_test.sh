@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# run_sampling_test.sh MODE APP TALLY_RUN CHECKER SRCDIR PYTHON - one sampled
+# run of APP under tally-run, bounded in time, then check_sampling.py MODE.
+#   shares  1000 Hz, 1.5 s of CPU: shares, names, lines of hot_app
+#   malloc  5000 Hz, samples landing in malloc/free: no deadlock, file good
+#   fork    a forked child works too: no hang, parent's samples good
+#   omp     two OpenMP threads: both sampled, samples in the parallel region
+#   loss    a buffer of two records at 5000 Hz: the losses are counted
+#   mpi     sites_app on 2 ranks: call paths unified across ranks
+#   perf    the same run sampled by perf record too (cpu-clock, 1000 Hz):
+#           the functions' self shares agree (skipped without perf)
+set -u
+mode=$1 app=$2 run=$3 checker=$4 srcdir=$5 py=${6:-python3}
+"$py" -c "import h5py" 2>/dev/null || { echo "h5py missing for $py"; exit 77; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
+dir=$(mktemp -d) ; trap 'rm -rf "$dir"' EXIT
+cd "$dir"
+case $mode in
+shares) timeout 150 "$run" --sampling=1000 --output-name=out.h5 -- "$app" 1.5 ;;
+malloc) timeout 150 "$run" --sampling=5000 --output-name=out.h5 -- "$app" 1.0 malloc ;;
+fork)   timeout 150 "$run" --sampling=2000 --output-name=out.h5 -- "$app" 1.0 fork ;;
+omp)    timeout 150 "$run" --sampling=1000 --output-name=out.h5 -- "$app" 1.5 omp ;;
+loss)   timeout 150 "$run" --sampling=5000 --sampling-buffer=1 --output-name=out.h5 -- "$app" 0.5 ;;
+perf)   command -v perf >/dev/null || { echo "perf (linux-perf) missing"; exit 77; }
+        timeout 150 perf record -q -e cpu-clock -F 1000 -o perf.data -- \
+            "$run" --sampling=1000 --output-name=out.h5 -- "$app" 2 ||
+            { echo "perf record cannot sample here"; exit 77; }
+        timeout 150 perf report -i perf.data --no-children --sort symbol -g none --stdio >perf.txt 2>/dev/null ;;
+mpi)    timeout 150 mpirun --oversubscribe -np 2 "$run" --sampling=2000 --output-name=out.h5 -- "$app" ;;
+esac >out.txt 2>err.txt
+rc=$?
+[ $rc -eq 77 ] && exit 77
+cat out.txt err.txt
+[ $rc -eq 0 ] || { echo "job failed ($rc)"; exit 1; }
+exec "$py" "$checker" "$mode" out.h5 "$srcdir"
