@@ -12,13 +12,13 @@ dir=$(mktemp -d) ; trap 'rm -rf "$dir"' EXIT
 cd "$dir"
 export DLVSYM_SHIM_OUT=$dir/shim.txt OMP_NUM_THREADS=2 TALLY_OUTPUT_NAME=chain.h5
 if [ "$mode" = plain ]; then
-  LD_PRELOAD="$shim" timeout 60 "$app" >out.txt || { echo "program failed"; exit 1; }
+  timeout 60 env LD_PRELOAD="$shim" "$app" >out.txt || { echo "program failed"; exit 1; }
   read -r calls next <shim.txt; read -r want _ <out.txt
   echo "shim alone: $calls calls, next $next"
   [ "$calls" = "$want" ] && [[ $next == *libgomp* ]] || { echo "FAIL: the shim does not chain to libgomp"; exit 1; }
   exit 0
 fi
-LD_PRELOAD="$shim $pre" timeout 60 "$app" >out.txt || { echo "program failed"; exit 1; }
+timeout 60 env LD_PRELOAD="$shim $pre" "$app" >out.txt || { echo "program failed"; exit 1; }
 read -r calls next <shim.txt; read -r want _ <out.txt
 echo "shim: $calls calls, next definition in $next"
 [ "$calls" = "$want" ] || { echo "FAIL: shim saw $calls of $want regions"; exit 1; }

@@ -83,6 +83,18 @@ static int32_t child(struct tly_rt_thread *t, int32_t parent, const char *name, 
 	return new_node(t, parent, name, kind, h);
 }
 
+/* A timed record: one that took longer than TLY_RT_COST_OUTLIER was
+ * preempted (the thread lost the CPU to another on a loaded node), which
+ * costs the program nothing: it is not a sample of the record's cost. */
+#define TLY_RT_COST_OUTLIER 50000
+static void cost_sample(struct tly_rt_cost *c, int64_t ns)
+{
+	if (ns > TLY_RT_COST_OUTLIER)
+		return;
+	c->timed_ns += ns;
+	c->timed++;
+}
+
 /* One read of the thread's counters at a region boundary; one in
  * TLY_RT_COST_SAMPLE is timed (two clock reads), so Tally's per-event
  * cost in the file is these reads times what they cost in this run, with
@@ -98,8 +110,7 @@ static int counters_read(struct tly_rt_thread *t, long long *v)
 		return PAPI_read(t->evset, v);
 	t0 = tly_rt_now();
 	rc = PAPI_read(t->evset, v);
-	c->timed_ns += tly_rt_now() - t0;
-	c->timed++;
+	cost_sample(c, tly_rt_now() - t0);
 	return rc;
 }
 
@@ -110,10 +121,8 @@ static void visit_timed(struct tly_rt_thread *t, int64_t t_in)
 {
 	struct tly_rt_cost *c = &t->cost[TLY_COST_visit];
 
-	if (t_in) {
-		c->timed_ns += 2 * (tly_rt_now() - t_in);
-		c->timed++;
-	}
+	if (t_in)
+		cost_sample(c, 2 * (tly_rt_now() - t_in));
 }
 
 int tly_rt_enter(struct tly_rt_thread *t, const char *name, int kind, int counters)
