@@ -130,10 +130,8 @@ def budget_rows(run):
         deg = run.table("degraded")
         n = len(deg) if deg is not None else 0
         steps = deg["step"].value_counts().to_dict() if n else {}
-        rows.append(("cost budget (TALLY_BUDGET)",
-                     f"{pct:g}% of CPU time: {n} region(s) degraded on {deg['rank'].nunique() if n else 0} rank(s) "
-                     f"({steps.get(1, 0)} counters off, {steps.get(2, 0)} visits only; rows marked '~', "
-                     "table degraded says from when and why)" if n else f"{pct:g}% of CPU time: nothing degraded"))
+        rows.append((f"cost budget {pct:g}% (TALLY_BUDGET): regions degraded '~' (counters off / visits only)",
+                     f"{n} ({steps.get(1, 0)} / {steps.get(2, 0)})"))
     cpu, tally = float(rk["cpu_ns"].sum()), float(rk["tally_cpu_ns"].sum())
     rows.append(("Tally CPU time, sum over ranks [s] (loading: measured, an upper bound; events: timed sample)",
                  f"{tally / 1e9:.6f} of {cpu / 1e9:.6f}"))
