@@ -120,8 +120,8 @@ def budget_rows(run):
     one-thread teams not recorded, and Tally/plain from the file's CPU
     account (an estimate: the events' cost is timed on a sample)."""
     rk = run.ranks
-    if "budget_pct" not in rk:
-        return []
+    if not all(c in rk for c in ("budget_pct", "waits_skipped", "tally_cpu_ns", "cpu_ns")):
+        return []   # files before schema 6
     rows = [("OpenMP waits of one-thread teams (counted, not recorded)", int(rk["waits_skipped"].sum()))]
     pct = float(rk["budget_pct"].max())
     if pct <= 0:

@@ -29,15 +29,6 @@ int64_t tly_budget_each(const struct tly_rt_thread *t, enum tly_rt_cost_kind kin
 	return c->timed ? c->timed_ns / c->timed : fallback;
 }
 
-static int64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
-		return 0;
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 static int64_t thread_cost_ns(const struct tly_rt_thread *t, const struct tly_rt_proc *p)
 {
 	return tly_rt_cost_ns(&t->cost[TLY_COST_counter_read], p->counter_read_ns)
@@ -90,7 +81,7 @@ void tly_budget_check(struct tly_rt_thread *t)
 	t->budget_tick = 0;
 	if (pct <= 0)
 		return;
-	cpu = thread_cpu_ns();
+	cpu = tly_rt_thread_cpu_ns();
 	cost = thread_cost_ns(t, p);
 	dcpu = cpu - t->budget_cpu;
 	dcost = cost - t->budget_cost;

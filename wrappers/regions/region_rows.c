@@ -166,9 +166,10 @@ static void rank_rows(struct tly_rt_proc *p, struct tly_rows *r, const struct ra
 	k->budget_pct = p->opt.budget_pct;
 	k->regions_degraded = sum->degraded;
 	k->load_cpu_ns = p->load_cpu_ns;
-	/* the start-up in CPU time: its wall time (init_ns) waits for the
-	 * machine on a loaded node */
-	k->tally_cpu_ns = p->load_cpu_ns + p->init_cpu_ns + k->mpi_init_ns + k->event_ns + k->exit_ns;
+	/* the start-up, MPI_Init's part and the end in CPU time: their wall
+	 * times wait for the machine and the slowest rank on a loaded node */
+	k->tally_cpu_ns = p->load_cpu_ns + p->init_cpu_ns + p->mpi_init_cpu_ns + k->event_ns
+			  + (p->exit_cpu0 ? tly_rt_thread_cpu_ns() - p->exit_cpu0 : 0);
 }
 
 /* The regions the cost budget degraded (regions/budget.c), per thread. */

@@ -189,6 +189,7 @@ struct tly_rt_proc {
 	int64_t cpu_ns;       /* process CPU time at the stop (getrusage) */
 	int64_t load_cpu_ns;  /* process CPU time at Tally's start-up: exec and loading */
 	int64_t init_cpu_ns;  /* the start-up's CPU time (init_ns is its wall time) */
+	int64_t mpi_init_cpu_ns, exit_cpu0;   /* the same for MPI_Init's part and the end */
 	char why[64];         /* reason of a partial file */
 	char cmdline[2048];
 	char exe[256];
@@ -201,6 +202,7 @@ struct tly_rt_proc *tly_rt_proc(void);
 /* rt_thread.c: */
 void tly_rt_stop_all(void);       /* freeze every thread's root values */
 int64_t tly_rt_process_cpu_ns(void);  /* user + system time of all threads */
+int64_t tly_rt_thread_cpu_ns(void);   /* the calling thread's CPU time */
 /* rt_state.c, the start-up: */
 /* Start the runtime once (when the preload library loads) and say whether
  * it measures.  Called back from inside the start-up it answers 0 instead

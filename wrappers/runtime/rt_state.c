@@ -230,15 +230,6 @@ static void measure_read_costs(const struct tly_rt_thread *t)
 	(void)sink;
 }
 
-static int64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
-		return 0;
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 static void start_measuring(void)
 {
 	struct tly_rt_proc *proc = tly_rt_proc();
@@ -249,7 +240,7 @@ static void start_measuring(void)
 	/* what the process cost before Tally's constructor: exec and loading */
 	if (!clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu))
 		proc->load_cpu_ns = (int64_t)cpu.tv_sec * 1000000000 + cpu.tv_nsec;
-	proc->init_cpu_ns = -thread_cpu_ns();
+	proc->init_cpu_ns = -tly_rt_thread_cpu_ns();
 	tly_rt_config_load(&proc->opt);
 	read_cmdline(script, sizeof script);
 	proc->pid = (long)getpid();
@@ -279,7 +270,7 @@ static void start_measuring(void)
 	}
 	tly_rt_exit_install();
 	proc->init_ns = mono_ns() - t_load;
-	proc->init_cpu_ns += thread_cpu_ns();
+	proc->init_cpu_ns += tly_rt_thread_cpu_ns();
 }
 
 static void start_once(void)
