@@ -82,6 +82,7 @@ def meta_section(run):
         if "regions_folded" in rk:
             rows.append(("region entries folded into '(other regions)' (TALLY_MAX_REGIONS)",
                          int(rk["regions_folded"].sum())))
+        rows += budget_rows(run)
         if "nvtx_marks_dropped" in rk:
             rows.append(("NVTX marks not kept (TALLY_NVTX_MAX_MARKS)", int(rk["nvtx_marks_dropped"].sum())))
     rows.append(("write time [s]", float(m.get("write_seconds", 0))))
@@ -115,6 +116,37 @@ def cost_rows(rk, write_s):
     total = rk["overhead_ns"] / 1e9 + write_s
     rows.append(("Tally cost in all, with the write, max [s]", f"{total.max():.6f}"))
     return rows
+
+
+def budget_rows(run):
+    """The cost budget in one line per job (schema 6), the waits of
+    one-thread teams not recorded, and Tally/plain from the file's CPU
+    account (an estimate: the events' cost is timed on a sample)."""
+    rk = run.ranks
+    if not all(c in rk for c in ("budget_pct", "waits_skipped", "tally_cpu_ns", "cpu_ns")):
+        return []   # files before schema 6
+    rows = [("OpenMP waits of one-thread teams (counted, not recorded)", int(rk["waits_skipped"].sum()))]
+    pct = float(rk["budget_pct"].max())
+    if pct <= 0:
+        rows.append(("cost budget (TALLY_BUDGET)", "off: every record in full"))
+    else:
+        deg = run.table("degraded")
+        n = len(deg) if deg is not None else 0
+        steps = deg["step"].value_counts().to_dict() if n else {}
+        rows.append((f"cost budget {pct:g}% (TALLY_BUDGET): regions degraded '~' (counters off / visits only)",
+                     f"{n} ({steps.get(1, 0)} / {steps.get(2, 0)})"))
+    cpu, tally = float(rk["cpu_ns"].sum()), float(rk["tally_cpu_ns"].sum())
+    rows.append(("Tally CPU time, sum over ranks [s] (loading: measured, an upper bound; events: timed sample)",
+                 f"{tally / 1e9:.6f} of {cpu / 1e9:.6f}"))
+    if cpu > tally > 0:
+        rows.append(("Tally/plain from the file (estimate: CPU with / without Tally's)", f"{cpu / (cpu - tally):.3f}"))
+    return rows
+
+
+def degraded_ids(run):
+    """Region ids the budget degraded on some rank or thread."""
+    deg = run.table("degraded") if run.has("degraded") else None
+    return set() if deg is None or not len(deg) else set(deg["region"].astype(int))
 
 
 def partial_rows(run):
@@ -171,9 +203,10 @@ def region_tree_section(an, top, metric, full=False):
     keep = tree.with_ancestors(run.regions, keep) if keep is not None else None
     sums = pr.groupby("region").sum(numeric_only=True, min_count=1)   # not measured: NaN, shown as '-'
     shown = region_names(run, full)
+    marked = degraded_ids(run)
     rows = []
     for rid, depth in tree.dfs_order(run.regions, keep):
-        row = {"region": "  " * depth + shown[rid], "id": rid,
+        row = {"region": "  " * depth + ("~ " if rid in marked else "") + shown[rid], "id": rid,
                "visits": int(np.nan_to_num(sums["visits"].get(rid, 0))), "incl mean [s]": t["mean"].get(rid, np.nan),
                "incl min [s]": t["min"].get(rid, np.nan), "incl max [s]": t["max"].get(rid, np.nan),
                "excl mean [s]": excl["mean"].get(rid, np.nan), "imbalance": t["imbalance"].get(rid, np.nan),
@@ -185,6 +218,8 @@ def region_tree_section(an, top, metric, full=False):
         rows.append(row)
     note = (f"times: region wall time per rank (max over its threads), statistics across {len(an.ranks)} ranks; "
             "counters: sums over ranks and threads ('-': not measured, e.g. MPI calls without TALLY_MPI_COUNTERS)")
+    if marked:
+        note += "; '~': degraded by the cost budget (table degraded: counters of its counted visits only)"
     if keep is not None and len(keep) < len(run.regions):
         note += f"; showing the {top} regions with the largest max time and their ancestors (--top)"
     return Section("Region tree", pd.DataFrame(rows), note)

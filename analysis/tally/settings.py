@@ -20,6 +20,7 @@ ROWS = {
     'TALLY_MPI_CALLSITES': ('INT', '0', 999999, ''),
     'TALLY_OMPT': ('BOOL', '1', 0, ''),
     'TALLY_OMP_COUNTERS': ('BOOL', '1', 0, ''),
+    'TALLY_BUDGET': ('STR', '3', 0, ''),
     'TALLY_REGIONS': ('BOOL', '1', 0, ''),
     'TALLY_REGION_COUNTERS': ('BOOL', '1', 0, ''),
     'TALLY_MAX_DEPTH': ('INT', '64', 999999, ''),

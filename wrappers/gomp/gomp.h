@@ -54,6 +54,14 @@ int tly_gomp_counters(void);
  * team), kept by gomp_parallel.c.  A barrier or critical section outside
  * every region (a team of one: nothing to wait for) is not recorded. */
 extern _Thread_local int tly_gomp_in_team;
+/* The size of the innermost team the calling thread is in (0 outside
+ * every region), and the wait of a team of one, where no thread ever
+ * waits: not recorded, counted in t->waits_skipped (the ranks table's
+ * waits_skipped).  tly_gomp_waits(t) answers 1 when a wait of the calling
+ * thread is worth a region, and counts the others. */
+extern _Thread_local int tly_gomp_team_size;
+int tly_gomp_num_threads(void);
+int tly_gomp_waits(struct tly_rt_thread *t);
 
 /* A frame of one construct on one thread: where the stack stood before it
  * was entered, so its end closes exactly what it opened. */

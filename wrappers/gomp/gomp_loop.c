@@ -41,7 +41,7 @@ static void loop_end(void (*real)(void), int barrier)
 		return;
 	}
 	tly_rt_exit_kind(t, TLY_RK_OMP_LOOP);
-	if (!barrier || !tly_gomp_in_team) {
+	if (!barrier || !tly_gomp_in_team || !tly_gomp_waits(t)) {
 		real();
 		return;
 	}
@@ -59,7 +59,7 @@ static bool loop_end_cancel(bool (*real)(void))
 	if (!t)
 		return real();
 	tly_rt_exit_kind(t, TLY_RK_OMP_LOOP);
-	if (!tly_gomp_in_team)
+	if (!tly_gomp_in_team || !tly_gomp_waits(t))
 		return real();
 	tly_gomp_enter(t, &m, tly_rt_omp_label(TLY_RK_OMP_BARRIER), TLY_RK_OMP_BARRIER);
 	r = real();

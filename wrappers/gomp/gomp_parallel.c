@@ -34,6 +34,7 @@ struct team {
 	struct tly_rt_thread *master; /* the thread that started the region */
 	struct tly_gomp_mark mark;    /* the master's stack before the region */
 	struct team *outer;           /* old ABI: the enclosing region of this thread */
+	int outer_size;               /* old ABI: tly_gomp_team_size before it */
 };
 
 typedef void (*outlined_t)(void *);
@@ -46,12 +47,13 @@ static void trampoline(void *arg)
 	struct team *tm = arg;
 	struct tly_rt_thread *t = tly_gomp_thread();
 	struct tly_gomp_mark m, lm;
-	int master = t && t == tm->master;
+	int master = t && t == tm->master, outer = tly_gomp_team_size;
 
 	if (!t) {
 		tm->fn(tm->data);
 		return;
 	}
+	tly_gomp_team_size = tly_gomp_num_threads();
 	tly_gomp_enter(t, master ? &tm->mark : &m, tm->name, TLY_RK_OMP_PARALLEL);
 	if (tm->loop)
 		tly_gomp_enter(t, &lm, tm->loop, TLY_RK_OMP_LOOP);
@@ -60,11 +62,12 @@ static void trampoline(void *arg)
 	tly_gomp_in_team--;
 	if (tm->loop)   /* unless its GOMP_loop_end_nowait closed it */
 		tly_gomp_leave(t, &lm);
-	if (master)
+	if (master && tly_gomp_waits(t))
 		tly_rt_enter(t, tly_rt_omp_label(TLY_RK_OMP_BARRIER), TLY_RK_OMP_BARRIER,
 			     tly_gomp_counters());
-	else
+	else if (!master)
 		tly_gomp_leave(t, &m);
+	tly_gomp_team_size = outer;
 }
 
 /* The team description for a region started by the caller at `code`;
@@ -258,6 +261,8 @@ TALLY_GOMP_EXPORT void GOMP_parallel_start(outlined_t fn, void *data, unsigned n
 	/* the caller runs fn itself next: its part of the region starts here */
 	tly_gomp_enter(tm->master, &tm->mark, tm->name, TLY_RK_OMP_PARALLEL);
 	tly_gomp_in_team++;
+	tm->outer_size = tly_gomp_team_size;
+	tly_gomp_team_size = tly_gomp_num_threads();
 }
 
 TALLY_GOMP_EXPORT void GOMP_parallel_end(void)
@@ -269,8 +274,10 @@ TALLY_GOMP_EXPORT void GOMP_parallel_end(void)
 	if (tm) {
 		old_teams = tm->outer;
 		tly_gomp_in_team--;
-		tly_rt_enter(tm->master, tly_rt_omp_label(TLY_RK_OMP_BARRIER), TLY_RK_OMP_BARRIER,
-			     tly_gomp_counters());
+		if (tly_gomp_waits(tm->master))
+			tly_rt_enter(tm->master, tly_rt_omp_label(TLY_RK_OMP_BARRIER), TLY_RK_OMP_BARRIER,
+				     tly_gomp_counters());
+		tly_gomp_team_size = tm->outer_size;
 	}
 	real();
 	if (tm) {

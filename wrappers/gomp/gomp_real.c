@@ -110,6 +110,23 @@ int tly_gomp_counters(void)
 }
 
 _Thread_local int tly_gomp_in_team;
+_Thread_local int tly_gomp_team_size;
+
+/* libgomp's omp_get_num_threads: the calling thread's team, inside it */
+int tly_gomp_num_threads(void)
+{
+	static tly_gomp_slot next;
+
+	return GOMP_NEXT(int (*)(void), next, "omp_get_num_threads")();
+}
+
+int tly_gomp_waits(struct tly_rt_thread *t)
+{
+	if (tly_gomp_team_size > 1)
+		return 1;
+	t->waits_skipped++;
+	return 0;
+}
 
 void tly_gomp_enter(struct tly_rt_thread *t, struct tly_gomp_mark *m, const char *name, int kind)
 {

@@ -26,7 +26,9 @@ static void critical_enter(struct tly_rt_thread *t, struct tly_gomp_mark *m)
 /* The calling thread's record when a wait there is recorded. */
 static struct tly_rt_thread *waiter(void)
 {
-	return tly_gomp_in_team ? tly_gomp_thread() : NULL;
+	struct tly_rt_thread *t = tly_gomp_in_team ? tly_gomp_thread() : NULL;
+
+	return t && tly_gomp_waits(t) ? t : NULL;
 }
 
 /* A wait around the call of the void function `real`: a barrier (with

@@ -35,6 +35,7 @@ static void rank_start(void)
 	if (!init)
 		return;
 	t0 = tly_rt_now();
+	p->mpi_init_cpu_ns = -tly_rt_thread_cpu_ns();
 	life.started = 1;
 	PMPI_Comm_dup(MPI_COMM_WORLD, &life.comm);
 	PMPI_Comm_rank(life.comm, &p->rank);
@@ -48,6 +49,7 @@ static void rank_start(void)
 	PMPI_Bcast(p->outname, (int)sizeof p->outname, MPI_CHAR, 0, life.comm);
 	tly_pass_mpi_init(&life.comm);  /* passes/: one pass schedule per job */
 	p->mpi_init_ns = tly_rt_now() - t0;
+	p->mpi_init_cpu_ns += tly_rt_thread_cpu_ns();
 }
 
 /* Tests of the exit watchdog: TALLY_INTERNAL_TEST_STALL_RANK=r makes rank

@@ -21,6 +21,15 @@ static struct {
 	ompt_start_tool_result_t result;
 } ompt_state;
 
+/* The size of the team of the calling thread's innermost implicit task
+ * (0: not known), and whether the open barrier wait was left unrecorded:
+ * a team of one never waits, so its waits are counted, not recorded
+ * (t->waits_skipped). */
+static _Thread_local struct {
+	unsigned team;
+	int skipping;
+} ompt_thread;
+
 /* TALLY_OMP_COUNTERS: read the counters at OpenMP region boundaries */
 static int counters(void)
 {
@@ -60,6 +69,7 @@ static void on_implicit_task(ompt_scope_endpoint_t ep, ompt_data_t *par, ompt_da
 	t = tly_rt_self_kind(TLY_RT_THREAD_OPENMP);
 	if (!t)
 		return;
+	ompt_thread.team = ep == ompt_scope_begin ? n : 0;
 	if (ep == ompt_scope_begin)
 		tly_rt_enter(t, par && par->ptr ? (const char *)par->ptr : "omp parallel",
 			     TLY_RK_OMP_PARALLEL, counters());
@@ -90,10 +100,16 @@ static void on_sync_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t ep, ompt
 	if (!t || kind == ompt_sync_region_taskwait || kind == ompt_sync_region_taskgroup
 	    || kind == ompt_sync_region_reduction)
 		return;
-	if (ep == ompt_scope_begin)
+	if (ep == ompt_scope_begin && ompt_thread.team == 1) {
+		ompt_thread.skipping = 1;
+		t->waits_skipped++;
+	} else if (ep == ompt_scope_begin) {
 		tly_rt_enter(t, "omp barrier wait", TLY_RK_OMP_BARRIER, counters());
-	else
+	} else if (ompt_thread.skipping) {
+		ompt_thread.skipping = 0;
+	} else {
 		tly_rt_exit_kind(t, TLY_RK_OMP_BARRIER);
+	}
 }
 
 static int tool_init(ompt_function_lookup_t lookup, int dev, ompt_data_t *data)

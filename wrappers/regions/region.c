@@ -12,6 +12,7 @@
 
 #include "papi.h"
 #include "passes/passes.h"
+#include "regions/budget.h"
 #include "regions/region_index.h"
 #include "regions/regions.h"
 #include "runtime/rt_parts.h"
@@ -82,23 +83,46 @@ static int32_t child(struct tly_rt_thread *t, int32_t parent, const char *name, 
 	return new_node(t, parent, name, kind, h);
 }
 
+/* A timed record: one that took longer than TLY_RT_COST_OUTLIER was
+ * preempted (the thread lost the CPU to another on a loaded node), which
+ * costs the program nothing: it is not a sample of the record's cost. */
+#define TLY_RT_COST_OUTLIER 50000
+static void cost_sample(struct tly_rt_cost *c, int64_t ns)
+{
+	if (ns > TLY_RT_COST_OUTLIER)
+		return;
+	c->timed_ns += ns;
+	c->timed++;
+}
+
 /* One read of the thread's counters at a region boundary; one in
- * TLY_RT_READ_SAMPLE is timed (two clock reads), so Tally's per-event
+ * TLY_RT_COST_SAMPLE is timed (two clock reads), so Tally's per-event
  * cost in the file is these reads times what they cost in this run, with
  * cold caches and the system call as the program met them, not a
  * start-up loop's. */
 static int counters_read(struct tly_rt_thread *t, long long *v)
 {
+	struct tly_rt_cost *c = &t->cost[TLY_COST_counter_read];
 	int64_t t0;
 	int rc;
 
-	if (t->reads++ % TLY_RT_READ_SAMPLE)
+	if (c->n++ % TLY_RT_COST_SAMPLE)
 		return PAPI_read(t->evset, v);
 	t0 = tly_rt_now();
 	rc = PAPI_read(t->evset, v);
-	t->read_sample_ns += tly_rt_now() - t0;
-	t->read_samples++;
+	cost_sample(c, tly_rt_now() - t0);
 	return rc;
+}
+
+/* The bookkeeping of a visit, timed on one enter in TLY_RT_COST_SAMPLE
+ * from the enter's start to its counter read; the exit's share (the
+ * fold) is taken as equal. */
+static void visit_timed(struct tly_rt_thread *t, int64_t t_in)
+{
+	struct tly_rt_cost *c = &t->cost[TLY_COST_visit];
+
+	if (t_in)
+		cost_sample(c, 2 * (tly_rt_now() - t_in));
 }
 
 int tly_rt_enter(struct tly_rt_thread *t, const char *name, int kind, int counters)
@@ -114,10 +138,14 @@ int tly_rt_exit(struct tly_rt_thread *t)
 int tly_rt_enter_at(struct tly_rt_thread *t, const char *name, int kind, int counters, int64_t t0)
 {
 	struct tly_rt_frame *f;
+	struct tly_rt_degrade *deg;
+	int64_t t_in = 0;
 	int32_t c;
 
 	if (t->stopped)
 		return 0;
+	if (t->cost[TLY_COST_visit].n++ % TLY_RT_COST_SAMPLE == 0)
+		t_in = tly_rt_now();
 	if (t->truncated_depth || t->depth > tly_rt_proc()->opt.max_depth) {
 		t->truncated_depth++;
 		t->truncated++;
@@ -133,13 +161,17 @@ int tly_rt_enter_at(struct tly_rt_thread *t, const char *name, int kind, int cou
 	 * reading its counters, so a clock counter never exceeds the time */
 	f = &t->stack[t->depth++];
 	f->node = c;
-	f->t0 = t0 >= 0 ? t0 : tly_rt_now();
-	f->counters = counters && t->evset >= 0;
+	deg = t->nodes[c].deg;   /* the cost budget's steps: regions/budget.c */
+	f->timed = !deg || deg->step < TLY_DEG_VISITS_ONLY || tly_region_hooks.follow;
+	f->t0 = t0 >= 0 ? t0 : f->timed ? tly_rt_now() : 0;
+	f->counters = counters && t->evset >= 0 && !deg;
+	visit_timed(t, t_in);
 	if (f->counters && counters_read(t, (long long *)f->v0) != PAPI_OK)
 		f->counters = 0;
 	tly_pass_enter(t, c);  /* passes/: region rotation */
 	tly_region_note(t, c, f->t0, 1, f->counters ? (const long long *)f->v0 : NULL);
 	tly_rt_parts_region_change(t);   /* gpu/: ranges per region */
+	tly_budget_tick(t);
 	return 0;
 }
 
@@ -149,11 +181,15 @@ static void fold(struct tly_rt_thread *t, struct tly_rt_frame *f, int64_t now, c
 	struct tly_rt_node *n = &t->nodes[f->node];
 
 	n->visits += visit;
-	n->incl_ns += now - f->t0;
+	if (f->timed) {
+		n->incl_ns += now - f->t0;
+		n->timed_visits += visit;
+	}
 	if (f->counters && v) {
 		for (int i = 0; i < t->nev; i++)
 			n->cnt[i] += v[i] - f->v0[i];
 		n->counted = 1;
+		n->counted_visits += visit;
 	}
 }
 
@@ -175,7 +211,7 @@ int tly_rt_exit_at(struct tly_rt_thread *t, int64_t now)
 	tly_pass_exit(t, f->node);  /* passes/: region rotation */
 	ok = f->counters && counters_read(t, v) == PAPI_OK;
 	if (now < 0)
-		now = tly_rt_now();
+		now = f->timed ? tly_rt_now() : 0;
 	fold(t, f, now, ok ? v : NULL, 1);
 	t->depth--;
 	tly_region_note(t, f->node, now, 0, ok ? v : NULL);

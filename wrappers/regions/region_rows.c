@@ -94,21 +94,22 @@ static void stats_rows(struct tly_rt_proc *p, int32_t **gid, struct tly_rows *r)
 		}
 }
 
-/* A thread's per-event cost: two clock reads per visit (at the cost
- * measured at start-up: about 20 ns, too short to time one) and its
- * counter reads at region boundaries at their mean timed cost in this run
- * (region.c; the start-up's measure when none was timed). */
+/* A thread's per-event cost: each kind of record (regions/region.c's
+ * cost account) at its mean timed cost in this run (the start-up's
+ * measure when none was timed). */
 static int64_t reads_ns(const struct tly_rt_proc *p, const struct tly_rt_thread *t)
 {
-	int64_t visits = 0, read_ns = t->read_samples ? t->read_sample_ns / t->read_samples : p->counter_read_ns;
-
-	for (int32_t i = 1; i < t->nnodes; i++)
-		visits += t->nodes[i].visits;
-	return visits * 2 * p->clock_read_ns + t->reads * read_ns;
+	return tly_rt_cost_ns(&t->cost[TLY_COST_counter_read], p->counter_read_ns)
+	       + tly_rt_cost_ns(&t->cost[TLY_COST_visit], 2 * p->clock_read_ns);
 }
 
-static void thread_rows(struct tly_rt_proc *p, struct tly_rows *r, int64_t *events, int64_t *trunc,
-			int64_t *folded, int64_t *event_ns)
+/* What the rank's threads add up to (ranks table). */
+struct rank_sums {
+	int64_t events, trunc, folded, event_ns, waits_skipped, degraded;
+	struct tly_rt_cost cost[TLY_COST_N];
+};
+
+static void thread_rows(struct tly_rt_proc *p, struct tly_rows *r, struct rank_sums *sum)
 {
 	struct tly_row_threads *th = tly_rows_alloc(r, TLY_T_threads, p->nthreads, sizeof *th);
 	int k = 0;
@@ -118,16 +119,27 @@ static void thread_rows(struct tly_rt_proc *p, struct tly_rows *r, int64_t *even
 		th[k].thread = t->index;
 		th[k].ktid = t->ktid;
 		th[k].kind = t->kind;
-		*trunc += t->truncated;
-		*folded += t->folded;
+		sum->trunc += t->truncated;
+		sum->folded += t->folded;
+		sum->waits_skipped += t->waits_skipped;
+		sum->degraded += t->degraded;
 		for (int32_t i = 1; i < t->nnodes; i++)
-			*events += t->nodes[i].visits;
-		*event_ns += reads_ns(p, t);
+			sum->events += t->nodes[i].visits;
+		sum->event_ns += reads_ns(p, t);
+		for (int c = 0; c < TLY_COST_N; c++) {
+			sum->cost[c].n += t->cost[c].n;
+			sum->cost[c].timed += t->cost[c].timed;
+			sum->cost[c].timed_ns += t->cost[c].timed_ns;
+		}
 	}
 }
 
-static void rank_rows(struct tly_rt_proc *p, struct tly_rows *r, int64_t events, int64_t trunc, int64_t folded,
-		      int64_t event_ns)
+static int64_t mean_ns(const struct tly_rt_cost *c, int64_t fallback)
+{
+	return c->timed ? c->timed_ns / c->timed : fallback;
+}
+
+static void rank_rows(struct tly_rt_proc *p, struct tly_rows *r, const struct rank_sums *sum)
 {
 	struct tly_row_ranks *k = tly_rows_alloc(r, TLY_T_ranks, 1, sizeof *k);
 
@@ -141,32 +153,71 @@ static void rank_rows(struct tly_rt_proc *p, struct tly_rows *r, int64_t events,
 	k->cpu_ns = p->cpu_ns ? p->cpu_ns : tly_rt_process_cpu_ns();
 	k->init_ns = p->init_ns;
 	k->mpi_init_ns = p->mpi_init_ns;
-	k->event_ns = event_ns;
+	k->event_ns = sum->event_ns;
 	k->exit_ns = p->exit_t0 ? tly_rt_now() - p->exit_t0 : 0;
 	k->sampling_ns = p->sampling_ns;
 	k->overhead_ns = k->init_ns + k->mpi_init_ns + k->event_ns + k->exit_ns + k->sampling_ns;
-	k->region_events = events;
-	k->truncated = trunc;
-	k->regions_folded = folded;
+	k->region_events = sum->events;
+	k->truncated = sum->trunc;
+	k->regions_folded = sum->folded;
 	k->nvtx_marks_dropped = p->marks_dropped;
+	k->counter_read_ns = mean_ns(&sum->cost[TLY_COST_counter_read], p->counter_read_ns);
+	k->visit_ns = mean_ns(&sum->cost[TLY_COST_visit], 2 * p->clock_read_ns);
+	k->waits_skipped = sum->waits_skipped;
+	k->budget_pct = p->opt.budget_pct;
+	k->regions_degraded = sum->degraded;
+	k->load_cpu_ns = p->load_cpu_ns;
+	/* the start-up, MPI_Init's part and the end in CPU time: their wall
+	 * times wait for the machine and the slowest rank on a loaded node */
+	k->tally_cpu_ns = p->load_cpu_ns + p->init_cpu_ns + p->mpi_init_cpu_ns + k->event_ns + k->sampling_ns
+			  + (p->exit_cpu0 ? tly_rt_thread_cpu_ns() - p->exit_cpu0 : 0);
+}
+
+/* The regions the cost budget degraded (regions/budget.c), per thread. */
+static void degraded_rows(struct tly_rt_proc *p, int32_t **gid, struct tly_rows *r, int64_t n)
+{
+	struct tly_row_degraded *d = tly_rows_alloc(r, TLY_T_degraded, n, sizeof *d);
+	int64_t k = 0;
+	int ti = 0;
+
+	for (struct tly_rt_thread *t = p->threads; d && t; t = t->next, ti++)
+		for (int32_t i = 0; i < t->nnodes && k < n; i++) {
+			const struct tly_rt_node *nd = &t->nodes[i];
+
+			if (!nd->deg)
+				continue;
+			d[k].rank = p->rank;
+			d[k].thread = t->index;
+			d[k].region = gid && gid[ti] ? gid[ti][i] : -1;
+			d[k].step = nd->deg->step;
+			d[k].from_visit = nd->deg->from_visit;
+			d[k].from_ns = nd->deg->from_ns;
+			d[k].visits_only_visit = nd->deg->step2_visit;
+			d[k].visits_only_ns = nd->deg->step2_ns;
+			d[k].counted_visits = nd->counted_visits;
+			d[k].timed_visits = nd->timed_visits;
+			d[k++].cost_pct = nd->deg->cost_pct;
+		}
 }
 
 static void regions_rows(const struct tly_out_ctx *c, struct tly_rows *r)
 {
-	int64_t events = 0, trunc = 0, folded = 0, event_ns = 0;
+	struct rank_sums sum;
 
+	memset(&sum, 0, sizeof sum);
 	if (c->rank0) {
 		events_rows(c->p, r);
 		region_rows(c->names, r);
 	}
 	stats_rows(c->p, c->gid, r);
-	thread_rows(c->p, r, &events, &trunc, &folded, &event_ns);
-	rank_rows(c->p, r, events, trunc, folded, event_ns);
+	thread_rows(c->p, r, &sum);
+	rank_rows(c->p, r, &sum);
+	degraded_rows(c->p, c->gid, r, sum.degraded);
 }
 
 const struct tly_out_module tly_out_mod_regions = {
 	.name = "regions",
 	.tables = (const enum tly_table[]){ TLY_T_events, TLY_T_ranks, TLY_T_threads, TLY_T_regions,
-					    TLY_T_region_stats, TLY_NTABLES },
+					    TLY_T_region_stats, TLY_T_degraded, TLY_NTABLES },
 	.rows = regions_rows,
 };

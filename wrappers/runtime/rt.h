@@ -36,6 +36,17 @@ enum tly_rt_kind { TLY_RK_ROOT, TLY_RK_USER, TLY_RK_MPI, TLY_RK_OMP_PARALLEL,
  * (runtime/rt_srcname.h); the writer puts that part in regions.address. */
 #define TLY_RT_ADDR_SEP '\x1d'
 
+/* A region whose records the cost budget degraded (regions/budget.c):
+ * what, from which visit and time, and why; kept apart from the node (few
+ * regions have one). */
+enum tly_rt_degrade_step { TLY_DEG_NONE, TLY_DEG_COUNTERS_OFF, TLY_DEG_VISITS_ONLY };
+struct tly_rt_degrade {
+	int32_t step;
+	int64_t from_visit, from_ns;     /* visits and time since start when it began */
+	int64_t step2_visit, step2_ns;   /* when it reached TLY_DEG_VISITS_ONLY (0: never) */
+	double cost_pct;                 /* its records' measured cost, % of its time */
+};
+
 struct tly_rt_node {
 	const char *name;     /* owned copy */
 	const char *key;      /* the name pointer it was created with (MPI: static) */
@@ -44,12 +55,39 @@ struct tly_rt_node {
 	int32_t counted;      /* counters were read at a visit (else: not measured) */
 	uint32_t hash;        /* of (parent, kind, name): regions/region_index.c */
 	int64_t visits, incl_ns;
+	int64_t counted_visits;   /* visits whose counters are in cnt */
+	int64_t timed_visits;     /* visits whose time is in incl_ns */
+	struct tly_rt_degrade *deg;   /* NULL: recorded in full */
 	int64_t cnt[TLY_RT_MAX_EVENTS];
 };
+
+/*
+ * The cost account: each kind of record the runtime makes, how many, and
+ * how many of them were timed for how long (one in TLY_RT_COST_SAMPLE),
+ * so its cost in the file is measured in this run.  A new kind of record
+ * (call-path samples...) adds one line here.
+ */
+#define TLY_RT_COST_KINDS(X) \
+	X(counter_read, "counter reads at region boundaries") \
+	X(visit, "region bookkeeping of a visit: node lookup, clock reads, fold")
+enum tly_rt_cost_kind {
+#define TLY_RT_COST_ENUM(name, doc) TLY_COST_##name,
+	TLY_RT_COST_KINDS(TLY_RT_COST_ENUM)
+#undef TLY_RT_COST_ENUM
+	TLY_COST_N
+};
+struct tly_rt_cost {
+	int64_t n, timed, timed_ns;
+};
+static inline int64_t tly_rt_cost_ns(const struct tly_rt_cost *c, int64_t fallback_each)
+{
+	return c->timed ? (int64_t)((double)c->timed_ns / (double)c->timed * (double)c->n) : c->n * fallback_each;
+}
 
 struct tly_rt_frame {
 	int32_t node;
 	int counters;         /* values read at entry */
+	int timed;            /* t0 read (the budget's visits-only step: not) */
 	int64_t t0;
 	int64_t v0[TLY_RT_MAX_EVENTS];
 };
@@ -79,9 +117,16 @@ struct tly_rt_thread {
 	int depth, truncated_depth;
 	int64_t truncated;    /* enters beyond max depth */
 	int64_t folded;       /* enters of new regions beyond TALLY_MAX_REGIONS */
-	/* reads of evset at region boundaries; one in TLY_RT_READ_SAMPLE is
-	 * timed, so the file's event_ns has their cost as it was here */
-	int64_t reads, read_samples, read_sample_ns;
+	/* what its records cost (reads of evset at region boundaries, visits):
+	 * one in TLY_RT_COST_SAMPLE timed, so the file's event_ns has their
+	 * cost as it was here */
+	struct tly_rt_cost cost[TLY_COST_N];
+	/* the cost budget (regions/budget.c): enters until the next check,
+	 * the thread's CPU time and cost at the last one */
+	int32_t budget_tick;
+	int64_t budget_cpu, budget_cost;
+	int64_t waits_skipped;    /* waits of one-thread teams, not recorded */
+	int64_t degraded;         /* regions degraded by the budget */
 	/* each part's own data of the thread, by the part's place in the
 	 * parts list (rt_parts.h: TLY_RT_PART_<name>); NULL: none */
 	void *slot[TLY_RT_MAX_PARTS];
@@ -89,7 +134,7 @@ struct tly_rt_thread {
 	struct tly_rt_thread *next;
 };
 
-#define TLY_RT_READ_SAMPLE 16
+#define TLY_RT_COST_SAMPLE 16
 
 /* Calling thread's record, created (and its event set started) on first
  * use, which starts the runtime (rt_state.c); NULL when the runtime is off
@@ -146,6 +191,9 @@ struct tly_rt_proc {
 	int64_t sampling_ns;
 	_Atomic int64_t marks_dropped;  /* NVTX marks beyond TALLY_NVTX_MAX_MARKS */
 	int64_t cpu_ns;       /* process CPU time at the stop (getrusage) */
+	int64_t load_cpu_ns;  /* process CPU time at Tally's start-up: exec and loading */
+	int64_t init_cpu_ns;  /* the start-up's CPU time (init_ns is its wall time) */
+	int64_t mpi_init_cpu_ns, exit_cpu0;   /* the same for MPI_Init's part and the end */
 	char why[64];         /* reason of a partial file */
 	char cmdline[2048];
 	char exe[256];
@@ -158,6 +206,7 @@ struct tly_rt_proc *tly_rt_proc(void);
 /* rt_thread.c: */
 void tly_rt_stop_all(void);       /* freeze every thread's root values */
 int64_t tly_rt_process_cpu_ns(void);  /* user + system time of all threads */
+int64_t tly_rt_thread_cpu_ns(void);   /* the calling thread's CPU time */
 /* rt_state.c, the start-up: */
 /* Start the runtime once (when the preload library loads) and say whether
  * it measures.  Called back from inside the start-up it answers 0 instead

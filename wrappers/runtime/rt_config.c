@@ -83,6 +83,9 @@ void tly_rt_config_load(struct tly_rt_opts *o)
 	o->omp_counters = yes(TLY_SET_omp_counters);
 	o->regions = yes(TLY_SET_regions);
 	o->region_counters = yes(TLY_SET_region_counters);
+	o->budget_pct = tly_rt_budget_parse(o->raw.budget);
+	if (o->budget_pct < 0)   /* reported by rt_config_check.c */
+		o->budget_pct = 3;
 	o->serial = yes(TLY_SET_serial);
 	o->signals = yes(TLY_SET_signals);
 	o->disable = yes(TLY_SET_disable);

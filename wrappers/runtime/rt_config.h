@@ -21,6 +21,7 @@ struct tly_rt_opts {
 	int mpi_callsites;    /* frames per MPI call site, 0: off */
 	int omp_counters;     /* counters at OpenMP region boundaries */
 	int region_counters;  /* counters at user region boundaries */
+	double budget_pct;    /* TALLY_BUDGET: percent of a thread's CPU time, 0: off */
 	int loaded;           /* tly_rt_config_load has filled it */
 };
 void tly_rt_config_load(struct tly_rt_opts *o);   /* quiet */
@@ -28,5 +29,7 @@ void tly_rt_config_report(void);                  /* malformed and unknown setti
 /* Values well-formed but meaningless (rt_config_check.c): said once per job. */
 void tly_rt_config_check(const struct tly_rt_cfg *raw);
 int tly_rt_name_in_list(const char *list, const char *name);
+/* TALLY_BUDGET's value in percent (0: off); -1 when it is not one. */
+double tly_rt_budget_parse(const char *text);
 
 #endif /* TALLY_RT_CONFIG_H */

@@ -23,6 +23,21 @@ static int is_number(const char *s)
 	return !*end;
 }
 
+double tly_rt_budget_parse(const char *text)
+{
+	char *end;
+	double v;
+
+	if (!*text)
+		return 3;
+	if (!strcasecmp(text, "off") || !strcasecmp(text, "no"))
+		return 0;
+	v = strtod(text, &end);
+	if (end == text || (*end && strcmp(end, "%")) || v < 0 || v > 100 || (v > 0 && v < 0.1))
+		return -1;
+	return v;
+}
+
 void tly_rt_config_check(const struct tly_rt_cfg *raw)
 {
 	long period = atol(raw->pcsamp_period);
@@ -43,6 +58,9 @@ void tly_rt_config_check(const struct tly_rt_cfg *raw)
 	    access(raw->libomp, R_OK) != 0)
 		tly_rt_log_job(1, "TALLY_LIBOMP='%s': %s; OpenMP programs built with GCC run on their own "
 			       "libgomp, measured inside it", raw->libomp, strerror(errno));
+	if (tly_rt_budget_parse(raw->budget) < 0)
+		tly_rt_log_job(1, "TALLY_BUDGET='%s' is not a percentage (0.1 to 100, e.g. 3 or 3%%) nor 'off'; "
+			       "keeping the default budget of 3%%", raw->budget);
 	if (atol(raw->max_regions) == 0)
 		tly_rt_log_job(1, "TALLY_MAX_REGIONS=0: every region is folded into '(other regions)'");
 }

@@ -188,12 +188,32 @@ static int nested_scope(Dwarf_Die *die, Dwarf_Addr pc, struct nested *n, Dwarf_D
 	return got;
 }
 
+/* The compilation unit holding address a, with its source file and line.
+ * libdwfl finds the unit through .debug_aranges, which clang (and the
+ * LLVM-based icx, ifx, AMD compilers) does not emit: then the units are
+ * searched by their own address ranges, and the line comes from the
+ * unit's line table. */
+static Dwarf_Die *unit_of(Dwfl_Module *m, Dwarf_Addr a, Dwarf_Addr *bias, const char **file, int *lineno)
+{
+	Dwfl_Line *dl;
+	Dwarf_Line *l;
+	Dwarf_Die *cu = dwfl_module_addrdie(m, a, bias);
+
+	if (cu && (dl = dwfl_module_getsrc(m, a)))
+		return (*file = dwfl_lineinfo(dl, NULL, lineno, NULL, NULL, NULL)) ? cu : NULL;
+	cu = NULL;
+	while ((cu = dwfl_module_nextcu(m, cu, bias)) && dwarf_haspc(cu, a - *bias) != 1)
+		;
+	if (!cu || !(l = dwarf_getsrc_die(cu, a - *bias)) || dwarf_lineno(l, lineno) != 0)
+		return NULL;
+	return (*file = dwarf_linesrc(l, NULL, NULL)) ? cu : NULL;
+}
+
 /* DWARF name of the code at `pc`; 0 without debug information. */
 static int dwarf_name(const void *pc, char *out, size_t len)
 {
 	Dwarf_Addr a = (Dwarf_Addr)(uintptr_t)pc, bias = 0;
 	Dwfl_Module *m;
-	Dwfl_Line *line;
 	Dwarf_Die *cu, *scopes = NULL, inner;
 	const char *file;
 	int lineno = 0, n, first = -1;
@@ -206,8 +226,7 @@ static int dwarf_name(const void *pc, char *out, size_t len)
 		return 0;
 	if (!(m = dwfl_addrmodule(srcnames.dwfl, a)) && (!report_modules() || !(m = dwfl_addrmodule(srcnames.dwfl, a))))
 		return 0;
-	if (!(cu = dwfl_module_addrdie(m, a, &bias)) || !(line = dwfl_module_getsrc(m, a))
-	    || !(file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL)))
+	if (!(cu = unit_of(m, a, &bias, &file, &lineno)))
 		return 0;
 	n = dwarf_getscopes(cu, a - bias, &scopes);
 	for (int i = 0; i < n && first < 0; i++)

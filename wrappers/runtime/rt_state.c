@@ -235,8 +235,13 @@ static void start_measuring(void)
 {
 	struct tly_rt_proc *proc = tly_rt_proc();
 	int64_t t_load = mono_ns();   /* the earliest point of Tally's start-up */
+	struct timespec cpu;
 	char script[256];
 
+	/* what the process cost before Tally's constructor: exec and loading */
+	if (!clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu))
+		proc->load_cpu_ns = (int64_t)cpu.tv_sec * 1000000000 + cpu.tv_nsec;
+	proc->init_cpu_ns = -tly_rt_thread_cpu_ns();
 	tly_rt_config_load(&proc->opt);
 	read_cmdline(script, sizeof script);
 	proc->pid = (long)getpid();
@@ -266,6 +271,7 @@ static void start_measuring(void)
 	}
 	tly_rt_exit_install();
 	proc->init_ns = mono_ns() - t_load;
+	proc->init_cpu_ns += tly_rt_thread_cpu_ns();
 }
 
 static void start_once(void)

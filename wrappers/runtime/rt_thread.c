@@ -104,6 +104,15 @@ void tly_rt_node_path(const struct tly_rt_thread *t, int32_t n, char *buf, size_
 	}
 }
 
+int64_t tly_rt_thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return 0;
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 int64_t tly_rt_process_cpu_ns(void)
 {
 	struct rusage ru;
@@ -119,8 +128,10 @@ void tly_rt_stop_all(void)
 	struct tly_rt_proc *proc = tly_rt_proc();
 
 	pthread_mutex_lock(&proc->lock);
-	if (!proc->exit_t0)
+	if (!proc->exit_t0) {
 		proc->exit_t0 = tly_rt_now();   /* the end's cost starts here */
+		proc->exit_cpu0 = tly_rt_thread_cpu_ns();
+	}
 	if (!proc->end_ns) {
 		proc->end_ns = tly_rt_now();
 		proc->end_wall = (int64_t)time(NULL);

@@ -1,0 +1,59 @@
+#!/usr/bin/python3
+"""check_budget.py FILE TRUTH MODE - the cost budget on budget_app.c.
+
+MODE budget (TALLY_BUDGET=3): "short", whose counter reads cost far more
+than its own time, is degraded, and the degraded table says so: its step,
+the visit and time it began (after some visits, before the last), its
+measured cost above the budget; its visits stay exact and its counters are
+those of its counted visits.  "long" is not degraded: its page faults are
+exact (PAGES per visit, the pages it touched).  MODE off: nothing is
+degraded, every visit of "short" counted."""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from th import check, done  # noqa: E402
+
+sys.path.insert(0, os.environ["REGION_PYTHONPATH"])
+from tally.reader import read  # noqa: E402
+
+path, truth_path, mode = sys.argv[1:4]
+run = read(path)
+regions, stats, ranks = run.table("regions"), run.table("region_stats"), run.table("ranks")
+deg = run.table("degraded")
+PF = "perf::PAGE-FAULTS"
+truth = {n: (int(v), int(pp)) for n, v, pp in (line.split() for line in open(truth_path))}
+
+
+def row_of(name):
+    ids = list(regions[regions["path"] == "(thread) / " + name]["id"])
+    check(len(ids) == 1, f"{name}: one region ({ids})")
+    return stats[(stats["region"] == ids[0]) & (stats["thread"] == 0)].iloc[0], ids[0]
+
+
+lrow, lid = row_of("long")
+srow, sid = row_of("short")
+lv, pages = truth["long"]
+sv = truth["short"][0]
+check(int(lrow["visits"]) == lv and int(srow["visits"]) == sv,
+      f"visits exact: long {lrow['visits']}/{lv}, short {srow['visits']}/{sv}")
+check(lid not in set(deg["region"]), "long region not degraded")
+check(int(lrow["uncounted"]) == 0 and lv * pages <= int(lrow[PF]) <= lv * pages + lv,
+      f"long: page faults {lrow[PF]}, want {lv * pages} (+ at most one per visit)")
+if mode == "off":
+    check(len(deg) == 0, f"budget off: nothing degraded ({len(deg)} rows)")
+    check(float(ranks["budget_pct"].iloc[0]) == 0, "budget_pct 0 when off")
+else:
+    check(float(ranks["budget_pct"].iloc[0]) == 3, f"budget_pct {ranks['budget_pct'].iloc[0]}")
+    check(len(deg) == 1 and int(deg["region"].iloc[0]) == sid, f"short alone degraded: {deg.to_dict('records')}")
+    check(int(ranks["regions_degraded"].sum()) == len(deg), "ranks.regions_degraded counts the rows")
+    if len(deg) == 1:
+        d = deg.iloc[0]
+        check(int(d["step"]) in (1, 2), f"step {d['step']}")
+        check(0 < int(d["from_visit"]) < sv, f"degraded from visit {d['from_visit']} of {sv}")
+        check(int(d["from_ns"]) > 0, f"from {d['from_ns']} ns")
+        check(float(d["cost_pct"]) > 3, f"why: records cost {d['cost_pct']}% of its time, over 3%")
+        check(int(d["counted_visits"]) <= int(d["from_visit"]) + 1,
+              f"counters of {d['counted_visits']} visits, those before it ({d['from_visit']})")
+        check(int(srow["uncounted"]) == 0, "short: its counted visits' values kept")
+sys.exit(done("check_budget " + mode))
