@@ -80,7 +80,7 @@ def start(pkgdir, argv):
     if py == sys.executable and sys.flags.isolated:
         return boot(argv)
     try:
-        os.execv(py, [py, "-I", "-c", BOOT, pkgdir, *argv])
+        os.execv(py, [py, "-I", "-B", "-c", BOOT, pkgdir, *argv])
     except OSError as e:
         print(f"tally-report: cannot run {py}: {e.strerror}; {HINT}", file=sys.stderr)
     return 2

@@ -15,8 +15,10 @@ interp   a python3 without h5py first on PATH, `python3 tally-report`,
          `python3 -m tally`, TALLY_PYTHON without h5py (one line, exit 2),
          and planted argparse.py/numpy.py/h5py.py with PYTHONPATH and
          PYTHONSTARTUP set: nothing of them runs
-package  pip install --no-deps --no-build-isolation, offline, in a venv made
-         with --system-site-packages, from the build tree's install layout
+package  pip install --no-deps, offline, in a venv made with
+         --system-site-packages, as nobody, from read-only copies of the build
+         tree's install layout, of the sources and of the wheel: trees unchanged;
+         tally-report from a writable prefix writes no __pycache__ there
          and from the sources: `import tally` and the tally-report entry point
 html     the --html page in headless Chromium: no console error (a page
          with one is caught), a screenshot that is not blank
@@ -233,33 +235,98 @@ def case_interp():
             os.unlink(os.path.join(plant, m))
 
 
+def _tree_digest(top):
+    """{relative path: (mode, bytes or link target)} of every entry under top."""
+    out = {}
+    for d, dirs, files in os.walk(top):
+        for n in sorted(dirs + files):
+            p = os.path.join(d, n)
+            st = os.lstat(p)
+            data = os.readlink(p) if os.path.islink(p) else (open(p, "rb").read() if os.path.isfile(p) else b"")
+            out[os.path.relpath(p, top)] = (st.st_mode, st.st_uid, data)
+    return out
+
+
+def _as_user():
+    """argv prefix that runs a command as an unprivileged user (nobody) when
+    this test runs as root, else as this user; (prefix, uid)."""
+    if os.geteuid() != 0:
+        return [], os.geteuid()
+    import pwd
+    nobody = pwd.getpwnam("nobody")
+    return (["setpriv", f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}", "--clear-groups"],
+            nobody.pw_uid)
+
+
+def _read_only_copy(src, dst):
+    """src copied to dst, owned by this user (root), read-only for all."""
+    shutil.copytree(src, dst, symlinks=False, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    for d, dirs, files in os.walk(dst, topdown=False):
+        for n in files:
+            os.chmod(os.path.join(d, n), 0o444)
+        os.chmod(d, 0o555)
+
+
 def case_package():
-    """The pip package, offline, in a --system-site-packages venv."""
+    """The pip package, offline, in a --system-site-packages venv, installed
+    by an unprivileged user from a root-owned read-only prefix, from a
+    read-only copy of the sources and from the prefix's wheel: every install
+    works and neither tree changes by a byte; tally-report run as root from a
+    prefix writes no __pycache__ there."""
     f = runtime_file()
     with read_raw(f) as h:
         nreg = len(h["regions"])
     d = scratch("package")
-    src = os.path.join(d, "src")
-    shutil.copytree(SRC, src, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
-    for how, where in (("install layout", PKG), ("sources", src)):
-        venv = os.path.join(d, "venv-" + how.split()[0])
-        subprocess.run(["/usr/bin/python3", "-m", "venv", "--system-site-packages", venv], check=True)
+    os.chmod(d, 0o755)
+    user, uid = _as_user()
+    wheel = os.path.join(PKG, "tally_report-1-py3-none-any.whl")
+    check(os.path.isfile(wheel), f"the build stages the reader's wheel: {wheel}")
+    trees = {"install layout": os.path.join(d, "prefix-ro"), "sources": os.path.join(d, "src-ro")}
+    _read_only_copy(PKG, trees["install layout"])
+    _read_only_copy(SRC, trees["sources"])
+    before = {k: _tree_digest(v) for k, v in trees.items()}
+    home = os.path.join(d, "home")
+    os.makedirs(home)
+    os.chown(home, uid, -1)
+    fcopy = os.path.join(home, "job.h5")
+    shutil.copy(f, fcopy)
+    os.chown(fcopy, uid, -1)
+    env = dict(os.environ, PIP_NO_INDEX="1", PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_CACHE_DIR="1",
+               http_proxy="http://0.0.0.0:9", https_proxy="http://0.0.0.0:9", HOME=home)
+    ways = (("install layout", [trees["install layout"]]), ("sources", [trees["sources"]]),
+            ("wheel", [os.path.join(trees["install layout"], os.path.basename(wheel))]))
+    for how, what in ways:
+        venv = os.path.join(home, "venv-" + how.split()[0])
+        rc, _, err = run(user + ["/usr/bin/python3", "-m", "venv", "--system-site-packages", venv], env=env, cwd=home)
+        check(rc == 0, f"{how}: venv as uid {uid}: {err[-500:]}")
         py, entry = os.path.join(venv, "bin", "python3"), os.path.join(venv, "bin", "tally-report")
-        env = dict(os.environ, PIP_NO_INDEX="1", PIP_DISABLE_PIP_VERSION_CHECK="1", http_proxy="http://0.0.0.0:9",
-                   https_proxy="http://0.0.0.0:9")
-        copy = os.path.join(d, "copy-" + how.split()[0])   # pip builds in the tree: a copy keeps the build's clean
-        shutil.copytree(where, copy, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
-        rc, out, err = run([py, "-m", "pip", "install", "--no-deps", "--no-build-isolation", copy], env=env, cwd=d)
-        check(rc == 0, f"pip install from the {how}: exit {rc}: {err[-1500:]}")
+        rc, out, err = run(user + [py, "-m", "pip", "install", "--no-deps", *what], env=env, cwd=home)
+        check(rc == 0, f"pip install from the {how} as uid {uid}: exit {rc}: {err[-1500:]}")
         code = ("import sys, tally; r = tally.read(sys.argv[1]); "
                 "print(tally.__file__); print(len(r.tables['regions']))")
-        rc, out, err = run([py, "-I", "-c", code, f], cwd=d)
+        rc, out, err = run(user + [py, "-I", "-c", code, fcopy], env=env, cwd=home)
         lines = out.split()
         check(rc == 0 and len(lines) == 2 and lines[0].startswith(venv) and lines[1] == str(nreg),
               f"{how}: import tally from the venv reads {nreg} regions: {out} {err[-800:]}")
-        rc, out, err = run([entry, f, "--top", "5"], cwd=d)
+        rc, out, err = run(user + [entry, fcopy, "--top", "5"], env=env, cwd=home)
         check(rc == 0 and "== Region tree" in out and "omp parallel @ kernel_body" in out,
               f"{how}: the tally-report entry point: exit {rc}: {err[-800:]}")
+    for k, v in trees.items():
+        after = _tree_digest(v)
+        changed = sorted(set(after) ^ set(before[k]) | {p for p in after if after[p] != before[k].get(p)})
+        check(not changed, f"pip installs left the {k} changed: {changed[:5]}")
+    # tally-report run by its owner (root in CI) from a prefix: no __pycache__ written there
+    own = os.path.join(d, "prefix-rw")   # the launcher and the package, laid out as built
+    rep, pkg = os.path.realpath(shutil.which(REPORT) or REPORT), os.path.realpath(PKG)
+    top = os.path.commonpath([rep, pkg])
+    launcher = os.path.join(own, os.path.relpath(rep, top))
+    os.makedirs(os.path.dirname(launcher))
+    shutil.copy(rep, launcher)
+    shutil.copytree(pkg, os.path.join(own, os.path.relpath(pkg, top)), ignore=shutil.ignore_patterns("__pycache__"))
+    rc, out, err = run([launcher, f, "--top", "3"], cwd=d)
+    caches = [dp for dp, dn, fn in os.walk(own) if os.path.basename(dp) == "__pycache__"]
+    check(rc == 0 and "== Region tree" in out and not caches,
+          f"tally-report from a writable prefix: exit {rc}, __pycache__ written: {caches} {err[-500:]}")
 
 
 CHROMIUM = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

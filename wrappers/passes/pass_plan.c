@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "papi.h"
+#include "runtime/rt_event_msg.h"
 #include "runtime/rt_parts.h"
 
 static int try_group(const int *codes, int n)
@@ -61,7 +62,7 @@ int tly_pass_plan_cpu(struct tly_pass_sched *s, const char *const *names, int n)
 		if (PAPI_event_name_to_code(names[i], &code) == PAPI_OK && PAPI_query_event(code) == PAPI_OK)
 			p = place(codes, s->pass_of, s->nev, s->npasses, code);
 		if (p < 0) {
-			tly_rt_log(1, "event '%s' cannot be counted here; left out of the passes", names[i]);
+			tly_rt_event_left_out(names[i]); /* once per job and name */
 			continue;
 		}
 		codes[s->nev] = code;
@@ -124,15 +125,15 @@ int tly_pass_take(const char **list)
 	if (tly_pass_replay_take(job, list) || job->cpu.npasses < 2)
 		return 0;   /* application replay: the runtime counts this run's pass */
 	if (!cfg->pass_region[0]) {
-		tly_rt_log(1, "the %d CPU events need %d passes; set TALLY_PASS_REGION to count them all "
-			   "by region rotation (now the ones that do not fit are left out)", job->cpu.nev,
-			   job->cpu.npasses);
+		tly_rt_log_job(1, "the %d CPU events need %d passes; set TALLY_PASS_REGION to count them all "
+			       "by region rotation (now the ones that do not fit are left out)", job->cpu.nev,
+			       job->cpu.npasses);
 		job->cpu.nev = 0;
 		return 0;
 	}
 	job->rotate = 1;
-	tly_rt_log(2, "%d CPU events in %d passes, rotated over visits of region '%s'", job->cpu.nev,
-		   job->cpu.npasses, cfg->pass_region);
+	tly_rt_log_job(2, "%d CPU events in %d passes, rotated over visits of region '%s'", job->cpu.nev,
+		       job->cpu.npasses, cfg->pass_region);
 	return 1;
 }
 

@@ -18,6 +18,7 @@
 
 #include "papi.h"
 #include "tally.h"
+#include "runtime/rt_event_msg.h"
 #include "runtime/rt_parts.h"
 #include "runtime/rt_srcname.h"
 #include "runtime/rt_writer.h"
@@ -67,15 +68,9 @@ static int add_event(const char *name, int quiet)
 				       name, TLY_RT_MAX_EVENTS);
 		return 0;
 	}
-	if (PAPI_event_name_to_code(name, &code) != PAPI_OK) {
+	if (PAPI_event_name_to_code(name, &code) != PAPI_OK || PAPI_query_event(code) != PAPI_OK) {
 		if (!quiet)
-			tly_rt_log_job(1, "event '%s' is not known here (papi_native_avail lists the events); left out",
-				       name);
-		return 0;
-	}
-	if (PAPI_query_event(code) != PAPI_OK) {
-		if (!quiet)
-			tly_rt_log_job(1, "event '%s' cannot be counted here; left out", name);
+			tly_rt_event_left_out(name);
 		return 0;
 	}
 	/* the events must also be countable together */

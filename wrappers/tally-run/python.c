@@ -80,7 +80,9 @@ const char *tly_python(void)
  * sys.path, no PYTHON* variable read), the package directory put first
  * on sys.path by the code itself, then tally-report's main with the rest
  * of the arguments: nothing planted in the directory the user runs from
- * (argparse.py, numpy.py) or named by PYTHONPATH/PYTHONSTARTUP runs. */
+ * (argparse.py, numpy.py) or named by PYTHONPATH/PYTHONSTARTUP runs.
+ * -B: the prefix gets no __pycache__ (tally-run runs as root as often
+ * as not). */
 static char report_boot[] = "import sys; sys.path.insert(0, sys.argv.pop(1)); "
 			    "from tally.cli import main; sys.exit(main())";
 
@@ -93,7 +95,7 @@ int tly_report_argv(char **av)
 	exe[n > 0 ? n : 0] = '\0';
 	snprintf(pkg, sizeof pkg, "%s/../share/tally/python", dirname(exe));
 	av[0] = (char *)tly_python();
-	av[1] = "-I";
+	av[1] = "-IB"; /* and -B: nothing written into the prefix (__pycache__) */
 	av[2] = "-c";
 	av[3] = report_boot;
 	av[4] = pkg;
