@@ -280,12 +280,15 @@ int tly_rt_job_pieces(const char *dir)
  * marker makes that one process even when two finish together. */
 int tly_rt_job_claim_merge(const char *dir, int size)
 {
+	struct stat st;
 	DIR *d;
 	int fd;
 
-	if (tly_rt_job_pieces(dir) < size || tly_rt_job_is_ambiguous(dir) || !(d = open_job_dir(dir)))
+	if (tly_rt_job_pieces(dir) < size || !(d = open_job_dir(dir)))
 		return 0;
-	fd = openat(dirfd(d), "merging", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	/* pieces of two jobs met here (rt_job_dir.c): nothing is merged */
+	fd = fstatat(dirfd(d), "ambiguous", &st, AT_SYMLINK_NOFOLLOW) == 0 ? -1
+		: openat(dirfd(d), "merging", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	closedir(d);
 	if (fd < 0)
 		return 0;
