@@ -10,11 +10,14 @@ slices, MPI messages flow arrows (s at the send, f at the matching
 receive, each bound to its enclosing MPI call's slice), collectives
 instant events with their bytes, metrics counter tracks (C).
 """
+import codecs
 import json
 import os
+import stat
 
 from . import outfiles
 from .errors import TallyError
+from .filecheck import printable
 
 
 def archive_of(path):
@@ -31,11 +34,56 @@ def archive_of(path):
     return cand
 
 
+_CODEC = "tally_otf2_names"
+
+
+def _names_codec(name):
+    """A UTF-8 that never fails: bytes that are not UTF-8 in a name of the
+    archive become \\xNN (the bindings decode every name strictly: one
+    region name of invalid UTF-8 ended the export in a traceback)."""
+    if name != _CODEC:
+        return None
+    utf8 = codecs.lookup("utf-8")
+    return codecs.CodecInfo(name=_CODEC, encode=lambda s, errors="strict": utf8.encode(s, "backslashreplace"),
+                            decode=lambda b, errors="strict": utf8.decode(b, "backslashreplace"))
+
+
+def _regular_files(anchor):
+    """TallyError unless every file of the archive is a regular file (not
+    a link, FIFO or device: OTF2 opens them by name and a FIFO at
+    traces.def blocked the export for ever), checked on a descriptor
+    opened non-blocking."""
+    top = os.path.dirname(anchor) or "."
+    paths = [anchor, os.path.join(top, "traces.def")]
+    sub = os.path.join(top, "traces")
+    try:
+        paths += [os.path.join(sub, n) for n in sorted(os.listdir(sub))[:100001]]
+    except OSError:
+        pass
+    for p in paths:
+        try:
+            fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except FileNotFoundError:
+            continue
+        except OSError as e:
+            raise TallyError(f"{printable(p)}: {e.strerror}; the trace archive is not read") from None
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise TallyError(f"{printable(p)}: not a regular file; the trace archive is not read")
+        finally:
+            os.close(fd)
+
+
 def _open(anchor):
     try:
         import otf2   # Debian python3-otf2, for the system python3
+        import _otf2.Config
     except ImportError as e:
         raise TallyError(f"reading traces needs OTF2's Python bindings (Debian: python3-otf2): {e}") from e
+    _regular_files(anchor)
+    codecs.register(_names_codec)
+    if hasattr(_otf2.Config, "encoding"):
+        _otf2.Config.encoding = _CODEC
     try:
         return otf2, otf2.reader.open(anchor)
     except Exception as e:   # pylint: disable=broad-except
