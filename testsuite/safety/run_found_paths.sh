@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# run_found_paths.sh PRELOAD PLANTED_LIB PYTHON_PICK - nothing Tally loads or
+# run_found_paths.sh PRELOAD PLANTED_LIB PYTHON_PICK MPI_APP - nothing Tally loads or
 # runs is found by a relative or searched path (issue 47):
-#  1. the preload given by a relative path (LD_PRELOAD=lib/...), the program
-#     changes directory before it ends: the writer library is the one beside
+#  1. the preload given by a relative path (LD_PRELOAD=lib/...), an MPI
+#     program changes directory before MPI_Finalize: the writer library is the one beside
 #     the preload, not lib/libtally-h5.so of the new directory (planted);
 #  2. a writer library in a directory others may write: not loaded, one line;
 #  3. tally-report's launcher (tally.launch) with no configured Python:
@@ -11,7 +11,7 @@
 #  4. tally-run's choice (python.c) the same.
 # A planted library or interpreter leaves a marker file when run.
 set -u
-preload=$(readlink -f "$1") planted=$(readlink -f "$2") pick=$(readlink -f "$3")
+preload=$(readlink -f "$1") planted=$(readlink -f "$2") pick=$(readlink -f "$3") mpiapp=$(readlink -f "$4")
 py=/usr/bin/python3
 $py -c "import h5py" 2>/dev/null || { echo "SKIP: python3-h5py missing"; exit 77; }
 export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
@@ -22,13 +22,16 @@ real=$(dirname "$(readlink -f "$preload")")
 pkg=${TALLY_PYTHONPATH:-}
 unset TALLY_PYTHONPATH
 
-# 1. relative preload, cd before the end
+# 1. relative preload, an MPI program (its writer is loaded at MPI_Finalize)
+#    that changes directory before it: the new directory holds a planted
+#    lib/libtally-preload.so and lib/libtally-h5.so
 mkdir -p "$w/run/lib" "$w/run/evil/lib" "$w/out"
 ln -s "$real/libtally-preload.so" "$w/run/lib/libtally-preload.so"
 cp "$planted" "$w/run/evil/lib/libtally-h5.so"
+cp "$planted" "$w/run/evil/lib/libtally-preload.so"
 export PLANTED_MARKER=$w/marker1
-(cd "$w/run" && LD_PRELOAD=lib/libtally-preload.so TALLY_OUTPUT_DIR=$w/out /usr/bin/timeout 60 $py -I -c \
-  "import os; os.chdir('evil'); sum(range(100000))" 2>"$w/err1")
+(cd "$w/run" && SAFETY_CHDIR=evil LD_PRELOAD=lib/libtally-preload.so TALLY_OUTPUT_DIR=$w/out OMPI_ALLOW_RUN_AS_ROOT=1 \
+  OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 /usr/bin/timeout 120 "$mpiapp" 0 >/dev/null 2>"$w/err1")
 rc=$?
 cat "$w/err1"
 [ $rc -eq 0 ] || say "FAILED: relative preload: exit status $rc"

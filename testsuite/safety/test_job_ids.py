@@ -129,4 +129,4 @@ for name in (sys.argv[3:] or CASES):
         CASES[name](work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-done()
+sys.exit(done("job_ids"))
