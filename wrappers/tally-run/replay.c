@@ -136,7 +136,9 @@ int tly_replay_run(const char *passes, char **argv)
 	char stem[PATH_MAX / 2], base[PATH_MAX - 32], name[PATH_MAX / 2 + 32], path[PATH_MAX], idx[16];
 	char image[PATH_MAX], cwd[PATH_MAX / 2];
 	char *env[] = { "TALLY_PASS_INDEX", idx, "TALLY_OUTPUT_NAME", name, "TALLY_PASS_IMAGE", image, NULL };
-	int npasses = strcmp(passes, "auto") ? atoi(passes) : 0, rc;
+	char *end;
+	long asked = strtol(passes, &end, 10);
+	int npasses = !strcmp(passes, "auto") ? 0 : *end || end == passes || asked > TLY_REPLAY_MAX ? -1 : (int)asked, rc;
 
 	if (tly_setting_raw(TLY_SET_pass_index))
 		return -1;   /* a tally-run inside a replayed run */
@@ -146,8 +148,10 @@ int tly_replay_run(const char *passes, char **argv)
 		return -1;
 	}
 	if (strcmp(passes, "auto") && (npasses < 1 || npasses > TLY_REPLAY_MAX)) {
-		fprintf(stderr, "tally-run: --passes=%s: not 'auto' nor 1..%d; using auto\n", passes,
-			TLY_REPLAY_MAX);
+		char shown[64];   /* escaped and cut: a newline in the value would split the line */
+
+		fprintf(stderr, "tally-run: --passes=%s: not 'auto' nor 1..%d; using auto\n",
+			tly_quote(passes, shown, sizeof shown), TLY_REPLAY_MAX);
 		npasses = 0;
 	}
 	job_stem(argv, stem, sizeof stem);
