@@ -90,6 +90,14 @@ static void job_stem(char **argv, char *buf, size_t len)
 	snprintf(buf, len, "tally-%s-%s-%ld", basename(prog), stamp, (long)getpid());
 }
 
+static int replace_ok(void)
+{
+	char why[256];
+	int yes = 0;
+
+	return tly_setting_bool(TLY_SET_output_replace, &yes, why, sizeof why) == 0 && yes;
+}
+
 static int merge(const char *base, const char *run, int npasses)
 {
 	char out[PATH_MAX], in[TLY_REPLAY_MAX][PATH_MAX];
@@ -97,6 +105,11 @@ static int merge(const char *base, const char *run, int npasses)
 	int n = tly_report_argv(av), rc;
 
 	snprintf(out, sizeof out, "%s.h5", base);
+	/* never over an earlier run's job file unless TALLY_OUTPUT_REPLACE says
+	 * so: <base>.1.h5, ... as the runtime names its files (a rerun replaced
+	 * job.h5) */
+	for (int i = 1; i < 10000 && !replace_ok() && access(out, F_OK) == 0; i++)
+		snprintf(out, sizeof out, "%s.%d.h5", base, i);
 	av[n++] = "merge-passes";
 	av[n++] = out;
 	for (int k = 0; k < npasses; k++) {
