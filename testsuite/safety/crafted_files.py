@@ -9,7 +9,8 @@ file (a planted secret) or a FIFO, a virtual dataset and an external link
 to files of secrets, a soft link, a FIFO as the file, 40 tables filled to
 just under 64 MiB, a compressed table of 60 MiB of zeros, 4,000 rows of
 variable-length strings all pointing at one 1 MiB string, 200,000 one-row
-chunks, 50,000 attributes, 20,000 tables (issue 47).  Each must end
+chunks, 50,000 attributes (100 on each of 500 tables), 20,000 tables
+(issue 47).  Each must end
 with exit status 2 and one line on stderr, within 10 s and 200 MB of
 maximum resident memory (the child's getrusage), and read nothing outside
 the file: the secret never reaches the output, the secret files' access
@@ -165,8 +166,13 @@ def many_chunks(f, d):
 
 
 def many_attrs(f, d):
-    for i in range(50000):
-        f.attrs[f"a{i}"] = np.int32(i)
+    """50,000 attributes, 100 on each of 500 one-row tables (50,000 on one
+    object take h5py longer than the test may run to make)."""
+    g = f.create_group("attrs")
+    for k in range(500):
+        ds = g.create_dataset(f"d{k}", data=np.zeros(1, dtype="i1"))
+        for i in range(100):
+            ds.attrs[f"a{i}"] = np.int32(i)
 
 
 def many_tables(f, d):
@@ -210,24 +216,31 @@ def build(base, d, name, how):
     rfd, wfd = os.pipe()
     pid = os.fork()
     if pid == 0:
-        os.close(rfd)
-        with h5py.File(path, "r+") as f:
-            got = how(f, d)
-        if isinstance(got, tuple) and got[0] == "patch":   # copy the first row's bytes to every row
-            _, at, size, rows = got
-            with open(path, "r+b") as raw:
-                raw.seek(at)
-                first = raw.read(size)
-                raw.seek(at)
-                raw.write(first * rows)
-        elif got:
-            os.write(wfd, got.encode())
-        os._exit(0)
+        try:
+            _make(path, d, how, rfd, wfd)
+        finally:
+            os._exit(0)   # never back into the test's loop
     os.close(wfd)
     with os.fdopen(rfd, "rb") as r:
         got = r.read().decode()
     os.waitpid(pid, 0)
     return path, got or secret
+
+
+def _make(path, d, how, rfd, wfd):
+    """In the child: the case's change, and the patch it asks for."""
+    os.close(rfd)
+    with h5py.File(path, "r+") as f:
+        got = how(f, d)
+    if isinstance(got, tuple) and got[0] == "patch":   # copy the first row's bytes to every row
+        _, at, size, rows = got
+        with open(path, "r+b") as raw:
+            raw.seek(at)
+            first = raw.read(size)
+            raw.seek(at)
+            raw.write(first * rows)
+    elif got:
+        os.write(wfd, got.encode())
 
 
 def run(report, path):
