@@ -1,8 +1,6 @@
 """Reading one Tally HDF5 file into a Run."""
 import os
 
-import h5py
-
 from . import filecheck, h5table, sanity
 from . import schema as schema_mod
 from .errors import TallyError
@@ -14,20 +12,18 @@ def _open(path):
     """Open path with h5py, turning failures into one-sentence TallyErrors."""
     if not os.path.exists(path):
         raise TallyError(f"{path}: no such file or directory")
-    filecheck.regular_file(path)
     try:
-        return h5py.File(path, "r")
-    except OSError as e:
-        why = "truncated or damaged" if h5py.is_hdf5(path) else "not an HDF5 file"
-        raise TallyError(f"{path}: cannot read it as a Tally file ({why}: {e.__class__.__name__})") from None
+        return filecheck.open_h5(path)   # checked on its descriptor, never blocking
+    except FileNotFoundError:
+        raise TallyError(f"{path}: no such file or directory") from None
 
 
-def _read_tables(f, sch, datasets):
+def _read_tables(f, sch, datasets, fpath):
     """All datasets of f as DataFrames; CNT columns named after /events."""
-    tables, docs = {}, {}
+    tables, docs, budget = {}, {}, [filecheck.VLEN_BUDGET]
     if "events" in f:
-        sanity.dataset_size(f.filename, "events", f["events"])
-        events = h5table.dataset_frame(f["events"])
+        sanity.dataset_size(fpath, "events", f["events"])
+        events = h5table.dataset_frame(f["events"], None, fpath, budget)
         tables["events"] = events
     names = list(events.sort_values("index")["name"]) if "events" in tables and len(events) else []
     for path in datasets:
@@ -37,8 +33,8 @@ def _read_tables(f, sch, datasets):
         arrays = {}
         if spec:
             arrays = {fl.name: names for fl in spec.fields if fl.type == "CNT"}
-        sanity.dataset_size(f.filename, path, f[path])
-        tables[path] = h5table.dataset_frame(f[path], arrays)
+        sanity.dataset_size(fpath, path, f[path])
+        tables[path] = h5table.dataset_frame(f[path], arrays, fpath, budget)
     for path in tables:
         spec = sch.tables.get(path)
         doc = f[path].attrs.get("doc", b"")
@@ -83,7 +79,7 @@ def read_file(path, sch=None):
             datasets = filecheck.structure(f, path)   # before any table data is read
             meta = {k: h5table.attr_value(v) for k, v in f.attrs.items()}
             _check_meta(path, meta, sch)
-            tables, docs = _read_tables(f, sch, datasets)
+            tables, docs = _read_tables(f, sch, datasets, path)
             filecheck.region_tree(path, tables.get("regions"))
             filecheck.ranks(path, tables, meta)
         except TallyError:

@@ -52,9 +52,12 @@ def _columns(name, values, dt, array_names, out):
         out[name] = names if names is not None else values
 
 
-def dataset_frame(ds, array_names=None):
-    """The DataFrame of one h5py dataset; array_names maps array fields to labels."""
-    data = ds[()]
+def dataset_frame(ds, array_names=None, path=None, budget=None):
+    """The DataFrame of one h5py dataset; array_names maps array fields to
+    labels; variable-length data bounded (filecheck.read_all; path names
+    the file in its sentence, budget is shared by a file's tables)."""
+    from . import filecheck
+    data = filecheck.read_all(ds, path or ds.file.filename, ds.name.lstrip("/"), budget)
     if np.ndim(data) == 0:
         data = np.atleast_1d(data)
     out = {}
@@ -79,7 +82,8 @@ def rows(f, name):
     from . import schema
     if name not in schema.load().tables:
         raise KeyError(f"{name}: not a table of schema.def")
-    return f[name][:] if name in f else None
+    from . import filecheck
+    return filecheck.read_all(f[name], f.filename, name) if name in f else None
 
 
 def attr_value(v):

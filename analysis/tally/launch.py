@@ -7,7 +7,8 @@ known whether h5py, numpy and pandas are there.
 The interpreter, first found: $TALLY_PYTHON (used as given; one line and
 exit 2 when it lacks h5py); else the first of the running interpreter, the
 one the build was configured with (TALLY_REPORT_PYTHON, tally/_build.py)
-and each python3 in an absolute PATH directory, in that order, that has
+and each python3 in an absolute PATH directory that only root or this user
+can write (never '.', '' or a relative one), in that order, that has
 h5py -- as tally-run chooses (wrappers/tally-run/python.c).  None: one
 line naming TALLY_PYTHON, exit 2.  Never a traceback.
 """
@@ -29,13 +30,28 @@ NEEDED = ("h5py", "numpy", "pandas")
 HINT = "set TALLY_PYTHON to a python3 that has h5py, numpy, pandas and matplotlib"
 
 
+def _trusted(path):
+    """Owned by root or this user and writable by nobody else."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    return st.st_uid in (0, os.geteuid()) and not st.st_mode & 0o022
+
+
 def _path_pythons():
-    """python3 of each absolute PATH directory (a relative one would name
-    whatever the current directory holds)."""
+    """python3 of each PATH directory that only root or this user can
+    write: absolute (a relative one, '.' or '', names whatever the current
+    directory holds), the directory, the file, the file it resolves to and
+    that file's directory closed to others (a planted python3 in a
+    group-writable directory after /usr/bin ran as root: issue 47)."""
     out = []
     for d in (settings.env_raw("PATH") or "").split(os.pathsep):
         p = os.path.join(d, "python3")
-        if os.path.isabs(d) and os.access(p, os.X_OK) and not os.path.isdir(p):
+        if not (os.path.isabs(d) and _trusted(d) and os.access(p, os.X_OK) and not os.path.isdir(p)):
+            continue
+        real = os.path.realpath(p)
+        if _trusted(p) and _trusted(real) and _trusted(os.path.dirname(real)):
             out.append(p)
     return out
 

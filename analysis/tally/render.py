@@ -1,4 +1,5 @@
 """Rendering report sections as text, CSV, JSON or Markdown."""
+import html
 import io
 import json
 import math
@@ -81,18 +82,25 @@ def text(sections, width=WIDTH):
     return "\n".join(out)
 
 
+def _md(v):
+    """A cell or title as Markdown text: HTML escaped as in the HTML report
+    (a region named <script> stays text where Markdown is shown as HTML),
+    pipes escaped, newlines as spaces."""
+    return html.escape(str(v), quote=True).replace("|", "\\|").replace("\n", " ").replace("\r", " ")
+
+
 def markdown(sections):
     """GitHub Markdown: '## title' and a pipe table per section."""
     out = []
     for s in sections:
-        out += [f"## {s.title}", ""]
+        out += [f"## {_md(s.title)}", ""]
         f = _strings(s.frame)
-        out.append("| " + " | ".join(str(c) for c in f.columns) + " |")
+        out.append("| " + " | ".join(_md(c) for c in f.columns) + " |")
         out.append("|" + "---|" * len(f.columns))
         for row in f.itertuples(index=False):
-            out.append("| " + " | ".join(str(v).replace("|", "\\|") for v in row) + " |")
+            out.append("| " + " | ".join(_md(v) for v in row) + " |")
         if s.note:
-            out += ["", f"_{s.note}_"]
+            out += ["", f"_{_md(s.note)}_"]
         out.append("")
     return "\n".join(out)
 

@@ -72,12 +72,11 @@ def _mpi(f, out):
 def summary(path, out=sys.stdout):
     """Print the summary of the Tally file at path.  Raises TallyError (one
     sentence) for a file that is missing, not HDF5 or not a Tally file."""
-    import h5py
     from . import filecheck
     if os.path.exists(path):
         filecheck.regular_file(path)   # a FIFO would block the open
     try:
-        with h5py.File(path, "r") as f:
+        with filecheck.open_h5(path) as f:   # non-blocking, checked on its descriptor
             filecheck.structure(f, path)   # nothing outside the file is read
             _header(path, f, out)
             _regions(f, out)

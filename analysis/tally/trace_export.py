@@ -8,19 +8,21 @@ otf2-print's text, whose layout is no interface: through Debian's
 python3-otf2 bindings where this Python has them, else through
 tally-otf2-dump (analysis/otf2dump/, OTF2's C reader, installed beside
 tally-report), so a pip-only Python exports too.  TALLY_OTF2_DUMP names
-the program and makes the export use it even where the bindings exist.  Ranks are processes (pid), threads tracks (tid), regions B/E
-slices, MPI messages flow arrows (s at the send, f at the matching
+the program and makes the export use it even where the bindings exist.
+Ranks are processes (pid), threads tracks (tid), regions B/E slices, MPI messages flow arrows (s at the send, f at the matching
 receive, each bound to its enclosing MPI call's slice), collectives
 instant events with their bytes, metrics counter tracks (C).
 """
+import codecs
 import collections
 import json
 import os
-import shutil
+import stat
 import subprocess
 
 from . import outfiles, settings
 from .errors import TallyError
+from .filecheck import printable
 
 
 def archive_of(path):
@@ -37,12 +39,57 @@ def archive_of(path):
     return cand
 
 
+_CODEC = "tally_otf2_names"
+
+
+def _names_codec(name):
+    """A UTF-8 that never fails: bytes that are not UTF-8 in a name of the
+    archive become \\xNN (the bindings decode every name strictly: one
+    region name of invalid UTF-8 ended the export in a traceback)."""
+    if name != _CODEC:
+        return None
+    utf8 = codecs.lookup("utf-8")
+    return codecs.CodecInfo(name=_CODEC, encode=lambda s, errors="strict": utf8.encode(s, "backslashreplace"),
+                            decode=lambda b, errors="strict": utf8.decode(b, "backslashreplace"))
+
+
+def _regular_files(anchor):
+    """TallyError unless every file of the archive is a regular file (not
+    a link, FIFO or device: OTF2 opens them by name and a FIFO at
+    traces.def blocked the export for ever), checked on a descriptor
+    opened non-blocking."""
+    top = os.path.dirname(anchor) or "."
+    paths = [anchor, os.path.join(top, "traces.def")]
+    sub = os.path.join(top, "traces")
+    try:
+        paths += [os.path.join(sub, n) for n in sorted(os.listdir(sub))[:100001]]
+    except OSError:
+        pass
+    for p in paths:
+        try:
+            fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except FileNotFoundError:
+            continue
+        except OSError as e:
+            raise TallyError(f"{printable(p)}: {e.strerror}; the trace archive is not read") from None
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise TallyError(f"{printable(p)}: not a regular file; the trace archive is not read")
+        finally:
+            os.close(fd)
+
+
 def _open(anchor):
     try:
         import otf2   # Debian python3-otf2, for the system python3
+        import _otf2.Config
     except ImportError as e:
         raise TallyError(f"reading traces needs OTF2's Python bindings (Debian: python3-otf2) or "
                          f"tally-otf2-dump beside tally-report: {e}") from e
+    _regular_files(anchor)
+    codecs.register(_names_codec)
+    if hasattr(_otf2.Config, "encoding"):
+        _otf2.Config.encoding = _CODEC
     try:
         return otf2, otf2.reader.open(anchor)
     except Exception as e:   # pylint: disable=broad-except
@@ -51,13 +98,14 @@ def _open(anchor):
 
 def dump_program():
     """tally-otf2-dump: TALLY_OTF2_DUMP, else bin/ of the prefix the package is in (share/tally/python/tally:
-    the installed bindir, build/bin in the build tree), else on PATH; None."""
+    the installed bindir, build/bin in the build tree); None.  Never searched on PATH (a directory
+    another user can write must not choose what runs)."""
     env = settings.text("TALLY_OTF2_DUMP")
     if env:
         return env
     pkg = os.path.dirname(os.path.realpath(__file__))
     here = os.path.normpath(os.path.join(pkg, "..", "..", "..", "..", "bin", "tally-otf2-dump"))
-    return here if os.access(here, os.X_OK) else shutil.which("tally-otf2-dump")
+    return here if os.access(here, os.X_OK) else None
 
 
 # OTF2_CollectiveOp's values, in order (OTF2_Events.h), as python3-otf2 names them
@@ -78,7 +126,9 @@ def _num(v):
 def _dump_records(prog, anchor, b_make):
     """Reads tally-otf2-dump's lines (its header comment says what they are): (builder, locations)."""
     try:
-        out = subprocess.run([prog, anchor], capture_output=True, text=True, check=False)
+        # names are bytes the program chose: undecodable ones escaped, never a traceback
+        out = subprocess.run([prog, anchor], capture_output=True, text=True, errors="backslashreplace",
+                             check=False)
     except OSError as e:
         raise TallyError(f"{anchor}: cannot run {prog} ({e})") from e
     if out.returncode != 0:
@@ -212,6 +262,7 @@ def _read(anchor):
         except ImportError:
             prog = dump_program()
     if prog:
+        _regular_files(anchor)   # a FIFO planted in the archive blocks no reader
         return _dump_records(prog, anchor, _Builder)
     otf2, reader = _open(anchor)
     with reader as trace:

@@ -14,13 +14,14 @@ and every rank's schedule equal to rank 0's.
 time: rank 0 has the values, the other ranks none.
 --image: the list has a metric that needs several passes by itself, so
 the runs went through a counter data image: mode 'application replay
-(image)', values from the last run; the earlier runs' files (AR.pass<k>.h5)
+(image)', values from the last run; the earlier runs' files (AR.r<id>.pass<k>.h5)
 hold the same launches with NaN values.
 --mismatch: AR is an application replay of `test_rt_kernels vary` (run k
 launches k more kernels in "solve"): pass_checks must hold exactly one
 "kernel launches" row per rank with GPU values and run k > 0 (3 launches in
 run 0, 3 + k in run k), nothing else.
 """
+import glob
 import math
 import os
 import sys
@@ -104,7 +105,8 @@ if not image:
     check(npass == set(range(npasses)), f"values from every pass: {sorted(npass)}")
 else:
     for k in range(npasses - 1):
-        early = rows(ar.replace(".h5", f".pass{k}.h5"), "gpu_kernels")
+        # the run's own pass files: AR.r<pid>-<time>.pass<k>.h5 (replay.c)
+        early = rows(sorted(glob.glob(ar.replace(".h5", f".r*.pass{k}.h5")))[-1], "gpu_kernels")
         check(early and all(math.isnan(r["total"]) for r in early) and
               sorted((r["rank"], r["region"], r["launches"]) for r in early if r["metric"] == metrics[0])
               == sorted((r["rank"], r["region"], r["launches"]) for r in rows(ar, "gpu_kernels") if r["metric"] == metrics[0]),

@@ -7,7 +7,10 @@ cycle in the region tree, duplicate region ids, a complete file claiming
 16,777,216 ranks, a rank of 2**31-2, a table whose storage is an external
 file (a planted secret) or a FIFO, a virtual dataset and an external link
 to files of secrets, a soft link, a FIFO as the file, 40 tables filled to
-just under 64 MiB, a compressed table of 60 MiB of zeros.  Each must end
+just under 64 MiB, a compressed table of 60 MiB of zeros, 4,000 rows of
+variable-length strings all pointing at one 1 MiB string, 200,000 one-row
+chunks, 50,000 attributes (100 on each of 500 tables), 20,000 tables
+(issue 47).  Each must end
 with exit status 2 and one line on stderr, within 10 s and 200 MB of
 maximum resident memory (the child's getrusage), and read nothing outside
 the file: the secret never reaches the output, the secret files' access
@@ -17,6 +20,8 @@ first), and a read of the FIFO would block past the time limit.
 Two files a real run can make are answered with exit 0 under the same
 limits: a partial file of a job of 16,777,216 ranks, and region names and
 a command line holding terminal escapes (printed escaped, never raw).
+Then a FIFO and the real file are swapped at one name while tally-report
+reads it 12 times: every run within the limits, exit 0 or one line.
 """
 import os
 import resource
@@ -143,6 +148,39 @@ def escapes(f, d):
     f.attrs["command"] = "app \x1b[31mred\x1b[0m\rline"
 
 
+def shared_strings(f, d):
+    """4,000 rows of variable-length strings, every one pointing at the same
+    1 MiB string: a 5 MB file that decodes to 4 GiB (issue 47).  Written as
+    one string and 3,999 empty ones, then each row's heap reference (16
+    bytes on disk) made a copy of the first row's."""
+    dt = h5py.string_dtype()
+    ds = f.create_dataset("shared", shape=(4000,), dtype=dt)
+    ds[0] = "x" * (1 << 20)
+    ds[1:] = [""] * 3999
+    f.flush()
+    return ("patch", ds.id.get_offset(), 16, 4000)
+
+
+def many_chunks(f, d):
+    f.create_dataset("chunky", data=np.arange(200000, dtype="i1"), chunks=(1,))
+
+
+def many_attrs(f, d):
+    """50,000 attributes, 100 on each of 500 one-row tables (50,000 on one
+    object take h5py longer than the test may run to make)."""
+    g = f.create_group("attrs")
+    for k in range(500):
+        ds = g.create_dataset(f"d{k}", data=np.zeros(1, dtype="i1"))
+        for i in range(100):
+            ds.attrs[f"a{i}"] = np.int32(i)
+
+
+def many_tables(f, d):
+    g = f.create_group("many")
+    for i in range(20000):
+        g.create_dataset(f"t{i}", data=np.zeros(1, dtype="i4"))
+
+
 # name, what to do to the copy, a secret file it points at (or None), exit status wanted
 CASES = [
     ("region cycle", cycle, 2), ("duplicate region ids", duplicate_ids, 2),
@@ -152,6 +190,8 @@ CASES = [
     ("40 tables of fill values", fill_tables, 2), ("compressed 60 MiB", compressed, 2),
     ("the file is a FIFO", "fifo", 2),
     ("partial file of 16,777,216 ranks", partial_of_huge_job, 0), ("terminal escapes in names", escapes, 0),
+    ("4,000 rows sharing one 1 MiB string", shared_strings, 2), ("200,000 one-row chunks", many_chunks, 2),
+    ("50,000 attributes", many_attrs, 2), ("20,000 tables", many_tables, 2),
 ]
 
 
@@ -171,9 +211,36 @@ def build(base, d, name, how):
         fifo = os.path.join(d, "table.fifo")
         os.mkfifo(fifo)
         how = external(fifo)
+    # made in a child: h5py grows by hundreds of MB making 200,000 chunks,
+    # and a report started from a process that large would count its size
+    rfd, wfd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            _make(path, d, how, rfd, wfd)
+        finally:
+            os._exit(0)   # never back into the test's loop
+    os.close(wfd)
+    with os.fdopen(rfd, "rb") as r:
+        got = r.read().decode()
+    os.waitpid(pid, 0)
+    return path, got or secret
+
+
+def _make(path, d, how, rfd, wfd):
+    """In the child: the case's change, and the patch it asks for."""
+    os.close(rfd)
     with h5py.File(path, "r+") as f:
-        secret = how(f, d) or secret
-    return path, secret
+        got = how(f, d)
+    if isinstance(got, tuple) and got[0] == "patch":   # copy the first row's bytes to every row
+        _, at, size, rows = got
+        with open(path, "r+b") as raw:
+            raw.seek(at)
+            first = raw.read(size)
+            raw.seek(at)
+            raw.write(first * rows)
+    elif got:
+        os.write(wfd, got.encode())
 
 
 def run(report, path):
@@ -216,6 +283,43 @@ def one(report, d, base, name, how, want, watch_atime):
     os.unlink(path)
 
 
+def fifo_swap(report, d, base, runs=12):
+    """A FIFO and the real file swapped in turn at the name tally-report
+    reads (issue 47: a FIFO put there between the check and the open
+    blocked 1 run of 12 for 300 s): every run ends within the limit, with
+    the report (exit 0) or one line (exit 2)."""
+    import threading
+    path, reg, fifo = (os.path.join(d, n) for n in ("swap.h5", "swap.reg", "swap.fifo"))
+    shutil.copyfile(base, reg)
+    os.mkfifo(fifo)
+    stop = threading.Event()
+
+    def swap():
+        while not stop.is_set():
+            for src in (reg, fifo):
+                try:
+                    os.rename(src, path)
+                    time.sleep(0.0005)
+                    os.rename(path, src)
+                except OSError:
+                    pass
+
+    t = threading.Thread(target=swap, daemon=True)
+    t.start()
+    worst = 0
+    try:
+        for i in range(runs):
+            rc, out, err, secs, rss = run(report, path)
+            worst = max(worst, secs)
+            lines = err.strip().splitlines()
+            th.check(secs < LIMIT_S and rss < LIMIT_KB, f"FIFO swap run {i}: {secs:.1f} s, {rss / 1024:.0f} MB")
+            th.check(rc == 0 or (rc == 2 and len(lines) == 1), f"FIFO swap run {i}: exit {rc}, {len(lines)} lines")
+    finally:
+        stop.set()
+        t.join()
+    print(f"FIFO swap: {runs} runs, the slowest {worst:.2f} s")
+
+
 def main(argv):
     if len(argv) < 3 or not os.path.isfile(argv[1]):
         print(__doc__, file=sys.stderr)
@@ -229,8 +333,12 @@ def main(argv):
         rc, _, err, secs, rss = run(report, base)
         print(f"control (the real file): exit {rc}, {secs:.2f} s, {rss / 1024:.0f} MB")
         th.check(rc == 0, f"control: exit {rc}: {err}")
+        only = os.environ.get("CRAFTED_ONLY", "")   # a word of the cases to run (by hand)
         for name, how, want in CASES:
-            one(report, d, base, name, how, want, watch)
+            if only in name:
+                one(report, d, base, name, how, want, watch)
+        if only in "FIFO swap":
+            fifo_swap(report, d, base)
     return th.done("crafted_files")
 
 

@@ -3,11 +3,13 @@
  * exits with the status given as argv[1] (the runtime must never change
  * it).  Built with SAFETY_MPI: the same between MPI_Init and MPI_Finalize;
  * argv[2] "nofinalize": exit() without MPI_Finalize (per-rank partial files);
- * "hl": the work is a PAPI_hl region.
+ * "hl": the work is a PAPI_hl region.  $SAFETY_CHDIR: the directory it
+ * changes to before MPI_Finalize (run_found_paths.sh).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <papi.h>
 #ifdef SAFETY_MPI
@@ -28,6 +30,8 @@ int main(int argc, char **argv)
 		x += i * 0.5;
 	if (argc > 2 && !strcmp(argv[2], "hl"))
 		PAPI_hl_region_end("work");
+	if (getenv("SAFETY_CHDIR") && chdir(getenv("SAFETY_CHDIR")) != 0)   /* before the job's end */
+		perror("chdir");
 #ifdef SAFETY_MPI
 	if (argc > 2 && !strcmp(argv[2], "nofinalize"))
 		exit(status);

@@ -101,6 +101,29 @@ static int job_dir_same(const char *dir, const struct stat *made)
 	return lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_ino == made->st_ino && st.st_dev == made->st_dev;
 }
 
+/* The piece written under its own name `own` becomes rank<r>.h5 (rt_job_dir.c);
+ * 0 when placed and no other job's pieces met this one's, else said. */
+static int place_piece(const struct tly_rt_proc *p, const char *dir, const char *own)
+{
+	int placed = tly_rt_job_place(dir, own, p->rank);
+	char name[32];
+
+	if (placed < 0) {
+		tly_rt_log(1, "cannot name the piece of rank %d %s/rank%05d.h5 (%s); it stays as %s/%s and is "
+			   "not merged", p->rank, dir, p->rank, strerror(errno), dir, own);
+		return -1;
+	}
+	snprintf(name, sizeof name, "rank%05d.h5", p->rank);
+	if (placed > 0 || tly_rt_job_is_ambiguous(dir)) {
+		tly_rt_log(1, "two processes claim rank %d of the job %s: jobs that one process starts with the same "
+			   "RANK and WORLD_SIZE cannot be told apart (start each from a subshell or script of its own, "
+			   "or give it TORCHELASTIC_RUN_ID); nothing in %s is merged, this piece is %s/%s", p->rank,
+			   p->job.id, dir, dir, placed > 0 ? own : name);
+		return -1;
+	}
+	return 0;
+}
+
 /* A process of a job without MPI (rt_job.c) writes its piece into the
  * job directory; the one whose piece completes the set merges them into
  * the job file.  0 when the piece is written. */
@@ -108,12 +131,14 @@ static int write_piece(struct tly_rt_proc *p, int partial)
 {
 	char path[1024], dir[1200], piece[1300];
 	struct stat made;
+	const char *own;
 
 	tly_rt_writers[0]->choose_name(path, sizeof path, ".h5");
 	tly_rt_job_dir(path, &p->job, dir, sizeof dir);
 	if (job_dir_make(dir, &made) != 0)
 		return -1;
-	snprintf(piece, sizeof piece, "%s/rank%05d.h5", dir, p->rank);
+	tly_rt_job_sweep(dir);
+	snprintf(piece, sizeof piece, "%s/p%ld-rank%05d.h5", dir, (long)getpid(), p->rank);
 	if (tly_rt_writers[0]->write(piece, sizeof piece, partial) != 0)
 		return -1;
 	if (!job_dir_same(dir, &made)) {
@@ -121,6 +146,9 @@ static int write_piece(struct tly_rt_proc *p, int partial)
 			   "is in the directory under its new name, and no job file is written", dir, p->rank);
 		return -1;
 	}
+	own = strrchr(piece, '/') + 1;   /* the name really written */
+	if (place_piece(p, dir, own) != 0)
+		return 0;
 	if (!tly_rt_job_claim_merge(dir, p->job.size)) {
 		/* the job's first process says where the pieces wait: a job
 		 * whose other processes never come still says so */

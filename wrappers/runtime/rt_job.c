@@ -11,11 +11,17 @@
  * job file (output/h5_merge.c), the schema the MPI path writes.  Without
  * an identity from the launcher, RANK/WORLD_SIZE set by hand (processes
  * started one by one, `RANK=0 WORLD_SIZE=2 tally-run -- app &`, each under
- * a parent of its own: a shell, timeout, nohup) name the job by their
- * session (its id and start time) and the size: the pieces meet in the job
- * directory beside the output file, whatever the parents.  For other
- * launchers the parent process (its pid and start time) stands for the
- * job: every process a launcher starts on a node has the same parent.
+ * a parent of its own: timeout, nohup, tally-run) name the job by the
+ * process that set those variables: the nearest ancestor whose own
+ * environment does not hold this RANK and WORLD_SIZE (its pid and start
+ * time) and the size.  Two jobs started together from one shell, each by
+ * a subshell or a script of its own, or in sessions of their own
+ * (setsid), have two launchers and two ids; the session would be one.
+ * Jobs that one process starts directly, with the same variables, cannot
+ * be told apart: rt_job_dir.c finds two processes claiming a rank and
+ * then merges nothing.  For other launchers the parent process (its pid
+ * and start time) stands for the job: every process a launcher starts on
+ * a node has the same parent.
  *
  * Whether the program is an MPI program (it links libmpi) decides when GPU
  * metrics start: an MPI program's at MPI_Init, where the ranks agree on
@@ -74,38 +80,100 @@ static void safe_copy(char *dst, size_t len, const char *prefix, const char *src
 	dst[at < len ? at : len - 1] = '\0';
 }
 
-/* Field 22 of /proc/<pid>/stat: start time in clock ticks since boot. */
-static unsigned long long start_ticks(long pid)
+/* Fields 4 (the parent) and 22 (start time in clock ticks since boot) of
+ * /proc/<pid>/stat; 0 when unreadable. */
+static unsigned long long proc_stat(long pid, long *ppid)
 {
 	char path[64], buf[1024], *p;
 	unsigned long long v = 0;
+	long pp = 0;
 	FILE *f;
 
 	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-	f = fopen(path, "r");
+	f = fopen(path, "re");
 	if (!f)
 		return 0;
 	p = fgets(buf, sizeof buf, f) ? strrchr(buf, ')') : NULL;
 	fclose(f);
-	if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
-			&v) != 1)
-		v = 0;
+	if (!p || sscanf(p + 2, "%*c %ld %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+			 &pp, &v) != 2)
+		return 0;
+	if (ppid)
+		*ppid = pp;
 	return v;
 }
 
+unsigned long long tly_rt_start_ticks(long pid)
+{
+	return proc_stat(pid, NULL);
+}
+
+/* 1 when the environment pid was started with holds both entries
+ * ("RANK=1", "WORLD_SIZE=2"); 0 when not or unreadable.  Read as a
+ * stream: each NUL-terminated entry is compared byte by byte. */
+static int env_holds(long pid, const char *a, const char *b)
+{
+	char path[64], buf[16384];
+	size_t la = strlen(a), lb = strlen(b), pos = 0;
+	int fd, found = 0, ma = 1, mb = 1;
+	ssize_t n;
+
+	snprintf(path, sizeof path, "/proc/%ld/environ", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return 0;
+	while (found != 3 && (n = read(fd, buf, sizeof buf)) > 0) {
+		for (ssize_t i = 0; i < n; i++) {
+			if (buf[i] == '\0') {
+				found |= (ma && pos == la) | (mb && pos == lb) << 1;
+				pos = 0;
+				ma = mb = 1;
+				continue;
+			}
+			ma = ma && pos < la && a[pos] == buf[i];
+			mb = mb && pos < lb && b[pos] == buf[i];
+			pos++;
+		}
+	}
+	close(fd);
+	return found == 3;
+}
+
+/* The process that launched this one: the nearest ancestor whose own
+ * environment lacks this process's RANK and WORLD_SIZE (tally-run,
+ * timeout or env between carry them; the shell, subshell or script that
+ * set them does not).  Its pid; *start its start time. */
+static long launcher(const struct tly_rt_job *j, unsigned long long *start)
+{
+	char a[48], b[48];
+	long pid = (long)getppid(), up = 0;
+
+	snprintf(a, sizeof a, "RANK=%d", j->rank);
+	snprintf(b, sizeof b, "WORLD_SIZE=%d", j->size);
+	for (int depth = 0; depth < 64 && pid > 1 && env_holds(pid, a, b); depth++) {
+		if (!proc_stat(pid, &up) || up < 1)
+			break;
+		pid = up;
+	}
+	*start = proc_stat(pid, NULL);
+	return pid;
+}
+
 /* RANK/WORLD_SIZE without a run id: torchrun's rendezvous address when
- * set (every worker has it), else the session and the job's size. */
+ * set (every worker has it), else the launching process and the size. */
 static void by_hand(struct tly_rt_job *j)
 {
 	const char *addr = tly_env_raw("MASTER_ADDR"), *port = tly_env_raw("MASTER_PORT");
 	char buf[96];
-	long sid = (long)getsid(0);
 
 	if (addr && *addr && port && *port) {
 		snprintf(buf, sizeof buf, "%s-%s-w%d", addr, port, j->size);
 		safe_copy(j->id, sizeof j->id, "torch", buf);
 	} else {
-		snprintf(j->id, sizeof j->id, "s%ld-%llu-w%d", sid, start_ticks(sid), j->size);
+		unsigned long long start;
+		long pid = launcher(j, &start);
+
+		snprintf(j->id, sizeof j->id, "l%ld-%llu-w%d", pid, start, j->size);
 	}
 }
 
@@ -132,7 +200,7 @@ static void job_id(struct tly_rt_job *j)
 	} else {
 		long pp = (long)getppid();
 
-		snprintf(j->id, sizeof j->id, "p%ld-%llu", pp, start_ticks(pp));
+		snprintf(j->id, sizeof j->id, "p%ld-%llu", pp, proc_stat(pp, NULL));
 	}
 }
 
@@ -170,11 +238,17 @@ void tly_rt_job_dir(const char *final, const struct tly_rt_job *j, char *buf, si
 	snprintf(buf, len, "%.*s.%s.parts", (int)n, final, j->id);
 }
 
+/* rank<digits>.h5 exactly: a piece placed by rt_job_dir.c, never another
+ * name that happens to start so (rank00000.1.h5, stale-*) */
 static int is_piece(const char *name)
 {
-	size_t n = strlen(name);
+	size_t n = strlen(name), k = 4;
 
-	return !strncmp(name, "rank", 4) && n > 7 && !strcmp(name + n - 3, ".h5");
+	if (strncmp(name, "rank", 4) || n < 8 || strcmp(name + n - 3, ".h5"))
+		return 0;
+	while (k < n - 3 && name[k] >= '0' && name[k] <= '9')
+		k++;
+	return k == n - 3;
 }
 
 /* The job directory itself, never a link put in its place. */
@@ -206,12 +280,15 @@ int tly_rt_job_pieces(const char *dir)
  * marker makes that one process even when two finish together. */
 int tly_rt_job_claim_merge(const char *dir, int size)
 {
+	struct stat st;
 	DIR *d;
 	int fd;
 
 	if (tly_rt_job_pieces(dir) < size || !(d = open_job_dir(dir)))
 		return 0;
-	fd = openat(dirfd(d), "merging", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	/* pieces of two jobs met here (rt_job_dir.c): nothing is merged */
+	fd = fstatat(dirfd(d), "ambiguous", &st, AT_SYMLINK_NOFOLLOW) == 0 ? -1
+		: openat(dirfd(d), "merging", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	closedir(d);
 	if (fd < 0)
 		return 0;
@@ -231,7 +308,7 @@ void tly_rt_job_clean(const char *dir)
 		if (is_piece(e->d_name) || !strcmp(e->d_name, "merging"))
 			unlinkat(dirfd(d), e->d_name, 0);   /* in the directory itself, not through a link */
 	closedir(d);
-	if (rmdir(dir) != 0 && errno != ENOENT)
+	if (rmdir(dir) != 0 && errno != ENOENT && errno != ENOTEMPTY)   /* stale-* pieces stay, said */
 		tly_rt_log(1, "cannot remove the job directory %s: %s", dir, strerror(errno));
 }
 

@@ -24,6 +24,17 @@ void tly_rt_job_dir(const char *final, const struct tly_rt_job *j, char *buf, si
 int tly_rt_job_pieces(const char *dir);              /* pieces present, -1: no dir */
 int tly_rt_job_claim_merge(const char *dir, int size); /* 1: this process merges */
 void tly_rt_job_clean(const char *dir);
+/* Start time of pid in clock ticks since boot (/proc/<pid>/stat), 0: unknown. */
+unsigned long long tly_rt_start_ticks(long pid);
+/* rt_job_dir.c: pieces and markers of an earlier job (written before this
+ * process started) moved aside as stale-*, said; how many. */
+int tly_rt_job_sweep(const char *dir);
+/* The piece `own` (a name in dir) becomes rank<r>.h5 unless another
+ * process has that name: 0 placed, 1 taken (the directory is marked
+ * ambiguous, `own` stays), -1 error (`own` stays). */
+int tly_rt_job_place(const char *dir, const char *own, int rank);
+/* 1 when pieces of two jobs met in dir: nothing of it is merged. */
+int tly_rt_job_is_ambiguous(const char *dir);
 /* 1 when the program itself (not the preload) needs libmpi. */
 int tly_rt_program_links_mpi(void);
 

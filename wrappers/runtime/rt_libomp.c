@@ -260,8 +260,9 @@ static int wants_libomp(const char *how)
 void tly_rt_libomp_switch(const char *how)
 {
 	struct gomp_probe p;
-	char lib[1024];
+	char lib[1024], shown[96];   /* the value as said: escaped, cut with "..." (a 10 KB one was echoed whole) */
 
+	tly_quote(how, shown, sizeof shown);
 	probe(&p);
 	if (p.in_program) {
 		if (tly_rt_proc()->opt.ompt)
@@ -276,17 +277,17 @@ void tly_rt_libomp_switch(const char *how)
 	if (rerun()) {
 		tly_rt_log_job(1, "TALLY_LIBOMP=%s: preloading LLVM's libomp did not take the place of %s "
 			       "(its GOMP_* calls reach %s); the program runs on libgomp, measured inside "
-			       "it", how, p.gomp, p.below);
+			       "it", shown, p.gomp, p.below);
 		return;
 	}
 	if (!find_libomp(how, lib, sizeof lib)) {
 		tly_rt_log_job(1, "TALLY_LIBOMP=%s: %s; the program runs on its own libgomp, measured "
-			       "inside it", how, strcasecmp(how, "auto") ? "names no libomp"
+			       "inside it", shown, strcasecmp(how, "auto") ? "names no libomp"
 									 : "no LLVM libomp was found");
 		return;
 	}
 	tly_rt_log(2, "running on LLVM libomp (%s) instead of %s, as TALLY_LIBOMP asks", lib, p.gomp);
 	reexec_with(lib);
 	tly_rt_log_job(1, "TALLY_LIBOMP=%s: re-running the program with libomp preloaded failed; it "
-		       "runs on libgomp, measured inside it", how);
+		       "runs on libgomp, measured inside it", shown);
 }

@@ -3,8 +3,9 @@
  * with (the pass merge, --summary): TALLY_PYTHON when set; else the first
  * of the Python the build was configured with for tally-report
  * (TALLY_REPORT_PYTHON, also tally-report's #! line), the one CMake found
- * and python3 on PATH that has h5py; else the first of them that exists.
- * Never one fixed path.  The probes run without the preload.  The tally
+ * and python3 of the first PATH entry that only root or this user can
+ * write (absolute; never ".", "" or a relative one) that has h5py; else
+ * the first of them that exists, else the configured one.  The probes run without the preload.  The tally
  * package is at <tally-run's directory>/../share/tally/python, installed
  * and in the build tree.
  */
@@ -17,7 +18,40 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+/* Owned by root or this user and writable by nobody else. */
+static int trusted(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && (st.st_uid == 0 || st.st_uid == geteuid()) && !(st.st_mode & 022);
+}
+
+/* python3 of a PATH entry only when nobody but root or this user could
+ * have put it there: the entry absolute (".", "" and "bin" name whatever
+ * the current directory holds), the entry, the file and the file it
+ * resolves to, and that file's directory, closed to others (issue 47: a
+ * planted python3 in a group-writable directory after /usr/bin ran as
+ * root when the system Python lacked h5py). */
+static int safe_candidate(const char *dir, size_t n, char *buf, size_t len)
+{
+	char real[PATH_MAX], *slash;
+
+	if (!n || dir[0] != '/' || n + sizeof "/python3" >= len)
+		return 0;
+	snprintf(buf, len, "%.*s", (int)n, dir);
+	if (!trusted(buf))
+		return 0;
+	snprintf(buf, len, "%.*s/python3", (int)n, dir);
+	if (access(buf, X_OK) != 0 || !trusted(buf) || !realpath(buf, real) || !trusted(real))
+		return 0;
+	slash = strrchr(real, '/');
+	if (slash && slash != real)
+		*slash = '\0';
+	return trusted(real);
+}
 
 static int on_path(char *buf, size_t len)
 {
@@ -26,11 +60,8 @@ static int on_path(char *buf, size_t len)
 	for (const char *p = path ? path : ""; *p;) {
 		size_t n = strcspn(p, ":");
 
-		if (n && n + sizeof "/python3" < len) {
-			snprintf(buf, len, "%.*s/python3", (int)n, p);
-			if (access(buf, X_OK) == 0)
-				return 1;
-		}
+		if (safe_candidate(p, n, buf, len))
+			return 1;
 		p += n + (p[n] == ':');
 	}
 	return 0;
@@ -73,7 +104,9 @@ const char *tly_python(void)
 			snprintf(chosen, sizeof chosen, "%s", cand[i]);
 	if (saved[0])
 		setenv("LD_PRELOAD", saved, 1);
-	return chosen[0] ? chosen : "python3";
+	/* never a bare "python3" (a PATH search): the configured one, which
+	 * then says in one line that it lacks h5py */
+	return chosen[0] ? chosen : TALLY_REPORT_PYTHON;
 }
 
 /* Isolated (-I: no current directory, script directory or user site on

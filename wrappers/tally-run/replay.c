@@ -1,6 +1,7 @@
 /*
  * replay.c - application replay: tally-run --passes runs the whole job P
- * times, run k with TALLY_PASS_INDEX=k writing <name>.pass<k>.h5, then
+ * times, run k with TALLY_PASS_INDEX=k writing <name>.<run>.pass<k>.h5
+ * (<run>: this run's own id, so an earlier run's passes are never merged), then
  * merges the P files into <name>.h5.  P comes from the schedule that run 0
  * recorded (--passes=auto) or from the user (--passes=N).  Only the outer
  * style works (tally-run --passes -- mpirun ...): one tally-run must drive
@@ -89,17 +90,30 @@ static void job_stem(char **argv, char *buf, size_t len)
 	snprintf(buf, len, "tally-%s-%s-%ld", basename(prog), stamp, (long)getpid());
 }
 
-static int merge(const char *base, int npasses)
+static int replace_ok(void)
+{
+	char why[256];
+	int yes = 0;
+
+	return tly_setting_bool(TLY_SET_output_replace, &yes, why, sizeof why) == 0 && yes;
+}
+
+static int merge(const char *base, const char *run, int npasses)
 {
 	char out[PATH_MAX], in[TLY_REPLAY_MAX][PATH_MAX];
 	char *av[TLY_REPORT_ARGS + TLY_REPLAY_MAX + 3];
 	int n = tly_report_argv(av), rc;
 
 	snprintf(out, sizeof out, "%s.h5", base);
+	/* never over an earlier run's job file unless TALLY_OUTPUT_REPLACE says
+	 * so: <base>.1.h5, ... as the runtime names its files (a rerun replaced
+	 * job.h5) */
+	for (int i = 1; i < 10000 && !replace_ok() && access(out, F_OK) == 0; i++)
+		snprintf(out, sizeof out, "%s.%d.h5", base, i);
 	av[n++] = "merge-passes";
 	av[n++] = out;
 	for (int k = 0; k < npasses; k++) {
-		snprintf(in[k], sizeof in[k], "%s.pass%d.h5", base, k);
+		snprintf(in[k], sizeof in[k], "%s.%s.pass%d.h5", base, run, k);
 		av[n++] = in[k];
 	}
 	av[n] = NULL;
@@ -111,7 +125,7 @@ static int merge(const char *base, int npasses)
 			rc ? " (the runs differ: see table pass_checks)" : "");
 	else
 		fprintf(stderr, "tally-run: application replay: merging the passes failed (%d); the per-pass "
-			"files %s.pass*.h5 are kept\n", rc, base);
+			"files %s.%s.pass*.h5 are kept\n", rc, base, run);
 	return rc;
 }
 
@@ -130,13 +144,37 @@ static void remove_images(const char *image)
 	globfree(&g);
 }
 
+/* Pass files of earlier runs beside this one's (<base>.pass*.h5, <base>.r*.pass*.h5):
+ * never merged into this run's file (a rerun once merged the previous run's
+ * passes and left its own in <base>.pass*.1.h5), left alone, and said. */
+static void earlier_passes(const char *base, const char *run)
+{
+	char pat[PATH_MAX + 32];
+	size_t n = 0;
+	glob_t g;
+
+	for (int i = 0; i < 2; i++) {
+		snprintf(pat, sizeof pat, i ? "%s.r*.pass*.h5" : "%s.pass*.h5", base);
+		if (glob(pat, 0, NULL, &g) == 0) {
+			n += g.gl_pathc;
+			globfree(&g);
+		}
+	}
+	if (n)
+		fprintf(stderr, "tally-run: application replay: %zu pass file(s) of earlier runs beside %s.h5 are "
+			"left alone; this run's are %s.%s.pass*.h5\n", n, base, base, run);
+}
+
 int tly_replay_run(const char *passes, char **argv)
 {
 	const char *dir = tly_setting_raw(TLY_SET_output_dir);
 	char stem[PATH_MAX / 2], base[PATH_MAX - 32], name[PATH_MAX / 2 + 32], path[PATH_MAX], idx[16];
-	char image[PATH_MAX], cwd[PATH_MAX / 2];
+	char image[PATH_MAX], cwd[PATH_MAX / 2], run[48];
 	char *env[] = { "TALLY_PASS_INDEX", idx, "TALLY_OUTPUT_NAME", name, "TALLY_PASS_IMAGE", image, NULL };
-	int npasses = strcmp(passes, "auto") ? atoi(passes) : 0, rc;
+	char *end;
+	long asked = strtol(passes, &end, 10);
+	int need;
+	int npasses = !strcmp(passes, "auto") ? 0 : *end || end == passes || asked > TLY_REPLAY_MAX ? -1 : (int)asked, rc;
 
 	if (tly_setting_raw(TLY_SET_pass_index))
 		return -1;   /* a tally-run inside a replayed run */
@@ -146,8 +184,10 @@ int tly_replay_run(const char *passes, char **argv)
 		return -1;
 	}
 	if (strcmp(passes, "auto") && (npasses < 1 || npasses > TLY_REPLAY_MAX)) {
-		fprintf(stderr, "tally-run: --passes=%s: not 'auto' nor 1..%d; using auto\n", passes,
-			TLY_REPLAY_MAX);
+		char shown[64];   /* escaped and cut: a newline in the value would split the line */
+
+		fprintf(stderr, "tally-run: --passes=%s: not 'auto' nor 1..%d; using auto\n",
+			tly_quote(passes, shown, sizeof shown), TLY_REPLAY_MAX);
 		npasses = 0;
 	}
 	job_stem(argv, stem, sizeof stem);
@@ -160,10 +200,12 @@ int tly_replay_run(const char *passes, char **argv)
 		snprintf(image, sizeof image, "%s/%s", cwd, base);
 	else
 		snprintf(image, sizeof image, "%s", base);
+	snprintf(run, sizeof run, "r%ld-%ld", (long)getpid(), (long)time(NULL));   /* this run's own id */
+	earlier_passes(base, run);
 	for (int k = 0; k < (npasses ? npasses : 1); k++) {
 		snprintf(idx, sizeof idx, "%d", k);
-		snprintf(name, sizeof name, "%s.pass%d.h5", stem, k);
-		snprintf(path, sizeof path, "%s.pass%d.h5", base, k);
+		snprintf(name, sizeof name, "%s.%s.pass%d.h5", stem, run, k);
+		snprintf(path, sizeof path, "%s.%s.pass%d.h5", base, run, k);
 		if (npasses)
 			fprintf(stderr, "tally-run: application replay: run %d of %d\n", k + 1, npasses);
 		else
@@ -174,12 +216,20 @@ int tly_replay_run(const char *passes, char **argv)
 			remove_images(image);
 			return rc;
 		}
+		if (k == 0 && npasses > 1 && (need = recorded_passes(path)) >= 1 && need < npasses) {
+			/* more runs than the schedule has passes: a pass with no
+			 * events once gave a pass_checks row of rank -1 and a file
+			 * tally-report refused */
+			fprintf(stderr, "tally-run: application replay: the schedule needs %d pass(es); %d run(s), "
+				"not %d\n", need, need, npasses);
+			npasses = need;
+		}
 		if (!npasses && (npasses = recorded_passes(path)) < 1) {
 			fprintf(stderr, "tally-run: application replay: no schedule in %s; one pass\n", path);
 			npasses = 1;
 		}
 	}
 	remove_images(image);
-	rc = merge(base, npasses);
+	rc = merge(base, run, npasses);
 	return rc == 0 || rc == 3 ? 0 : rc;
 }

@@ -1,0 +1,136 @@
+/*
+ * rt_job_dir.c - which pieces in a job directory (rt_job.c) belong to
+ * this job: the pieces of an earlier job of the same id are never merged,
+ * and pieces of two jobs that share an id are never mixed.
+ *
+ * A process writes its piece under a name of its own (p<pid>-rank<r>.h5)
+ * and then links it to rank<r>.h5 with link(2), which never replaces a
+ * name: a second process claiming the same rank of the same id finds the
+ * name taken.  Then the id does not tell two jobs apart (two jobs started
+ * directly by one process, with the same RANK/WORLD_SIZE): the directory
+ * is marked `ambiguous`, nothing of it is merged, and every piece stays
+ * readable under its own name.
+ *
+ * A piece, or a marker, whose file was last written before this process
+ * started belongs to an earlier job (its process ended before this one
+ * began: the processes of one job run together): it is moved aside as
+ * stale-<inode>-<name>, said once, and never merged.
+ */
+#include "runtime/rt.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* When this process started, on the real-time clock (file times). */
+static double started_at(void)
+{
+	struct timespec real, boot;
+	long hz = sysconf(_SC_CLK_TCK);
+	unsigned long long ticks = tly_rt_start_ticks((long)getpid());
+
+	if (!ticks || hz <= 0 || clock_gettime(CLOCK_REALTIME, &real) || clock_gettime(CLOCK_BOOTTIME, &boot))
+		return 0;   /* unknown: nothing is taken as stale */
+	return (double)(real.tv_sec - boot.tv_sec) + (double)(real.tv_nsec - boot.tv_nsec) / 1e9
+		+ (double)ticks / (double)hz;
+}
+
+/* Names the protocol owns: rank<digits>.h5, p<pid>-rank<digits>.h5 and
+ * the two markers. */
+static int is_ours(const char *name, int *piece)
+{
+	size_t n = strlen(name);
+
+	*piece = (!strncmp(name, "rank", 4) || (name[0] == 'p' && strstr(name, "-rank")))
+		&& n > 7 && !strcmp(name + n - 3, ".h5");
+	return *piece || !strcmp(name, "merging") || !strcmp(name, "ambiguous");
+}
+
+static DIR *open_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+
+	if (!d && fd >= 0)
+		close(fd);
+	return d;
+}
+
+int tly_rt_job_sweep(const char *dir)
+{
+	double since = started_at();
+	DIR *d = since > 0 ? open_dir(dir) : NULL;
+	struct dirent *e;
+	struct stat st;
+	char aside[400];
+	int moved = 0, piece;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		if (!is_ours(e->d_name, &piece) || fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			continue;
+		if ((double)st.st_mtim.tv_sec + (double)st.st_mtim.tv_nsec / 1e9 >= since)
+			continue;
+		if (!piece) {
+			unlinkat(dirfd(d), e->d_name, 0);
+			continue;
+		}
+		snprintf(aside, sizeof aside, "stale-%llu-%s", (unsigned long long)st.st_ino, e->d_name);
+		moved += renameat(dirfd(d), e->d_name, dirfd(d), aside) == 0;
+	}
+	closedir(d);
+	if (moved)
+		tly_rt_log(1, "%d piece(s) in %s were written before this process started, by an earlier job of the "
+			   "same launcher: kept there as stale-*.h5 and not merged", moved, dir);
+	return moved;
+}
+
+/* rank<r>.h5 for the piece `own`, never replacing one: link(2), or
+ * renameat2's RENAME_NOREPLACE where a file system has no hard links. */
+static int take_name(int dfd, const char *own, const char *name)
+{
+	if (linkat(dfd, own, dfd, name, 0) == 0) {
+		unlinkat(dfd, own, 0);
+		return 0;
+	}
+	if (errno == EEXIST)
+		return -1;
+	return renameat2(dfd, own, dfd, name, RENAME_NOREPLACE);
+}
+
+int tly_rt_job_place(const char *dir, const char *own, int rank)
+{
+	DIR *d = open_dir(dir);
+	char name[32];
+	int fd, err = 0;
+
+	if (!d)
+		return -1;
+	snprintf(name, sizeof name, "rank%05d.h5", rank);
+	if (take_name(dirfd(d), own, name) != 0)
+		err = errno;
+	if (err == EEXIST && (fd = openat(dirfd(d), "ambiguous", O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+					  0600)) >= 0)
+		close(fd);
+	closedir(d);
+	return err == EEXIST ? 1 : err ? -1 : 0;
+}
+
+int tly_rt_job_is_ambiguous(const char *dir)
+{
+	DIR *d = open_dir(dir);
+	struct stat st;
+	int yes;
+
+	if (!d)
+		return 0;
+	yes = fstatat(dirfd(d), "ambiguous", &st, AT_SYMLINK_NOFOLLOW) == 0;
+	closedir(d);
+	return yes;
+}
