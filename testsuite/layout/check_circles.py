@@ -74,9 +74,13 @@ def analyse(root, build, nm):
     targets = object_units(root, build)
     incl = include_edges(root, build)
     seen, nobj, built = {}, 0, set()
+    compiled = {u for objs in targets.values() for u in objs.values()}
+    reach = {}   # unit -> the units it includes
+    for (a, b) in incl:
+        reach.setdefault(a, []).append(b)
     for target, objs in sorted(targets.items()):
         nobj += len(objs)
-        units = set(objs.values())
+        units = with_headers(set(objs.values()), reach, compiled)
         built |= units
         edges = {k: v for k, v in incl.items() if k[0] in units and k[1] in units}
         for k, v in symbol_edges(objs, nm).items():
@@ -89,6 +93,19 @@ def analyse(root, build, nm):
                 sub = {k: v for k, v in edges.items() if k[0] in key and k[1] in key}
                 seen[key] = (key, {target}, sub)
     return sorted(seen.values(), key=lambda c: sorted(c[0])), nobj, built
+
+
+def with_headers(units, reach, compiled):
+    """units and the header-only units (no object file in any target) their
+    includes reach, directly or through other headers: a circle through a
+    header alone is a circle too (issue 46: a.c<->b.h went unseen)."""
+    out, todo = set(units), list(units)
+    while todo:
+        for b in reach.get(todo.pop(), ()):
+            if b not in out and b not in compiled:
+                out.add(b)
+                todo.append(b)
+    return out
 
 
 def arg(argv, name, default=None):

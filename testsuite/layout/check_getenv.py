@@ -10,7 +10,8 @@ environment through the module generated from the same table
 os.getenv, os.environ and os.environb fail the check, except
 a write (os.environ["X"] = ...: the probe's child sets glibc's variable).
 
-Usage: check_getenv.py <source root>."""
+Usage: check_getenv.py <source root>; check_getenv.py --self-test (planted
+reads in C and Python are found, comments, strings and a write are not)."""
 import os
 import re
 import sys
@@ -30,7 +31,31 @@ def blank(m):
     return re.sub(r'[^\n]', ' ', m.group(0))
 
 
+def breaches(rel, text, python):
+    """The lines of one file that read the environment."""
+    text = (PY_COMMENT if python else COMMENT).sub(blank, text)
+    return [f'{rel}:{text.count(chr(10), 0, m.start()) + 1}: reads the environment ' +
+            ('(use tally.settings: flag/count/text, env_raw)' if python else
+             '(use tly_setting_* or tly_env_raw of tally_shared.h)')
+            for m in (PY_READ if python else READ).finditer(text)]
+
+
+def self_test():
+    """Planted reads are found (issue 46); comments, strings and a write are not."""
+    c_bad = ['const char *v = getenv("X");', 'char *v = secure_getenv ("X");', 'extern char **environ;']
+    py_bad = ['v = os.getenv("X")', 'v = os.environ.get("X")', 'v = os.environb[b"X"]', 'from os import getenv\nv = getenv("X")']
+    ok = breaches('ok.c', '/* getenv("X") */\n// environ\nputs("getenv(");\n', False) + \
+        breaches('ok.py', '# os.getenv("X")\ns = "os.environ"\nos.environ["GLIBC_X"] = "1"\n', True)
+    found = [len(breaches('x.c', 'int y;\n' + t + '\n', False)) for t in c_bad] + \
+        [len(breaches('x.py', 'import os\n' + t + '\n', True)) for t in py_bad]
+    good = all(n >= 1 for n in found) and not ok
+    print('self-test:', 'ok' if good else f'failed: planted reads found {found}, allowed lines flagged {ok}')
+    return 0 if good else 1
+
+
 def main():
+    if '--self-test' in sys.argv:
+        return self_test()
     root = sys.argv[1] if len(sys.argv) > 1 else '.'
     bad, seen = [], 0
     npy = 0
@@ -44,15 +69,10 @@ def main():
                 rel = os.path.relpath(path, root)
                 seen += 1
                 npy += python
-                with open(path, encoding='utf-8', errors='replace') as fh:
-                    text = (PY_COMMENT if python else COMMENT).sub(blank, fh.read())
                 if rel in PARSER:
                     continue
-                for m in (PY_READ if python else READ).finditer(text):
-                    line = text.count('\n', 0, m.start()) + 1
-                    bad.append(f'{rel}:{line}: reads the environment ' +
-                               ('(use tally.settings: flag/count/text, env_raw)' if python else
-                                '(use tly_setting_* or tly_env_raw of tally_shared.h)'))
+                with open(path, encoding='utf-8', errors='replace') as fh:
+                    bad += breaches(rel, fh.read(), python)
     return finish(bad, seen, 100, f'{seen - npy} C and {npy} Python files of src/, wrappers/ and analysis/ '
                   'checked: ' + ('ok' if not bad else f'{len(bad)} read(s) of the environment outside the parser'))
 

@@ -24,8 +24,11 @@ ALLOWED = {
     'testsuite/safety/run_reader_fuzz.sh',     # sets schema_version to values no writer stores
     'testsuite/layout/check_h5py.py',          # this check: its self-test plants h5py lines
 }
-USE = re.compile(r'^[ \t]*(?:import\s+h5py\b|from\s+h5py\b)|\bh5py\s*\.\s*\w', re.M)
-PROBE = re.compile(r'-c\s+["\']import [\w, ]*h5py[\w, ]*["\']')
+# an import of h5py anywhere on a line (alone, in a list, aliased, after
+# `;` or `if x:`), __import__/import_module of it, or a use of h5py.NAME
+USE = re.compile(r'\bimport\s+(?:[\w.]+(?:\s+as\s+\w+)?\s*,\s*)*h5py\b|\bfrom\s+h5py\b'
+                 r'|\b(?:__import__|import_module)\(\s*["\']h5py\b|\bh5py\s*\.\s*\w')
+PROBE = re.compile(r'-c(?:\s+|["\']?\s*,\s*)["\']import [\w, ]*h5py[\w, ]*["\']')
 COMMENT = re.compile(r'"""(?:[^\\]|\\.)*?"""|\'\'\'(?:[^\\]|\\.)*?\'\'\'|#[^\n]*', re.S)
 
 
@@ -44,8 +47,14 @@ def breaches(rel, text):
 def self_test():
     """A planted reader is found; a probe and a comment are not."""
     bad = breaches('x.py', 'import os\nimport h5py\n') + breaches('y.sh', 'python3 - <<E\nf = h5py.File(p)\nE\n')
+    # aliased and listed imports (issue 46: `import h5py as H` went unseen)
+    for i, line in enumerate(('import h5py as H', 'import os, h5py as H', 'import numpy as np, h5py',
+                              'import os; import h5py as H', 'if 1: import h5py as H', 'H = __import__("h5py")',
+                              'H = importlib.import_module("h5py")')):
+        bad += breaches(f'a{i}.py', f'import os\n{line}\nf = H.File(p)\n')
     ok = breaches('z.sh', '$PY -c "import h5py, pandas" || exit 77\n# h5py.File in a comment\n')
-    good = len(bad) == 2 and not ok and bad[0].startswith('x.py:2:') and bad[1].startswith('y.sh:2:')
+    good = len(bad) == 9 and not ok and bad[0].startswith('x.py:2:') and bad[1].startswith('y.sh:2:') \
+        and all(b.startswith(f'a{i}.py:2:') for i, b in enumerate(bad[2:]))
     print('self-test:', 'ok' if good else f'failed: {bad} {ok}')
     return 0 if good else 1
 

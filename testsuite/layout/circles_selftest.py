@@ -2,9 +2,11 @@
 temporary folder, laid out as CMake lays out a build (build/CMakeFiles/
 <target>.dir/<source>.o with the compiler's depfile), compiled by the
 compiler CMake uses.  ping.c and pong.c call each other (a call circle),
-left.c and right.c include each other's header (an include circle), and
-up.c calls ping.c without being called back (no circle).  The check must
-find exactly the two circles with their witnesses, pass when the
+left.c and right.c include each other's header (an include circle),
+hub.c and spoke.h (a header without a source) include each other's, and
+so do the headers cee.h and dee.h (included by user.c), and up.c calls
+ping.c without being called back (no circle).  The check must find
+exactly the four circles with their witnesses, pass when the
 allow-list names them, fail without it, and fail on a stale entry."""
 import os
 import subprocess
@@ -18,6 +20,13 @@ PLANT = {
     'right.h': '#define RIGHT 2\n',
     'left.c': '#include "right.h"\nint left(void) { return RIGHT; }\n',
     'right.c': '#include "left.h"\nint right(void) { return LEFT; }\n',
+    # through headers without a source (issue 46): hub.c <-> spoke.h, cee.h <-> dee.h
+    'hub.h': '#ifndef HUB_H\n#define HUB_H\n#define HUB 3\n#endif\n',
+    'spoke.h': '#ifndef SPOKE_H\n#define SPOKE_H\n#include "hub.h"\n#define SPOKE HUB\n#endif\n',
+    'hub.c': '#include "spoke.h"\nint hub(void) { return SPOKE; }\n',
+    'cee.h': '#ifndef CEE_H\n#define CEE_H\n#include "dee.h"\n#define CEE 4\n#endif\n',
+    'dee.h': '#ifndef DEE_H\n#define DEE_H\n#include "cee.h"\n#define DEE 5\n#endif\n',
+    'user.c': '#include "cee.h"\nint user(void) { return CEE; }\n',
 }
 
 
@@ -49,8 +58,10 @@ def self_test(cc, nm, analyse, read_allow, judge):
         sets = {c[0]: c[2] for c in found}
         calls = frozenset({'testsuite/planted/ping', 'testsuite/planted/pong'})
         incl = frozenset({'testsuite/planted/left', 'testsuite/planted/right'})
-        check(nobj == 5, '5 planted objects read (%d)' % nobj)
-        check(set(sets) == {calls, incl}, 'exactly the two planted circles found: %s'
+        hub = frozenset({'testsuite/planted/hub', 'testsuite/planted/spoke'})
+        hdr = frozenset({'testsuite/planted/cee', 'testsuite/planted/dee'})
+        check(nobj == 7, '7 planted objects read (%d)' % nobj)
+        check(set(sets) == {calls, incl, hub, hdr}, 'exactly the four planted circles found: %s'
               % sorted(sorted(s) for s in sets))
         w = sets.get(calls, {})
         check(w.get(('testsuite/planted/ping', 'testsuite/planted/pong')) == 'calls pong'
@@ -61,11 +72,11 @@ def self_test(cc, nm, analyse, read_allow, judge):
               'the include circle names the include lines: %s' % w)
         for line in judge(found, [], 'none')[0]:
             print('  | ' + line)
-        check(judge(found, [], 'none')[1] == 2, 'no allow-list: both circles fail the check')
+        check(judge(found, [], 'none')[1] == 4, 'no allow-list: the four circles fail the check')
         allow = os.path.join(top, 'known.txt')
         with open(allow, 'w', encoding='utf-8') as fh:
-            fh.write('# planted\n%s\n%s\n' % (' '.join(sorted(calls)), ' '.join(sorted(incl))))
-        check(judge(found, read_allow(allow), 'known.txt')[1] == 0, 'both on the list: passes')
+            fh.write('# planted\n%s\n' % '\n'.join(' '.join(sorted(c)) for c in (calls, incl, hub, hdr)))
+        check(judge(found, read_allow(allow), 'known.txt')[1] == 0, 'all four on the list: passes')
         with open(allow, 'a', encoding='utf-8') as fh:
             fh.write('testsuite/planted/up testsuite/planted/gone\n')
         lines, bad = judge(found, read_allow(allow), 'known.txt', built)

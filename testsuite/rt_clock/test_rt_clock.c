@@ -34,7 +34,9 @@ static void *reader(void *arg)
 	struct result *r = arg;
 	int64_t last = 0, end = r->start + RUN_NS;
 
-	for (int64_t b = mono(); b < end; b = mono()) {
+	/* the window, and at least 1,001 readings: under load a thread may
+	 * first run after the window ended (issue 46: 0 readings at load 30) */
+	for (int64_t b = mono(); b < end || r->reads <= 1000; b = mono()) {
 		int64_t t = tly_rt_now(), a = mono();
 		int64_t slack = 20000 + (a - r->start) / 10000;
 		int64_t off = t < b ? b - t : t > a ? t - a : 0;

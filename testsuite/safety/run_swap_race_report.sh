@@ -7,7 +7,9 @@
 # with all six outputs at once, 3 times; then report_swap_race.py writes N
 # (default 100) files of each kind through the functions tally-report
 # calls.  The victims are never touched and every file written holds its
-# data (at its name or where the swapper moved it).
+# data (at its name or where the swapper moved it).  How many races the
+# neighbour won is printed, not asserted (issue 46: under load it loses
+# some); the swappers must still be running at the end.
 set -u
 app=$1 run=$2 report=$3 swapper=$4 n=${5:-100}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,6 +28,7 @@ if [ "$(id -u)" = 0 ] && setpriv --reuid=nobody --regid=nogroup --clear-groups t
   as=(setpriv --reuid=nobody --regid=nogroup --clear-groups); who=nobody
 fi
 pids=()
+trap 'echo "FAILED: stopped by a signal after ${SECONDS} s (load $(cut -d" " -f1-3 /proc/loadavg))"; exit 1' TERM INT HUP
 trap 'kill "${pids[@]}" 2>/dev/null; rm -rf "$work"' EXIT
 for d in out plots csv; do
   dir=$out; [ $d = out ] || dir=$out/$d
@@ -56,5 +59,10 @@ echo "tally-report: 3 runs with all six outputs; $(cat "$logd"/*.log | grep -vc 
 TALLY_PYTHONPATH=$pypath /usr/bin/python3 -I "$here/report_swap_race.py" "$work/in.h5" "$out" "$logd" "$work/victim" "$work/victimdir" "$n" \
   || fail=1
 victims "the end"
+# the race was run: every swapper watched to the end (who won is counted above)
+for k in 0 1 2; do
+  kill -0 "${pids[$k]}" 2>/dev/null || bad "the swapper of $(echo out plots csv | cut -d' ' -f$((k + 1))) died: no race was run"
+done
+echo "${SECONDS} s; load $(cut -d' ' -f1-3 /proc/loadavg)"
 [ $fail = 0 ] && echo "all report swap-race checks passed"
 exit $fail

@@ -15,6 +15,8 @@ app=$1 run=$2 otf2print=$3 checker=$4
 . "$(dirname "$0")/../gpu/gpu_present.sh"
 [ -x "$otf2print" ] || { echo "SKIP: no otf2-print (Debian otf2-tools)"; exit 77; }
 PY=${PY:-python3}
+# a missing package skips before any check runs, never after a failure (issue 46)
+$PY -c "import h5py" 2>/dev/null || { echo "SKIP: $PY has no h5py for the per-region check"; exit 77; }
 dir=$(mktemp -d) || exit 1
 trap 'rm -rf "$dir"' EXIT
 cd "$dir" || exit 1
@@ -26,6 +28,5 @@ grep -q "GPU streams from CUPTI's Activity API" many.log || { echo "FAIL: GPU st
 $PY "$checker" "$otf2print" many.trace/traces.otf2 --slack-ns 2000 --kernels 2000 --match "work(" || fail=1
 timeout 200 "$run" --trace --verbose=2 --output-name=one.h5 --events=cuda:::smsp__inst_executed.sum -- "$app" \
   > one.log 2>&1 || { cat one.log; exit 1; }
-$PY -c "import h5py" 2>/dev/null || { echo "SKIP: $PY has no h5py for the per-region check"; exit 77; }
 $PY "$checker" "$otf2print" one.trace/traces.otf2 --slack-ns 2000 --h5 one.h5 || fail=1
 exit $fail
