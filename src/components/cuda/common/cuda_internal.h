@@ -288,14 +288,6 @@ void tly_cu_cache_dir(char *buf, size_t len);
  * said once and "none" used); arm/disarm the L2 flush of a context (ctx current) while a
  * per-kernel collection is open; the flush queued before a launch. */
 int tly_cu_cache_mode(void);
-/* cuda_pass_order.c: metrics whose values depend on the cache state; a
- * copy of a list (freed by the caller) with those first (*nsens of them),
- * built into a kernel-replay config while the flush is on so they fall in
- * the pass after the flush; said once when they need several passes. */
-int tly_cu_cache_sensitive(const char *name);
-const char **tly_cu_flush_order(const char *const *names, int n, int *nsens);
-void tly_cu_flush_check(const char *chip, const uint8_t *avail, const char *const *ordered, int nsens,
-			size_t passes);
 int tly_cu_cache_arm(CUcontext ctx, int dev, int on);
 void tly_cu_cache_before_launch(CUcontext ctx, CUstream stream);
 void tly_cu_cache_ctx_gone(CUcontext ctx);

@@ -16,6 +16,7 @@
  * gives ncu's values (--passes=auto).
  */
 #include "cuda_internal.h"
+#include "cuda_pass_order.h"
 
 #include <stdatomic.h>
 #include <stdio.h>

@@ -23,6 +23,7 @@
  * its ranges handed to the on_full function: no kernel loses its values.
  */
 #include "cuda_internal.h"
+#include "cuda_pass_order.h"
 
 #include <pthread.h>
 #include <stdio.h>
