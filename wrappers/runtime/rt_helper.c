@@ -17,9 +17,12 @@
  * the wrapper's pid and is the rank, as before.  A process started by the
  * wrapper is its helper, not a rank of a job of several processes, when
  * it is a system command (its executable in /bin, /usr/bin, /sbin or
- * /usr/sbin, not an interpreter: python) that did no work of a rank: ran
- * less than HELPER_NS, never called MPI_Init, registered one thread.  A
- * helper writes nothing (said at verbosity 2).  A program of the user's
+ * /usr/sbin, not an interpreter: python) that did no work of a rank: used
+ * less than HELPER_NS of CPU time (CPU, not wall time: a helper on a busy
+ * machine waits long and computes little), never called MPI_Init,
+ * registered one thread.  A helper writes nothing (said at verbosity 2;
+ * coreutils close stderr at their exit, before Tally's handler, so most
+ * say nothing).  A program of the user's
  * run by the wrapper without exec (`./app` or `python train.py` as the
  * script's last line) is the rank, however short.  Processes
  * the measured program itself starts are TALLY_INTERNAL_PARENT's
@@ -36,7 +39,7 @@
 #include "tally_shared.h"
 
 #define WRAPPER_VAR "TALLY_INTERNAL_WRAPPER"
-#define HELPER_NS 1000000000LL   /* a rank's program runs longer than a wrapper's helper command */
+#define HELPER_NS 1000000000LL   /* CPU time: a rank's program computes more than a wrapper's helper */
 
 static const char *const shells[] = { "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox" };
 static const char *const system_dirs[] = { "/bin/", "/usr/bin/", "/sbin/", "/usr/sbin/" };
@@ -86,10 +89,10 @@ int tly_rt_helper_skip(const struct tly_rt_proc *p, int64_t now)
 {
 	if (!atomic_load(&by_wrapper) || p->job.size <= 1 || p->in_mpi_job)
 		return 0;
-	if (now - p->start_ns >= HELPER_NS || p->nthreads > 1)
+	if (p->cpu_ns >= HELPER_NS || p->nthreads > 1)
 		return 0;
-	tly_rt_log(2, "%s (pid %ld), started by the wrapper script of rank %d, ran %.3f s and did no work of a "
-		   "rank: a helper command, not written (the rank is the program the wrapper runs)", p->exe, p->pid,
-		   p->rank, (double)(now - p->start_ns) / 1e9);
+	tly_rt_log(2, "%s (pid %ld), started by the wrapper script of rank %d, ran %.3f s (%.3f s of CPU) and did "
+		   "no work of a rank: a helper command, not written (the rank is the program the wrapper runs)",
+		   p->exe, p->pid, p->rank, (double)(now - p->start_ns) / 1e9, (double)p->cpu_ns / 1e9);
 	return 1;
 }
