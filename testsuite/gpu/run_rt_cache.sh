@@ -44,7 +44,7 @@ for j in 32:one:$D 32:kr:$M 16:one16:$D 16:kr3:$I3; do
 done
 TG_COPY_MIB=16 timeout 120 mpirun -np 1 "$run" --events=$I3 --cuda-cache=none --output-name=none3.h5 --verbose=2 \
   -- "$app" copy > none3.log 2>&1 || { cat none3.log; echo "FAIL: job none3"; exit 1; }
-timeout 300 "$run" --passes=auto --events=$M --output-name=ar.h5 --verbose=2 -- mpirun -np 1 "$app" copy > ar.log 2>&1 ||
+TG_COPY_MIB=32 timeout 300 "$run" --passes=auto --events=$M --output-name=ar.h5 --verbose=2 -- mpirun -np 1 "$app" copy > ar.log 2>&1 ||
   { cat ar.log; echo "FAIL: job ar"; exit 1; }
 TG_COPY_MIB=16 timeout 300 "$run" --passes=auto --events=$I3 --output-name=ar3.h5 --verbose=2 -- mpirun -np 1 "$app" copy \
   > ar3.log 2>&1 || { cat ar3.log; echo "FAIL: job ar3"; exit 1; }
