@@ -19,7 +19,6 @@
 #include <unistd.h>
 
 #include "tally_shared.h"
-#include "services/lock_holder.h"
 
 static int private_dir(char *buf, size_t len)
 {

@@ -20,7 +20,6 @@
 #include <unistd.h>
 
 #include "tharness.h"
-#include "services/lock_holder.h"
 #include "th_file.h"
 #include "tally_shared.h"
 

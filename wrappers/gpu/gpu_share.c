@@ -12,7 +12,6 @@
  * opened without following links and never truncated.
  */
 #include "gpu/gpu_share.h"
-#include "services/lock_holder.h"
 
 #include <pthread.h>
 #include <stdio.h>

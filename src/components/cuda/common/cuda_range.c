@@ -23,7 +23,7 @@
  * its ranges handed to the on_full function: no kernel loses its values.
  */
 #include "cuda_internal.h"
-#include "cuda_pass_order.h"
+#include "cuda_replay_cache.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -254,28 +254,6 @@ void tly_cu_coll_on_full(struct tly_cu_coll *c, tly_cu_range_fn fn, void *ud)
 	tly_cu_range_lock(0);
 }
 
-/* The config image of the list; under kernel replay with the flush on,
- * built from the list with the cache-dependent metrics first
- * (cuda_pass_order.c).  Values are evaluated by name, in c->names' order. */
-static int build_config(struct tly_cu_coll *c, const char *const *names, int n, int kernel_replay)
-{
-	const char *chip = tly_cu_device(c->dev)->chip;
-	const uint8_t *avail = tly_cu_device_avail_any(c->dev);
-	const char **o;
-	int nsens = 0, rc;
-
-	if (!kernel_replay || tly_cu_cache_mode() != 1)
-		return tly_cu_config_build(chip, avail, names, n, &c->cfg);
-	o = tly_cu_flush_order(names, n, &nsens);
-	if (!o)
-		return PAPI_ENOMEM;
-	rc = tly_cu_config_build(chip, avail, o, n, &c->cfg);
-	if (rc == PAPI_OK)
-		tly_cu_flush_check(chip, avail, o, nsens, c->cfg.passes);
-	free(o);
-	return rc;
-}
-
 int tly_cu_coll_open(struct tly_cu_coll *c, CUcontext ctx, int dev, const char *const *names, int n,
 		     int kernel_mode, int kernel_replay)
 {
@@ -293,7 +271,9 @@ int tly_cu_coll_open(struct tly_cu_coll *c, CUcontext ctx, int dev, const char *
 	c->user_pass = kernel_replay ? -1 : tly_cu_ctx_user_pass(ctx, c->image, sizeof c->image);
 	rc = copy_names(c, names, n);
 	if (rc == PAPI_OK)
-		rc = build_config(c, names, n, kernel_replay);
+		rc = tly_cu_config_build(tly_cu_device(dev)->chip, tly_cu_device_avail_any(dev), names, n, &c->cfg);
+	if (rc == PAPI_OK && kernel_replay)
+		tly_cu_replay_cache_check(names, n, c->cfg.passes);
 	if (rc == PAPI_OK && c->user_pass >= (int)c->cfg.passes)
 		rc = tly_err_set(PAPI_EINVAL, "application replay pass %d: these GPU metrics need %zu passes "
 				 "(0..%zu)", c->user_pass, c->cfg.passes, c->cfg.passes - 1);

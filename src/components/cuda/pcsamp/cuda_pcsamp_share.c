@@ -12,7 +12,6 @@
  * reported as held by that user.
  */
 #include "cuda_pcsamp_internal.h"
-#include "services/lock_holder.h"
 
 #include <errno.h>
 #include <fcntl.h>
