@@ -124,5 +124,9 @@ char **tly_env_all(void);
  * -1 when there is none to use, or -2 with *other_uid when the file
  * belongs to another user (only root can have put it there). */
 int tly_private_lock_open(const char *name, long *other_uid);
+/* The pid of the process holding an flock on fd's file, from the kernel's
+ * table (/proc/locks); 0 when nobody holds one, -1 when the table cannot
+ * be read. */
+long tly_lock_holder(int fd);
 
 #endif /* TALLY_SHARED_H */

@@ -127,18 +127,33 @@ def hot_lines(run, top):
     return m.head(top or len(m)).reset_index().rename(columns={"where": "line"})
 
 
-_PROFILED = {1: "yes", 0: "no (another :device= asked for)", -1: "no (another process profiles it)",
-             -2: "no (the profiler could not start)"}
+#: short, so that the "GPUs by rank" table fits 120 columns with a whole
+#: UUID (the report's note says what they mean)
+_PROFILED = {1: "yes", 0: "no, :device=", -1: "no, shared", -2: "no, failed"}
+PROFILED_NOTE = ("profiled 'no, shared': another process profiles that GPU (its rank under 'owner'); "
+                 "'no, :device=': the metrics name another device; 'no, failed': the profiler could not start")
 
 
 def rank_map(run):
     """The rank -> GPU map of `gpu_devices` (schema 5): a row per rank and
     GPU used, with its UUID, PCI bus id, whether the rank profiled it and
-    which rank did; None when the file has no such rows."""
+    which rank did (owner); the GPU's name is a column only when the GPUs
+    differ (else rank_map_name gives it).  None when the file has no such
+    rows."""
     t = run.tables.get("gpu_devices")
     if t is None or not len(t):
         return None
-    out = t[["rank", "device", "uuid", "pci_bus_id", "name", "launches"]].copy()
+    cols = ["rank", "device", "uuid", "pci_bus_id"] + (["name"] if t["name"].nunique() > 1 else []) + ["launches"]
+    out = t[cols].copy()
     out["profiled"] = [_PROFILED.get(int(p), str(p)) for p in t["profiled"]]
-    out["profiled by rank"] = t["owner_rank"].values
+    out["owner"] = t["owner_rank"].values
     return out.sort_values(["rank", "device"]).reset_index(drop=True)
+
+
+def rank_map_name(run):
+    """The one name of the GPUs of `gpu_devices`, or None when they differ."""
+    t = run.tables.get("gpu_devices")
+    if t is None or not len(t) or t["name"].nunique() != 1:
+        return None
+    v = t["name"].iloc[0]
+    return v.decode() if isinstance(v, bytes) else str(v)

@@ -388,8 +388,10 @@ def build(run, by="region", metric="time", top=20, full=True):
         sections.insert(1 if by == "kernel" else len(sections), Section(kern[0], kern[1]))
     gmap = gpu.rank_map(run)
     if gmap is not None:
-        sections.append(Section("GPUs by rank", gmap, "device: the visible index; uuid as nvidia-smi -L; a GPU "
-                                "used by several processes is profiled by one of them"))
+        one = gpu.rank_map_name(run)
+        sections.append(Section("GPUs by rank", gmap, (f"every GPU a {one}; " if one else "")
+                                + "device: the visible index; uuid as nvidia-smi -L; a GPU used by several "
+                                "processes is profiled by one of them; " + gpu.PROFILED_NOTE))
     sections += sampling_sections(run, top)
     hot = gpu.hot_lines(run, top)
     if hot is not None:

@@ -83,6 +83,10 @@ typedef struct tally_gpu_device_info {
 	char pci_bus_id[32];            /* "0000:19:00.0" (domain:bus:device.function) */
 } tally_gpu_device_info_t;
 
+/* 1 when a GPU metric's value depends on the cache state before the
+ * kernel (DRAM, L2, L1/tex, frame buffer: dram__, lts__, l1tex__, ...;
+ * with or without the cuda::: prefix), else 0. */
+PAPI_EXPORT int tally_gpu_metric_cache_dependent(const char *name);
 PAPI_EXPORT int tally_gpu_num_devices(int *count);
 PAPI_EXPORT int tally_gpu_device_info(int device, tally_gpu_device_info_t *info);
 PAPI_EXPORT int tally_gpu_open_chip(const char *chip, int *device);

@@ -51,6 +51,12 @@ PAPI_EXPORT int tally_gpu_activity_start(tally_gpu_activity_fn fn, void *ud, uin
 					 const char **how);
 /* Hand over every record CUPTI holds (cuptiActivityFlushAll, forced).
  * PAPI_ENOTRUN when not started. */
+/* Before tally_gpu_activity_start: kernel records of CUPTI's serialized
+ * kind (on) instead of the concurrent one, for a run whose kernels are
+ * serialized anyway (per-kernel GPU metrics: the concurrent kind then
+ * adds a WaitNs kernel per launch that the profiler counts).  PAPI_EISRUN
+ * while the Activity API runs. */
+PAPI_EXPORT int tally_gpu_activity_serialize(int on);
 PAPI_EXPORT int tally_gpu_activity_flush(void);
 /* Flush, then stop recording; fn is not called afterwards. */
 PAPI_EXPORT int tally_gpu_activity_stop(void);

@@ -6,11 +6,15 @@
  * (else /tmp/tally-<uid>), created 0700 and used only when it is a real
  * directory of this user that nobody else can enter; the file is opened
  * without following a link and never truncated, so nobody else can plant
- * a link there to have a file destroyed.
+ * a link there to have a file destroyed.  Who holds a lock is asked of the
+ * kernel (/proc/locks), not of the file's text, which keeps the last
+ * owner's line until the next owner overwrites it.
  */
 #include <errno.h>
+#include <string.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/sysmacros.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -54,4 +58,35 @@ int tly_private_lock_open(const char *name, long *other_uid)
 		return -2;
 	}
 	return fd;
+}
+
+/* One line of /proc/locks: "N: FLOCK  ADVISORY  WRITE PID MAJ:MIN:INODE ..."
+ * (major and minor in hex); "N: -> ..." lines are waiters. */
+static long holder_of_line(const char *line, unsigned maj, unsigned min, unsigned long ino)
+{
+	char kind[16], adv[16], mode[16];
+	unsigned a, b;
+	unsigned long i;
+	long pid;
+
+	if (strstr(line, "->"))
+		return 0;
+	if (sscanf(line, "%*d: %15s %15s %15s %ld %x:%x:%lu", kind, adv, mode, &pid, &a, &b, &i) != 7)
+		return 0;
+	return !strcmp(kind, "FLOCK") && a == maj && b == min && i == ino && pid > 0 ? pid : 0;
+}
+
+long tly_lock_holder(int fd)
+{
+	struct stat st;
+	char line[256];
+	long pid = 0;
+	FILE *f;
+
+	if (fstat(fd, &st) != 0 || !(f = fopen("/proc/locks", "re")))
+		return -1;
+	while (!pid && fgets(line, sizeof line, f))
+		pid = holder_of_line(line, major(st.st_dev), minor(st.st_dev), (unsigned long)st.st_ino);
+	fclose(f);
+	return pid;
 }

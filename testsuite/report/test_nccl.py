@@ -92,7 +92,39 @@ def case_nccl():
     check(tally.read(f, SCHEMA).nccl.empty and "== NCCL" not in report(f)[1], "no NVTX: empty frame, no section")
 
 
+def case_gpu_map():
+    """"GPUs by rank" of the DDP file fits 120 columns in one block (issue
+    50: it wrapped when a rank did not profile): as written (both ranks
+    profile) and with rank 1's GPU shared (profiled -1, owner rank 0), the
+    widest case; the section's rows name each rank's whole UUID."""
+    import tally
+    from tally import render, report as rep
+    run = tally.read(os.path.join(DATA, "gpu_ddp.h5"), SCHEMA)
+    t = run.tables.get("gpu_devices")
+    check(t is not None and len(t) == 2, f"gpu_devices rows {None if t is None else len(t)}")
+    if t is None:
+        return
+    for what in ("as written", "rank 1 shared"):
+        if what == "rank 1 shared":
+            t.loc[t["rank"] == 1, "profiled"] = -1
+            t.loc[t["rank"] == 1, "owner_rank"] = 0
+        sec = [s for s in rep.build(run) if s.title == "GPUs by rank"]
+        check(len(sec) == 1, f"{what}: one GPUs by rank section")
+        if not sec:
+            continue
+        lines = render.text(sec).splitlines()
+        heads = [ln for ln in lines if ln.startswith("rank")]
+        check(len(heads) == 1 and all(len(ln) <= 120 for ln in lines),
+              f"{what}: one block ({len(heads)} header lines), widest {max(map(len, lines))} <= 120")
+        uu = [u.decode() if isinstance(u, bytes) else str(u) for u in t["uuid"]]
+        check(all(any(u in ln for ln in lines) for u in uu), f"{what}: whole UUIDs shown")
+        if what == "rank 1 shared":
+            check(any(re.search(r"no, shared\s+0\s*$", ln) for ln in lines), f"{what}: rank 1 'no, shared', owner 0")
+        print("\n".join(lines))
+
+
 if __name__ == "__main__":
     os.makedirs(WORK, exist_ok=True)
     case_nccl()
+    case_gpu_map()
     sys.exit(done("nccl"))

@@ -12,6 +12,8 @@ Cases:
   python    a Python script (the interpreter preloaded): one file
   envjob    two processes with RANK/WORLD_SIZE (torchrun's variables): one
             file, nranks 2, both pids, no job directory left
+  wrapper   2 ranks through a wrapper script that runs helper commands
+            first (issue 50): one file, the requested name, the program's
   mpirunjob mpirun -np 2 of the non-MPI program (OMPI_COMM_WORLD_*): the same
   children  system(), popen(), fork()+exit(), fork()+exec() in a serial
             and an MPI run: no stray files, the parent's file intact, no
@@ -204,6 +206,57 @@ def case_separate():
                       f"({sorted(os.listdir(d))})")
                 check(re.search(r"written to \S*job\.1\.h5$", err, re.M) is not None,
                       f"{variant}: the message names job.1.h5, the file really written")
+
+
+WRAP = """#!/bin/bash
+# a cluster's wrapper: helper commands first, then the program
+cd "$(dirname "$0")" || exit 1
+name=$(basename "$0")
+tag=$(echo "$name" | sed 's/[.]sh$//')
+host=$(uname -n | tr -d .)
+first=$(printf 'a:b\\n' | cut -d: -f1)
+[ -n "$tag$host$first" ] || exit 1
+{run} "$JOBS_APP_UNDER_TEST" work
+"""
+
+
+def case_wrapper():
+    """issue 50: a wrapper script that runs 5 helper commands (dirname,
+    basename, sed, uname, tr, cut) before its program, 2 ranks by RANK /
+    WORLD_SIZE, --output-name=w.h5: one file, w.h5, the program's (its
+    pids, program jobs_app, both ranks), no second job; the program run
+    with exec (same pid as the script) and as the script's child."""
+    for how in ("exec", "child"):
+        d = scratch("wrapper_" + how)
+        script = os.path.join(d, "wrap.sh")
+        with open(script, "w") as f:
+            f.write(WRAP.replace("{run}", "exec" if how == "exec" else ""))
+        os.chmod(script, 0o755)
+        procs = []
+        for r in range(2):
+            env = dict(ENV, RANK=str(r), WORLD_SIZE="2", LOCAL_RANK=str(r), JOBS_APP_UNDER_TEST=APP,
+                       TALLY_VERBOSE="2")
+            for k in ("TORCHELASTIC_RUN_ID", "SLURM_JOB_ID", "PMIX_NAMESPACE", "OMPI_MCA_ess_base_jobid"):
+                env.pop(k, None)
+            procs.append(subprocess.Popen([RUN, "--output-name=w.h5", "--", script], cwd=d, env=env,
+                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+        outs = [p.communicate(timeout=120) for p in procs]
+        for o in outs:
+            print("  | " + (o[0] + o[1]).replace("\n", "\n  | "))
+        check(all(p.returncode == 0 for p in procs), f"{how}: both ranks exit 0")
+        os.unlink(script)
+        pids = [int(re.search(r"pid (\d+)", o[0]).group(1)) for o in outs]
+        f = job_checks(d, pids, f"wrapper script ({how})")
+        check(f is not None and os.path.basename(f) == "w.h5", f"{how}: the file is the requested name w.h5 ({f})")
+        if f:
+            prog = attr(f, "program")
+            prog = prog.decode() if isinstance(prog, bytes) else str(prog)
+            check(prog == "jobs_app", f"{how}: program jobs_app, not a helper ({prog})")
+        err = "".join(o[1] for o in outs)
+        # coreutils (dirname, basename, uname, tr, cut) close stderr at their
+        # exit, before Tally's handler runs: sed says it, for each rank
+        said = set(re.findall(r"sed \(pid \d+\), started by the wrapper script of rank (\d+), .* a helper command", err))
+        check(said == {"0", "1"}, f"{how}: sed, a helper of each rank, said at verbosity 2, not written ({said})")
 
 
 def case_mpirunjob():
@@ -403,7 +456,7 @@ def case_report():
 
 
 CASES = {"serial": case_serial, "threads": case_threads, "python": case_python, "envjob": case_envjob,
-         "separate": case_separate, "mpirunjob": case_mpirunjob, "children": case_children, "cli": case_cli, "once": case_once,
+         "separate": case_separate, "wrapper": case_wrapper, "mpirunjob": case_mpirunjob, "children": case_children, "cli": case_cli, "once": case_once,
          "report": case_report}
 
 if __name__ == "__main__":

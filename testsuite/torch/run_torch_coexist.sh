@@ -4,7 +4,7 @@
 # no CUPTI subscription: torch.profiler must record as many CUDA events as
 # without Tally; with TALLY_CUPTI=app and a cuda::: event too (Tally
 # yields); with a cuda::: event and Tally holding CUPTI, the conflict must
-# be reported by name.  77 without a GPU or a PyTorch that sees it.
+# be reported by name, and the refusal said once at the default verbosity.  77 without a GPU or a PyTorch that sees it.
 torch_needs=
 . "$(dirname "$0")/torch_setup.sh"
 count() { sed -n 's/^CUDA_EVENTS //p' "$1" | head -1; }
@@ -24,6 +24,11 @@ grep -q "TALLY_CUPTI=app leaves CUPTI" "$dir/app.log" || { echo "FAIL: TALLY_CUP
 if [ "$n3" != "$n0" ]; then
   grep -q "Tally holds CUPTI's subscription" "$dir/held.log" ||
     { echo "FAIL: torch.profiler lost events while Tally held CUPTI, and nothing said so"; cat "$dir/held.log"; fails=1; }
+  # issue 50: the refusal itself, at the default verbosity, naming --cupti=app
+  "$run" --output-dir="$dir" --events=cuda:::smsp__inst_executed.sum -- \
+    "$py" "$here/torch_profiler_count.py" > "$dir/held1.log" 2>&1
+  grep -q "another CUPTI tool of this program.*was refused.*--cupti=app" "$dir/held1.log" ||
+    { echo "FAIL: the refused CUPTI tool not said at the default verbosity"; cat "$dir/held1.log"; fails=1; }
 fi
 grep -h "CUPTI" "$dir"/*.log | sort | uniq -c | head -20
 exit $fails

@@ -9,7 +9,11 @@
 #   2. its default run (3 work launches in the NVTX range gpu_phase, one
 #      outside) with a GPU metric (the metrics' launch hook tells the
 #      trace): the kernels equal the profile's gpu_kernels launches, per
-#      region too.
+#      region too, each on its stream with its launch mark (the L2 flush
+#      queued in the launch carries the launch's correlation id and must
+#      not take the kernel's place: issue 49); and the counted
+#      instructions per kernel equal those of the same run untraced
+#      (exactly: the trace's Activity API must not count).
 # 77 without a GPU or otf2-print.
 app=$1 run=$2 otf2print=$3 checker=$4
 . "$(dirname "$0")/../gpu/gpu_present.sh"
@@ -29,4 +33,31 @@ $PY "$checker" "$otf2print" many.trace/traces.otf2 --slack-ns 2000 --kernels 200
 timeout 200 "$run" --trace --verbose=2 --output-name=one.h5 --events=cuda:::smsp__inst_executed.sum -- "$app" \
   > one.log 2>&1 || { cat one.log; exit 1; }
 $PY "$checker" "$otf2print" one.trace/traces.otf2 --slack-ns 2000 --h5 one.h5 || fail=1
+"$otf2print" one.trace/traces.otf2 | grep -o 'Region: "[^"]*"' | sort | uniq -c | sed 's/^/  regions in the trace: /'
+timeout 200 "$run" --verbose=2 --output-name=plain.h5 --events=cuda:::smsp__inst_executed.sum -- "$app" \
+  > plain.log 2>&1 || { cat plain.log; exit 1; }
+analysis=${TLY_TEST_PYTHONPATH:-$(cd "$(dirname "$0")/../../analysis" && pwd)}
+PYTHONPATH="$analysis" $PY - <<'PY' || fail=1
+import sys, tally
+
+
+def per_kernel(path):
+    out = {}
+    with tally.raw(path) as f:
+        for r in f["gpu_kernels"][:]:
+            k = r["kernel"].decode()
+            t, n = out.get(k, (0.0, 0))
+            out[k] = (t + float(r["total"]), n + int(r["launches"]))
+    return out
+
+
+traced, plain = per_kernel("one.h5"), per_kernel("plain.h5")
+ok = bool(traced) and traced == plain
+for k in sorted(set(traced) | set(plain)):
+    t, p = traced.get(k, (0, 0)), plain.get(k, (0, 0))
+    per = (t[0] / t[1] - p[0] / p[1]) if t[1] and p[1] else float("nan")
+    print(f"{'ok  ' if t == p else 'FAIL'} {k[:40]}: traced {t[0]:,.0f} in {t[1]} launches, untraced {p[0]:,.0f} "
+          f"in {p[1]} (per launch {per:+,.0f})")
+sys.exit(0 if ok else 1)
+PY
 exit $fail

@@ -173,6 +173,8 @@ static int selected(struct tly_gpu_bind *b)
 
 		if (b->owner_rank >= 0)
 			snprintf(who, sizeof who, "rank %d (pid %ld)", b->owner_rank, b->owner_pid);
+		else if (b->owner_pid > 0)
+			snprintf(who, sizeof who, "pid %ld", b->owner_pid);
 		else
 			snprintf(who, sizeof who, "another process");
 		tly_rt_log(1, "GPU %s (device %d here) is profiled by %s, which uses it too (a GPU's counters "

@@ -291,6 +291,11 @@ int tly_gpu_rt_ranges(void)
 	return gs.plan.ranges;
 }
 
+int tly_gpu_rt_per_kernel(void)
+{
+	return gs.n > 0 && !gs.plan.ranges && tally_gpu_subscribed();
+}
+
 static void region_change(const struct tly_rt_thread *t)
 {
 	tly_gpu_scope_note(t);

@@ -30,5 +30,7 @@ void tly_gpu_rt_launch_observer(void (*fn)(uint32_t correlation_id));
 
 /* Whether values are per region (no cache control there). */
 int tly_gpu_rt_ranges(void);
+/* Whether GPU metrics are collected per kernel (kernels serialized). */
+int tly_gpu_rt_per_kernel(void);
 
 #endif /* TALLY_GPU_RT_H */

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <unistd.h>
 #include "tally_shared.h"
@@ -42,19 +43,35 @@ static int open_lock(const char *uuid)
 	return fd >= 0 ? fd : -1;
 }
 
-/* "pid rank" as the owner wrote it; the owner may not have written yet. */
+/* The owner: the live holder of the lock, asked of the kernel, and its
+ * rank from the "pid rank" line it writes once it holds the lock.  The
+ * line is the last owner's until the new one overwrites it (the file is
+ * never truncated), so it counts only when its pid is the holder's; a
+ * holder that has not written yet is waited for (at most 200 ms), then
+ * named by its pid alone (rank -1).  Without the kernel's table (-1), a
+ * line whose pid is alive counts. */
 static void read_owner(int fd, long *pid, int *rank)
 {
 	char buf[64] = "";
-	ssize_t r;
+	long holder = 0, p = 0;
+	int r0 = -1;
 
-	for (int tries = 0; tries < 50; tries++) {   /* at most 50 ms for the owner's write */
-		r = pread(fd, buf, sizeof buf - 1, 0);
-		if (r > 0 && sscanf(buf, "%ld %d", pid, rank) == 2)
+	for (int tries = 0; tries < 200; tries++) {
+		ssize_t r = pread(fd, buf, sizeof buf - 1, 0);
+
+		holder = tly_lock_holder(fd);
+		buf[r > 0 ? r : 0] = '\0';
+		if (r > 0 && sscanf(buf, "%ld %d", &p, &r0) == 2 &&
+		    (holder > 0 ? p == holder : holder < 0 && kill((pid_t)p, 0) == 0)) {
+			*pid = p;
+			*rank = r0;
 			return;
+		}
+		if (holder == 0 && tries > 0)
+			break;   /* the owner has gone meanwhile */
 		usleep(1000);
 	}
-	*pid = 0;
+	*pid = holder > 0 ? holder : 0;
 	*rank = -1;
 }
 

@@ -12,6 +12,7 @@
  * waits for it, then ends the process.
  */
 #include "runtime/rt.h"
+#include "runtime/rt_helper.h"
 #include "runtime/rt_writer.h"
 
 #include <errno.h>
@@ -184,7 +185,7 @@ static int write_partial(const char *why, int watch)
 	snprintf(p->why, sizeof p->why, "%s", why);
 	tly_rt_stop_all();
 	if (!p->in_mpi_job && p->job.size > 1) {
-		if (write_piece(p, 1) == 0)
+		if (!tly_rt_helper_skip(p, tly_rt_now()) && write_piece(p, 1) == 0)
 			tly_rt_log(1, "%s: partial data of rank %d written", why, p->rank);
 		p->finished = 1;
 		if (watch)
@@ -265,7 +266,9 @@ static void at_exit(int status, void *arg)
 		return;
 	arm_watchdog();
 	tly_rt_stop_all();
-	if (p->job.size > 1) {
+	if (tly_rt_helper_skip(p, tly_rt_now())) {
+		/* a wrapper script's helper command: not a rank (rt_helper.c) */
+	} else if (p->job.size > 1) {
 		write_piece(p, 0);
 	} else {
 		tly_rt_writers[0]->choose_name(path, sizeof path, ".h5");

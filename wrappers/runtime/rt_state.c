@@ -6,6 +6,7 @@
  * none calls it.
  */
 #include "runtime/rt.h"
+#include "runtime/rt_helper.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -246,8 +247,12 @@ static void start_measuring(void)
 		proc->nranks = proc->job.size;
 	}
 	if (proc->opt.disable || tly_rt_name_in_list(proc->opt.raw.exclude, proc->exe)
-	    || (*script && tly_rt_name_in_list(proc->opt.raw.exclude, script)) || is_child_of_measured())
+	    || (*script && tly_rt_name_in_list(proc->opt.raw.exclude, script)) || is_child_of_measured()) {
+		if (!proc->opt.disable)
+			tly_rt_helper_mark_wrapper(proc->exe);   /* a shell: its commands are helpers */
 		return;
+	}
+	tly_rt_helper_note_start();
 	tly_rt_clock_init();   /* a process not measured never needs the fast clock */
 	tly_rt_libomp_switch(proc->opt.raw.libomp);   /* may run the program again on libomp */
 	mark_measured();

@@ -94,6 +94,7 @@ void tly_trace_gpu_start(void)
 		return;
 	}
 	tly_tgpu_init(&tg.g, s->ar, (uint64_t)s->rank << TLY_TRACE_TSHIFT | TLY_TGPU_LOC, s->opt.max_events);
+	tally_gpu_activity_serialize(tly_gpu_rt_per_kernel());   /* the WaitNs kernels otherwise counted */
 	rc = tally_gpu_activity_start(consume, NULL, clock_ns, &how);
 	if (rc != PAPI_OK) {
 		tly_rt_log(2, "trace: GPU streams not traced: %s", tly_err_detail());

@@ -88,6 +88,14 @@ static int by_start(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start ? 1 : x->end < y->end ? -1 : x->end > y->end;
 }
 
+static int seen_with_corr(const struct tly_tgpu_stream *s, int32_t region)
+{
+	for (int i = 0; i < s->ncorr_regions; i++)
+		if (s->corr_regions[i] == region)
+			return 1;
+	return 0;
+}
+
 /* The oldest n pending records of s, sorted, into its location. */
 static void write_out(struct tly_tgpu *g, struct tly_tgpu_stream *s, int64_t n)
 {
@@ -99,12 +107,20 @@ static void write_out(struct tly_tgpu *g, struct tly_tgpu_stream *s, int64_t n)
 
 		/* a kernel replayed to collect GPU metrics runs once per pass
 		 * with the launch's correlation id (ids are one per API call):
-		 * the stream shows the launch once, its first run */
-		if (r->corr && s->kept + s->dropped + s->replayed > 0 && r->corr == s->last_corr) {
+		 * the stream shows the launch once, its first run.  Only a run
+		 * of the same region is a replay: the L2 flush queued in the
+		 * launch's callback (TALLY_CUDA_CACHE=flush) carries the same
+		 * id and comes first, and must not take the kernel's place. */
+		if (r->corr && s->kept + s->dropped + s->replayed > 0 && r->corr == s->last_corr &&
+		    seen_with_corr(s, r->region)) {
 			s->replayed++;
 			continue;
 		}
+		if (r->corr != s->last_corr)
+			s->ncorr_regions = 0;
 		s->last_corr = r->corr;
+		if (s->ncorr_regions < (int)(sizeof s->corr_regions / sizeof *s->corr_regions))
+			s->corr_regions[s->ncorr_regions++] = r->region;
 		if (g->max_events && s->kept + 2 > g->max_events) {
 			s->dropped += 2;
 			continue;

@@ -44,6 +44,8 @@ struct tly_tgpu_stream {
 	int64_t kept, dropped, first_ts, last_ts;
 	int64_t replayed;      /* runs of a replayed kernel after its first */
 	uint32_t last_corr;    /* correlation id of the last record taken */
+	int32_t corr_regions[4]; /* regions written with last_corr (kernel name, "memset", ...) */
+	int ncorr_regions;
 };
 
 struct tly_tgpu {

@@ -5,6 +5,13 @@
  * each buffer's records converted to tally_gpu_activity_t (kernel names
  * demangled once per CUPTI name) and given to the consumer.
  *
+ * Kernel records: CONCURRENT_KERNEL, or KERNEL where the caller says the
+ * kernels are serialized anyway (per-kernel GPU metrics): with the range
+ * profiler in kernel mode, CONCURRENT_KERNEL made CUPTI run a `WaitNs`
+ * kernel inside each launch, which the profiler counted with the kernel
+ * (issue 49: +1,048,616 instructions per launch on an H200); with KERNEL
+ * the counts equal the untraced run's and ncu's exactly.
+ *
  * Clock: CUPTI stamps CPU events and maps the GPU's timestamps to its
  * host clock by linear interpolation.  With
  * cuptiActivityRegisterTimestampCallback its host clock is the consumer's
@@ -29,8 +36,8 @@
 #define NAMES 4096   /* distinct kernel names cached (by CUPTI's pointer) */
 #define BATCH 256
 
-static const CUpti_ActivityKind kinds[] = { CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
-					    CUPTI_ACTIVITY_KIND_MEMSET };
+static CUpti_ActivityKind kinds[] = { CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
+				      CUPTI_ACTIVITY_KIND_MEMSET };
 
 static struct {
 	pthread_mutex_t lock;           /* everything below but clock */
@@ -38,6 +45,7 @@ static struct {
 	tally_gpu_activity_fn fn;
 	void *ud;
 	int on, pairs;
+	int serial;                     /* kernel records of the serialized kind (tally_gpu_activity_serialize) */
 	int64_t shift;                  /* pairs: clock - cuptiGetTimestamp */
 	struct { const char *key; char *name; } names[NAMES];
 } act = { .lock = PTHREAD_MUTEX_INITIALIZER };
@@ -203,6 +211,7 @@ int tally_gpu_activity_start(tally_gpu_activity_fn fn, void *ud, uint64_t (*cloc
 	act.fn = fn;
 	act.ud = ud;
 	act.on = 1;
+	kinds[0] = act.serial ? CUPTI_ACTIVITY_KIND_KERNEL : CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
 	pthread_mutex_unlock(&act.lock);
 	if (how)
 		*how = act.pairs ? "pairs" : "callback";
@@ -217,6 +226,18 @@ int tally_gpu_activity_start(tally_gpu_activity_fn fn, void *ud, uint64_t (*cloc
 	act.on = 0;
 	pthread_mutex_unlock(&act.lock);
 	return tly_cu_pti_err(r, "CUPTI's Activity API");
+}
+
+int tally_gpu_activity_serialize(int on)
+{
+	pthread_mutex_lock(&act.lock);
+	if (act.on) {
+		pthread_mutex_unlock(&act.lock);
+		return PAPI_EISRUN;
+	}
+	act.serial = on != 0;
+	pthread_mutex_unlock(&act.lock);
+	return PAPI_OK;
 }
 
 int tally_gpu_activity_flush(void)

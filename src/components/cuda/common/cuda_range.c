@@ -23,6 +23,7 @@
  * its ranges handed to the on_full function: no kernel loses its values.
  */
 #include "cuda_internal.h"
+#include "cuda_replay_cache.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -271,6 +272,8 @@ int tly_cu_coll_open(struct tly_cu_coll *c, CUcontext ctx, int dev, const char *
 	rc = copy_names(c, names, n);
 	if (rc == PAPI_OK)
 		rc = tly_cu_config_build(tly_cu_device(dev)->chip, tly_cu_device_avail_any(dev), names, n, &c->cfg);
+	if (rc == PAPI_OK && kernel_replay)
+		tly_cu_replay_cache_check(names, n, c->cfg.passes);
 	if (rc == PAPI_OK && c->user_pass >= (int)c->cfg.passes)
 		rc = tly_err_set(PAPI_EINVAL, "application replay pass %d: these GPU metrics need %zu passes "
 				 "(0..%zu)", c->user_pass, c->cfg.passes, c->cfg.passes - 1);

@@ -41,12 +41,19 @@ static int ours_locked(const char *key)
 	return 0;
 }
 
-/* The pid written by the owner (0 when not yet written). */
+/* The owner: the live holder of the lock as the kernel says
+ * (services/lock_file.c), not the pid in the file, which is the last
+ * owner's until the new one overwrites it; the file's pid only where the
+ * kernel's table cannot be read (0 when not yet written). */
 static long read_owner(int fd)
 {
 	char buf[32] = "";
-	ssize_t r = pread(fd, buf, sizeof buf - 1, 0);
+	long holder = tly_lock_holder(fd);
+	ssize_t r;
 
+	if (holder >= 0)
+		return holder;
+	r = pread(fd, buf, sizeof buf - 1, 0);
 	return r > 0 ? strtol(buf, NULL, 10) : 0;
 }
 
