@@ -11,6 +11,7 @@
 #include "api/options_state.h"
 #include "core/overflow.h"
 #include "core/profil.h"
+#include "tally.h"
 
 #define PROFIL_FLAGS (PAPI_PROFIL_POSIX | PAPI_PROFIL_RANDOM | PAPI_PROFIL_WEIGHTED | PAPI_PROFIL_COMPRESS | \
 		      PAPI_PROFIL_BUCKETS | PAPI_PROFIL_FORCE_SW | PAPI_PROFIL_DATA_EAR | PAPI_PROFIL_INST_EAR)
@@ -140,6 +141,30 @@ int PAPI_sprofil(PAPI_sprofil_t *prof, int profcnt, int EventSet, int EventCode,
 	if (i < 0)
 		return TLY_RET(i);
 	return TLY_RET(profile(es, i, prof, profcnt, threshold, flags));
+}
+
+int tally_overflow_missed(int EventSet, int EventCode, long long *missed, long long *period)
+{
+	struct tly_evset *es;
+	int rc = tly_api_set(EventSet, &es), i;
+	long long m, p;
+
+	if (rc != PAPI_OK)
+		return TLY_RET(rc);
+	if (!missed)
+		return TLY_RET(tly_err_set(PAPI_EINVAL, "missed is required"));
+	i = tly_evset_find(es, EventCode);
+	if (i < 0)
+		return TLY_RET(tly_err_set(PAPI_ENOEVNT, "event 0x%x is not in event set %d", (unsigned)EventCode, EventSet));
+	if (!es->a->ev[i].overflow_threshold)
+		return TLY_RET(tly_err_set(PAPI_EINVAL, "event 0x%x has no overflow set", (unsigned)EventCode));
+	rc = tly_ovf_account(es, i, &m, &p);
+	if (rc == PAPI_OK) {
+		*missed = m;
+		if (period)
+			*period = p;
+	}
+	return TLY_RET(rc);
 }
 
 int PAPI_get_overflow_event_index(int EventSet, long long overflow_vector, int *array, int *number)

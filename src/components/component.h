@@ -96,6 +96,11 @@ struct tly_component {
 	 * on each overflow while running; threshold 0 turns it off.  Takes
 	 * effect at once (the set is stopped). */
 	int (*ctl_set_overflow)(void *ctl, int k, long long threshold, int tag, tly_ovf_cb cb, void *arg);
+	/* Of native k's overflow since the last start: the crossings not
+	 * delivered (the component calls cb at most once per counter per
+	 * signal) and the sampling period in effect (the threshold, or more
+	 * where the component backed off).  NULL: nothing missed. */
+	int (*ctl_ovf_account)(void *ctl, int k, long long *missed, long long *period);
 	/* Fraction (0..1) of the enabled time each native was counted since
 	 * the last start/reset; 1 for every native of a set not multiplexed. */
 	int (*ctl_mpx_coverage)(void *ctl, double *fractions);

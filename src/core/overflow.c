@@ -134,6 +134,24 @@ int tly_ovf_reapply(struct tly_evset *es)
 	return PAPI_OK;
 }
 
+int tly_ovf_account(struct tly_evset *es, int i, long long *missed, long long *period)
+{
+	const struct tly_ev *ev = &es->a->ev[i];
+	struct tly_part *p;
+	const struct tly_component *c;
+	int k;
+
+	*missed = 0;
+	*period = ev->overflow_threshold;
+	if (!ev->overflow_threshold || ev->overflow_sw)
+		return PAPI_OK;
+	p = locate(es, ev->pos[0], &k);
+	c = p ? tly_cmp(p->cidx) : NULL;
+	if (!c)
+		return tly_err_set(PAPI_EBUG, "native %d of event set %d has no component part", ev->pos[0], es->id);
+	return c->ctl_ovf_account ? c->ctl_ovf_account(p->ctl, k, missed, period) : PAPI_OK;
+}
+
 void tly_ovf_hw_cb(void *arg, int tag, void *pc, void *uctx)
 {
 	struct tly_evset *es = arg;

@@ -23,6 +23,10 @@ int tly_ovf_arm(struct tly_evset *es, int i, int threshold, int flags, struct tl
 int tly_ovf_reapply(struct tly_evset *es);
 /* The component's callback (arg = the set, tag = native position). */
 void tly_ovf_hw_cb(void *arg, int tag, void *pc, void *uctx);
+/* Event i's overflow since the last start: crossings not delivered to
+ * the handler or profile, and the sampling period in effect (software
+ * overflow: 0 and the threshold). */
+int tly_ovf_account(struct tly_evset *es, int i, long long *missed, long long *period);
 /* Program counter of a signal's ucontext (NULL when unknown). */
 void *tly_uc_pc(void *uctx);
 

@@ -31,6 +31,22 @@ PAPI_EXPORT int tally_region_end(const char *name);
  * PAPI_ENOINIT. */
 PAPI_EXPORT int tally_multiplex_coverage(int EventSet, double *fractions);
 
+/* ---- Overflow delivery ---------------------------------------------
+ * PAPI_overflow's handler (or PAPI_profil's buckets) is called at most
+ * once per overflowing event per signal the kernel sends, and Tally
+ * lengthens the sampling period while signals come faster than the
+ * program can run between them (docs/multiplex-overflow.md).
+ * tally_overflow_missed gives, for event EventCode of EventSet, the
+ * thresholds its count crossed since the last PAPI_start that were not
+ * delivered (*missed), and the sampling period in effect (*period, may
+ * be NULL: the threshold, or a multiple of it after backing off; it goes
+ * back to the threshold at the next PAPI_start).  Software overflow
+ * (PAPI_OVERFLOW_FORCE_SW) misses nothing: 0 and the threshold.  Running
+ * or stopped sets; exact once the set is stopped.  PAPI_OK, PAPI_ENOEVST,
+ * PAPI_ENOEVNT (event not in the set), PAPI_EINVAL (no overflow on the
+ * event, missed NULL), PAPI_ENOINIT. */
+PAPI_EXPORT int tally_overflow_missed(int EventSet, int EventCode, long long *missed, long long *period);
+
 /* Where PAPI_get_hardware_info's cpu_max_mhz/cpu_min_mhz/mhz came from:
  * "cpufreq", "/proc/cpuinfo", "measured: cycle counter over time" (the
  * system publishes no frequency) or "none published, no cycle counter"

@@ -112,10 +112,11 @@ static void count_loop(int k, int mid_read)
 		 * less what each of this thread's context switches books to its
 		 * CPU time before perf's sched-in (tharness.h), below; the CPU
 		 * time around it plus this thread's own measured extra time
-		 * (steal, interrupts) above */
+		 * (steal, interrupts) and what each switch books to its
+		 * task-clock after its CPU time stopped (tharness.h) above */
 		lo = (double)(t1 - t0) - th_clock_slack((double)(t1 - t0)) - (double)(w1 - w0) * TH_SWITCH_GAP_NS;
 		hi = (double)(s1 - s0 + extra);
-		hi += th_clock_slack(hi);
+		hi += th_clock_slack(hi) + (double)(w1 - w0) * TH_SWITCH_GAP_NS;
 		T_EXPECT(v[0] >= lo && v[0] <= hi, k);
 		if (!(v[0] >= lo && v[0] <= hi))
 			fprintf(stderr, "  thread %d: task-clock %lld not in [%.0f, %.0f]: thread cpu %lld "

@@ -3,11 +3,14 @@
  * CPU each) and of "nap" (a 15 ms sleep).  For each region it writes to
  * truth.txt the summed wall time inside the region (from begin's return to
  * end's call: a lower bound of what Tally may report), the summed wall time
- * around the calls (an upper bound) and the thread CPU time inside. */
+ * around the calls (an upper bound), the thread CPU time inside and the
+ * thread's context switches inside (each may book up to TH_SWITCH_GAP_NS
+ * of CPU time that its task-clock never sees: tharness.h). */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdint.h>
 #include <time.h>
+#include <sys/resource.h>
 
 #include "tally.h"
 
@@ -22,8 +25,17 @@ static int64_t now(clockid_t c)
 }
 
 struct truth {
-	int64_t inner, outer, cpu;
+	int64_t inner, outer, cpu, switches;
 };
+
+/* The thread's context switches so far (voluntary and not). */
+static int64_t switches(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	return ru.ru_nvcsw + ru.ru_nivcsw;
+}
 
 static volatile double sink;
 
@@ -46,15 +58,18 @@ static void body(int spin)
 
 static void visit(const char *name, int spin, struct truth *t)
 {
-	int64_t o0 = now(CLOCK_MONOTONIC), i0, i1, c0, c1;
+	int64_t o0 = now(CLOCK_MONOTONIC), i0, i1, c0, c1, w0, w1;
 
 	tally_region_begin(name);
+	w0 = switches();
 	i0 = now(CLOCK_MONOTONIC);
 	c0 = now(CLOCK_THREAD_CPUTIME_ID);
 	body(spin);
 	c1 = now(CLOCK_THREAD_CPUTIME_ID);
 	i1 = now(CLOCK_MONOTONIC);
+	w1 = switches();
 	tally_region_end(name);
+	t->switches += w1 - w0;
 	t->outer += now(CLOCK_MONOTONIC) - o0;
 	t->inner += i1 - i0;
 	t->cpu += c1 - c0;
@@ -72,9 +87,9 @@ int main(void)
 	f = fopen("truth.txt", "w");
 	if (!f)
 		return 1;
-	fprintf(f, "spin %d %lld %lld %lld\n", VISITS, (long long)spin.inner, (long long)spin.outer,
-		(long long)spin.cpu);
-	fprintf(f, "nap %d %lld %lld %lld\n", VISITS, (long long)nap.inner, (long long)nap.outer,
-		(long long)nap.cpu);
+	fprintf(f, "spin %d %lld %lld %lld %lld\n", VISITS, (long long)spin.inner, (long long)spin.outer,
+		(long long)spin.cpu, (long long)spin.switches);
+	fprintf(f, "nap %d %lld %lld %lld %lld\n", VISITS, (long long)nap.inner, (long long)nap.outer,
+		(long long)nap.cpu, (long long)nap.switches);
 	return fclose(f) ? 1 : 0;
 }

@@ -104,6 +104,7 @@ static void index_reads(struct tly_pe_group *g, const struct perf_event_attr *at
 
 			g->sub_of[i] = s;
 			g->rd[i] = 0;
+			g->period[i] = (long long)attrs[i].sample_period;
 			if (attrs[i].sample_type & PERF_SAMPLE_READ)
 				g->rd[i] = 1 + (g->nogroup ? 0 : 3 + j);
 		}

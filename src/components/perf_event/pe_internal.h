@@ -139,6 +139,7 @@ struct tly_pe_group {
 	                                    * a read() of its sub-group when its
 	                                    * samples carry it (PERF_SAMPLE_READ,
 	                                    * software clocks), else 0 */
+	long long period[TLY_PE_MAX_EVENTS]; /* sample_period opened with (0: none) */
 };
 
 /* Multiplexing state: counters are opened one per perf group; slots of
@@ -170,6 +171,16 @@ struct tly_pe_ovf {
 	 * with g.rd; written by the owning thread's handler and start/reset */
 	long long done[TLY_PE_MAX_EVENTS];
 	void *last_pc;   /* IP of the last sample drained: the PC of what PAPI_stop catches up */
+	/* Bounded delivery (pe_overflow.c): crossings not delivered since
+	 * start, the sampling period in effect (the threshold, or more once
+	 * signals came too close), the counters served by the signal being
+	 * handled, and the pacing of signals (monotonic ns at the last
+	 * handler's exit, signals in a row that came too close). */
+	long long missed[TLY_PE_MAX_EVENTS];
+	long long period[TLY_PE_MAX_EVENTS];
+	unsigned char given[TLY_PE_MAX_EVENTS];
+	uint64_t out_ns;
+	int tight;
 };
 
 struct tly_pe_ctl {
@@ -273,6 +284,9 @@ void tly_pe_ovf_reset(struct tly_pe_ctl *c);
 /* CLOCK_MONOTONIC time (ns) of the sample being dispatched in this thread
  * (for the latency benchmark); 0 outside a dispatch. */
 uint64_t tly_pe_ovf_sample_ns(void);
+/* Crossings of counter k not delivered since the last start, and the
+ * sampling period in effect (ctl_ovf_account of the vtable). */
+int tly_pe_ctl_ovf_account(void *ctl, int k, long long *missed, long long *period);
 /* The running set of the calling thread that signal handlers act on. */
 void tly_pe_thread_set(struct tly_pe_ctl *c);
 struct tly_pe_ctl *tly_pe_thread_get(void);

@@ -30,6 +30,24 @@
  * call (as the software path does); with several sampling clocks in a
  * set, every signal also drains the other clocks' rings and reads their
  * counts, so a clock that gets no samples at all is still served.
+ *
+ * Bounded delivery (issue 46): a handler call - one signal the kernel
+ * sent - calls the core at most once per overflowing counter, as PAPI
+ * does; the other crossings it finds (several samples in the ring once
+ * signals merged, a clock's count that crossed several thresholds, the
+ * floor on a clock's period below) are counted as missed
+ * (tally_overflow_missed), never looped over.  A clock samples at most
+ * every OVF_MIN_CLOCK_NS (100 us; the kernel's own floor, 10 us, is
+ * shorter than one timer interrupt and signal in a guest: at a 10 us
+ * period overflow_fast's thread spent ~90% of its time in the kernel and
+ * never finished its first handler call).  And when signals come so
+ * close together that the thread has less than OVF_MIN_GAP_NS between
+ * one handler's exit and the next one's entry, OVF_TIGHT times in a row,
+ * the sampling period of the set's overflowing counters is doubled
+ * (PERF_EVENT_IOC_PERIOD) up to OVF_MAX_PERIOD_MUL times the threshold,
+ * until the next start: the kernel's own cost of a signal (1-10 us, more
+ * in a guest) can exceed a short period, and the program then never ran
+ * again (overflow_fast at 10 us spun in the SIGIO handler forever).
  */
 #include "pe_internal.h"
 
@@ -38,7 +56,9 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "services/err_detail.h"
@@ -46,6 +66,10 @@
 
 #define OVF_SIG (SIGRTMIN + 2)
 #define RING_PAGES 8 /* data pages, a power of two */
+#define OVF_MIN_CLOCK_NS 100000 /* a clock's shortest sampling period */
+#define OVF_MIN_GAP_NS 20000    /* the thread's time between two signals, at least */
+#define OVF_TIGHT 8             /* signals in a row closer than that before backing off */
+#define OVF_MAX_PERIOD_MUL (1LL << 20)
 
 /* The set whose signals this thread handles (one running perf set per
  * thread), and the time of the sample being dispatched. */
@@ -85,6 +109,8 @@ void tly_pe_ovf_attr(const struct tly_pe_ctl *c, int i, int inherit, struct perf
 	if (c->ovf.threshold[i] <= 0)
 		return;
 	a->sample_period = (uint64_t)c->ovf.threshold[i];
+	if (is_clock(a) && a->sample_period < OVF_MIN_CLOCK_NS)
+		a->sample_period = OVF_MIN_CLOCK_NS;
 	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
 	/* older kernels refuse PERF_SAMPLE_READ with inherit */
 	if (is_clock(a) && !inherit)
@@ -145,10 +171,18 @@ static long long owed(struct tly_pe_ctl *c, int i, uint64_t count)
 	return n;
 }
 
+/* k crossings of counter i: one call if this signal has not served the
+ * counter yet, the rest counted as missed. */
 static void deliver(struct tly_pe_ctl *c, int i, long long k, void *pc, void *uc)
 {
-	for (; k > 0; k--)
+	if (k <= 0)
+		return;
+	if (!c->ovf.given[i]) {
+		c->ovf.given[i] = 1;
+		k--;
 		c->ovf.cb(c->ovf.arg, c->ovf.tag[i], pc, uc);
+	}
+	c->ovf.missed[i] += k;
 }
 
 /* Every sample present in counter i's ring, oldest first: one call per
@@ -166,7 +200,9 @@ static void drain(struct tly_pe_ctl *c, int i, void *uc)
 		if (h.size < sizeof h)
 			break;
 		if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof rec) {
-			long long k = 1;
+			/* a counter without its count in the sample crossed its
+			 * threshold once per period */
+			long long k = c->ovf.period[i] / c->ovf.threshold[i];
 			uint64_t count;
 
 			ring_copy(pg, tail, rec, sizeof rec);
@@ -203,13 +239,53 @@ static void catch_up(struct tly_pe_ctl *c, int skip, void *uc)
 	}
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);   /* async-signal-safe */
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Signals too close together, OVF_TIGHT in a row: every sampling
+ * counter's period doubled (an ioctl, async-signal-safe). */
+static void back_off(struct tly_pe_ctl *c)
+{
+	for (int i = 0; i < c->g.n; i++) {
+		uint64_t p;
+
+		if (!c->ovf.ring[i] || c->ovf.period[i] >= OVF_MAX_PERIOD_MUL * c->ovf.threshold[i])
+			continue;
+		p = (uint64_t)c->ovf.period[i] * 2;
+		if (ioctl(c->g.fds[i], PERF_EVENT_IOC_PERIOD, &p) == 0)
+			c->ovf.period[i] = (long long)p;
+	}
+}
+
+/* A handler call begins: no counter served yet by this signal; the
+ * thread's time since the last handler's exit paces the signals. */
+static void enter(struct tly_pe_ctl *c)
+{
+	uint64_t now = mono_ns();
+
+	memset(c->ovf.given, 0, sizeof c->ovf.given);
+	if (c->ovf.out_ns && now - c->ovf.out_ns < OVF_MIN_GAP_NS) {
+		if (++c->ovf.tight >= OVF_TIGHT) {
+			back_off(c);
+			c->ovf.tight = 0;
+		}
+	} else
+		c->ovf.tight = 0;
+}
+
 static void on_overflow(int sig, siginfo_t *si, void *uc)
 {
 	int saved = errno;
 	struct tly_pe_ctl *c = running_ctl;
 
 	(void)sig;
-	if (c && c->ovf.any && c->ovf.cb && si)
+	if (c && c->ovf.any && c->ovf.cb && si) {
+		enter(c);
 		for (int i = 0; i < c->g.n; i++)
 			if (c->g.fds[i] == si->si_fd && c->ovf.ring[i]) {
 				drain(c, i, uc);
@@ -217,6 +293,8 @@ static void on_overflow(int sig, siginfo_t *si, void *uc)
 					catch_up(c, i, uc);
 				break;
 			}
+		c->ovf.out_ns = mono_ns();
+	}
 	errno = saved;
 }
 
@@ -247,8 +325,11 @@ static void on_sigio(int sig, siginfo_t *si, void *uc)
 	int saved = errno;
 	struct tly_pe_ctl *c = running_ctl;
 
-	if (c && c->ovf.any && c->ovf.cb)
+	if (c && c->ovf.any && c->ovf.cb) {
+		enter(c);
 		catch_up_all(c, uc);
+		c->ovf.out_ns = mono_ns();
+	}
 	errno = saved;
 	if (sigio.displaced.sa_flags & SA_SIGINFO)
 		sigio.displaced.sa_sigaction(sig, si, uc);
@@ -300,6 +381,9 @@ int tly_pe_ovf_start(struct tly_pe_ctl *c)
 		return tly_err_set(PAPI_ESYS, "perf_event: cannot install the overflow handler (%s)", strerror(errno));
 	pthread_once(&sigio.once, take_sigio);   /* before any counter can signal */
 	c->ovf.last_pc = NULL;
+	c->ovf.out_ns = 0;
+	c->ovf.tight = 0;
+	(void)mono_ns();   /* bound now: no lazy binding inside the handlers */
 	tly_pe_thread_set(c);
 	for (int i = 0; i < c->g.n; i++) {
 		struct perf_event_mmap_page *pg = c->ovf.ring[i];
@@ -308,6 +392,15 @@ int tly_pe_ovf_start(struct tly_pe_ctl *c)
 			continue;
 		pg->data_tail = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
 		c->ovf.done[i] = 0;
+		c->ovf.missed[i] = 0;
+		if (c->ovf.period[i] != c->g.period[i]) {   /* backed off in the last run */
+			uint64_t p = (uint64_t)c->g.period[i];
+
+			if (c->ovf.period[i] && ioctl(c->g.fds[i], PERF_EVENT_IOC_PERIOD, &p) != 0)
+				return tly_err_set(PAPI_ESYS, "perf_event: cannot set the sampling period of %s (%s)",
+				                   c->names[i], strerror(errno));
+			c->ovf.period[i] = c->g.period[i];
+		}
 		if (route(c->g.fds[i], c->names[i]) != PAPI_OK)
 			return PAPI_ESYS;
 	}
@@ -315,8 +408,9 @@ int tly_pe_ovf_start(struct tly_pe_ctl *c)
 }
 
 /* Stopping in the thread that ran the set (counters disabled by now):
- * what the signals did not bring is delivered here, with the signals held
- * off, as the software path flushes at stop.  Signals stop coming for
+ * what the signals did not bring is accounted here, with the signals held
+ * off, as the software path flushes at stop: like one more signal, at
+ * most one call per counter, the rest missed.  Signals stop coming for
  * stretches - the thread's queue of real-time signals full and SIGIO
  * merged, the clock throttled by the kernel, a ring full, the samples
  * after the last signal - and the crossings since the last handler call
@@ -333,6 +427,7 @@ void tly_pe_ovf_stop(struct tly_pe_ctl *c)
 		sigaddset(&hold, OVF_SIG);
 		sigaddset(&hold, SIGIO);
 		pthread_sigmask(SIG_BLOCK, &hold, &old);
+		memset(c->ovf.given, 0, sizeof c->ovf.given);
 		catch_up_all(c, NULL);
 	}
 	for (int i = 0; i < c->g.n; i++)
@@ -358,4 +453,15 @@ void tly_pe_ovf_reset(struct tly_pe_ctl *c)
 		                 __ATOMIC_RELEASE);
 		c->ovf.done[i] = 0;
 	}
+}
+
+int tly_pe_ctl_ovf_account(void *ctl, int k, long long *missed, long long *period)
+{
+	struct tly_pe_ctl *c = ctl;
+
+	if (!c || k < 0 || k >= c->g.n)
+		return tly_err_set(PAPI_EINVAL, "perf_event: no counter %d", k);
+	*missed = c->ovf.threshold[k] > 0 ? c->ovf.missed[k] : 0;
+	*period = c->ovf.threshold[k] > 0 ? (c->ovf.period[k] ? c->ovf.period[k] : c->ovf.threshold[k]) : 0;
+	return PAPI_OK;
 }

@@ -225,6 +225,7 @@ const struct tly_component tly_cmp_perf_event = {
 	.ctl_reset = tly_pe_ctl_reset,
 	.ctl_cleanup = tly_pe_ctl_cleanup,
 	.ctl_set_overflow = tly_pe_ctl_set_overflow,
+	.ctl_ovf_account = tly_pe_ctl_ovf_account,
 	.ctl_mpx_coverage = tly_pe_ctl_mpx_coverage,
 	.core_pmu = pe_core_pmu,
 	.perm_note = pe_perm_note,
