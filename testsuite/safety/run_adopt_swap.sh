@@ -22,7 +22,7 @@ out=$work/out log=$work/log nb=
 trap '[ -n "$nb" ] && kill $nb 2>/dev/null; rm -rf "$work"' EXIT
 mkdir -m 777 "$out"; chmod 777 "$out"; touch "$log"; chown mallory "$log"
 vict=()
-for k in $(seq 1 60); do
+for k in $(seq 1 30); do
   v=v$k; mkdir "$out/$v"
   case $((k % 3)) in
     0) chmod 755 "$out/$v"; echo precious >"$out/$v/keep" ;;
@@ -31,20 +31,28 @@ for k in $(seq 1 60); do
   esac
   vict+=("$v")
 done
-# inode -> mode, owner, entries and contents
-snap() {
-  for v in "${vict[@]}"; do stat -c '%i' "$out/$v" 2>/dev/null; done >"$work/inodes"
-  find "$out" -xdev -mindepth 1 -maxdepth 1 -type d -printf '%i %m %u\n' | sort >"$work/all"
-  while read -r ino; do grep "^$ino " "$work/all" || echo "$ino gone"; done <"$work/inodes"
+# the victims now, by inode (wherever the neighbour moved them): mode,
+# owner, entries, contents; one pass (a loaded machine)
+state() {
+  /usr/bin/python3 - "$out" "$work/inodes" <<'PY'
+import os, stat, sys
+out, inos = sys.argv[1], [int(x) for x in open(sys.argv[2]).read().split()]
+by = {}
+for n in os.listdir(out):
+    st = os.lstat(os.path.join(out, n))
+    if stat.S_ISDIR(st.st_mode):
+        by[st.st_ino] = (os.path.join(out, n), st)
+for i in inos:
+    if i not in by:
+        print(i, "gone")
+        continue
+    p, st = by[i]
+    ents = sorted(os.listdir(p))
+    keep = open(os.path.join(p, "keep")).read().strip() if "keep" in ents else ""
+    print(i, oct(st.st_mode), st.st_uid, ",".join(ents), keep)
+PY
 }
-state() {   # the victims now, by inode
-  while read -r ino; do
-    d=$(find "$out" -xdev -mindepth 1 -maxdepth 1 -inum "$ino" -type d | head -1)
-    [ -z "$d" ] && { echo "$ino gone"; continue; }
-    echo "$(stat -c '%i %a %U' "$d") $(ls -A "$d" | tr '\n' ,) $(cat "$d"/keep 2>/dev/null)"
-  done <"$work/inodes"
-}
-snap >/dev/null; state0=$(state)
+(cd "$out" && stat -c %i "${vict[@]}") >"$work/inodes"; state0=$(state)
 setpriv --reuid=mallory --regid=mallory --clear-groups "$neighbour" adopt "$out" "$log" "${vict[@]}" &
 nb=$!
 for _ in $(seq 100); do grep -q watching "$log" && break; sleep 0.1; done

@@ -417,6 +417,12 @@ int tly_out_stage_publish_dir(struct tly_out_stage *s, const char *path, char *f
 	if (rc == 0 && (fstatat(s->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0
 			|| (unsigned long long)st.st_ino != s->ino))
 		rc = -EXDEV;   /* swapped between the check and the move: what moved is not ours */
+	if (rc == 0) {   /* in place: readable as a file would be (0777 & ~umask, never o+w) */
+		mode_t um = umask(0);
+
+		umask(um);
+		(void)fchmod(s->privfd, (0777 & ~um & ~(mode_t)S_IWOTH) | (st.st_mode & S_ISGID));
+	}
 	snprintf(final, len, "%.*s%s", (int)keep, path, rc == 0 ? name : s->priv);
 	return rc;
 }

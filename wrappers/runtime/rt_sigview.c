@@ -42,6 +42,9 @@ static struct {
 
 static _Thread_local sigset_t fork_mask;
 
+/* glibc's own name for sigaction, where dlsym finds no next one */
+extern int __sigaction(int, const struct sigaction *, struct sigaction *) __attribute__((weak));
+
 static int slot(int sig)
 {
 	return sig == SIGTERM ? 0 : sig == SIGINT ? 1 : -1;

@@ -144,7 +144,9 @@ static int make_dir(char *dir, size_t len, const char *outname, int rank_tag)
 }
 
 /* Every rank: the private directory rank 0 made (its name and inode
- * broadcast), then the name OTF2 opens it by. */
+ * broadcast; renamed meanwhile by a neighbour, its new name read from
+ * rank 0's descriptor and tried again), then the name OTF2 opens it by.
+ * All ranks agree before OTF2 is opened (its opening is collective). */
 static int join_dir(void *comm_ptr, int e)
 {
 	struct tly_trace_state *tr = tly_trace();
@@ -153,20 +155,32 @@ static int join_dir(void *comm_ptr, int e)
 		char priv[256];
 		unsigned long long ino;
 	} m = { e, "", 0 };
+	int je = e, all = 1;
 
-	if (comm_ptr) {
+	for (int k = 0; comm_ptr && k < 4; k++) {
 		if (tr->rank == 0) {
+			if (k && tly_out_stage_current(&tr->stage) != 0)
+				m.e = -EXDEV;
 			snprintf(m.priv, sizeof m.priv, "%s", tr->stage.priv);
 			m.ino = tr->stage.ino;
 		}
 		PMPI_Bcast(&m, (int)sizeof m, MPI_BYTE, 0, *(MPI_Comm *)comm_ptr);
 		PMPI_Bcast(tr->dir, (int)sizeof tr->dir, MPI_CHAR, 0, *(MPI_Comm *)comm_ptr);
-		if (!m.e && tr->rank != 0)
-			m.e = tly_out_stage_join(&tr->stage, tr->dir, m.priv, m.ino);
+		je = m.e;
+		if (!je && tr->rank != 0)
+			je = tly_out_stage_join(&tr->stage, tr->dir, m.priv, m.ino);
+		all = !je;
+		PMPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, *(MPI_Comm *)comm_ptr);
+		if (all || m.e)
+			break;
+		if (!je && tr->rank != 0)
+			tly_out_stage_close(&tr->stage);
 	}
-	if (!m.e)
+	if (!all && !je)
+		je = -EXDEV;   /* another rank could not open the directory */
+	if (!je)
 		tly_out_stage_dirpath(&tr->stage, tr->otf2, sizeof tr->otf2);
-	return m.e;
+	return je;
 }
 
 /* "<output dir>/<private directory>", where an archive not moved into
@@ -191,8 +205,10 @@ void tly_trace_publish(int closed)
 		tly_out_stage_close(&tr->stage);
 		return;
 	}
-	tly_trace_where(where, sizeof where);
 	rc = tly_out_stage_publish_dir(&tr->stage, tr->dir, final, sizeof final);
+	if (rc != 0)   /* where it is now, renamed by someone else or not */
+		(void)tly_out_stage_current(&tr->stage);
+	tly_trace_where(where, sizeof where);
 	if (rc != 0)
 		tly_rt_log(1, "the trace archive stays in %s/traces.otf2: it could not be moved to %s (%s)", where,
 			   tr->dir, strerror(-rc));
@@ -257,6 +273,7 @@ static void job_start(void *comm_ptr)
 		snprintf(name, sizeof name, "%s", p->outname);
 	else
 		tly_out_choose_name(name, sizeof name, ".h5");
+	tr->stage.dirfd = tr->stage.privfd = -1;   /* none yet (a rank that joins none closes none) */
 	if (tr->rank == 0)
 		e = make_dir(tr->dir, sizeof tr->dir, name, !comm_ptr && p->job.size > 1 ? p->rank : -1);
 	e = join_dir(comm_ptr, e);
@@ -264,11 +281,14 @@ static void job_start(void *comm_ptr)
 	if (comm_ptr)
 		PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, *(MPI_Comm *)comm_ptr);
 	if (!ok) {
-		if (tr->rank == 0 && e)
+		if (tr->rank == 0 && e == -EXDEV)
+			tly_rt_log(1, "trace not taken: its private directory for %s was replaced by someone else's",
+				   tr->dir);
+		else if (tr->rank == 0 && e)
 			tly_rt_log(1, "trace not taken: cannot make its directory for %s (%s)", tr->dir, strerror(-e));
 		else if (tr->rank == 0)
 			tly_rt_log(1, "trace not taken: OTF2 cannot open an archive for %s", tr->dir);
-		if (tr->rank == 0 && !e)
+		if (tr->rank == 0 && tr->stage.privfd >= 0)
 			tly_out_stage_discard(&tr->stage);   /* the private directory, when still empty */
 		tly_out_stage_close(&tr->stage);
 		return;   /* the archive handle, if any, is left: closing it is collective */
