@@ -156,7 +156,7 @@ def _write_through_fd(out, first, fill):
         for _ in range(100):
             tmp = f".{os.path.basename(out)}.{secrets.token_hex(6)}.tmp"
             try:
-                fd = os.open(tmp, flags, 0o644, dir_fd=d.fd)
+                fd = os.open(tmp, flags, 0o644, dir_fd=d.fd)  # safe-file: O_EXCL in OutDir's fd
                 break
             except FileExistsError:
                 continue
@@ -169,10 +169,10 @@ def _write_through_fd(out, first, fill):
                 b.flush()
                 with h5py.File(b, "r+") as f:
                     fill(f)
-            os.replace(tmp, os.path.basename(out), src_dir_fd=d.fd, dst_dir_fd=d.fd)
+            os.replace(tmp, os.path.basename(out), src_dir_fd=d.fd, dst_dir_fd=d.fd)  # safe-file: within OutDir's fd
         except BaseException:
             try:
-                os.unlink(tmp, dir_fd=d.fd)
+                os.unlink(tmp, dir_fd=d.fd)  # safe-file: our temporary, in OutDir's fd
             except OSError:
                 pass
             raise

@@ -26,7 +26,7 @@ def _child(path, wfd):
     ("free(): invalid pointer"), and the user gets the parent's sentence only."""
     os.environ["LIBC_FATAL_STDERR_"] = "1"   # glibc's abort message to fd 2, not /dev/tty
     try:
-        fd = os.open(os.devnull, os.O_WRONLY)
+        fd = os.open(os.devnull, os.O_WRONLY)  # safe-file: /dev/null, no output path
         os.dup2(fd, 2)
         os.close(fd)
     except OSError:

@@ -12,6 +12,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "services/safe_file.h"
 #include "tally_shared.h"
 
 #define HL_FORMAT_NAME "tally-hl-regions"
@@ -133,34 +134,18 @@ static int write_file(const char *path, const struct tly_hl_events *ev,
 {
 	char tmp[PATH_MAX + 16];
 	FILE *f;
-	int err = 0;
 
-	int fd;
-
-	/* a unique name created exclusively: a link planted at a guessable
-	 * name is never followed; never world-writable */
-	snprintf(tmp, sizeof tmp, "%s.XXXXXX.tmp", path);
-	fd = mkostemps(tmp, 4, O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
+	/* the safe-file service: a unique name created exclusively (a link
+	 * planted at a guessable name is never followed), renamed into place;
+	 * never world-writable */
+	f = tly_safe_create(path, tmp, sizeof tmp);
+	if (!f)
 		return errno ? errno : EIO;
-	fchmod(fd, 0644 & ~current_umask());
-	f = fdopen(fd, "w");
-	if (!f) {
-		err = errno ? errno : EIO;
-		close(fd);
-		unlink(tmp);
-		return err;
-	}
+	fchmod(fileno(f), 0644 & ~current_umask());
 	tly_hl_print_json(f, ev, threads);
-	if (ferror(f))
-		err = EIO;
-	if (fclose(f) != 0 && !err)
-		err = errno ? errno : EIO;
-	if (!err && rename(tmp, path) != 0)
-		err = errno ? errno : EIO;
-	if (err)
-		(void)unlink(tmp);
-	return err;
+	if (tly_safe_commit(f, tmp, path, 1) != 0)
+		return errno ? errno : EIO;
+	return 0;
 }
 
 void tly_hl_write_summary(const struct tly_hl_events *ev, struct tly_hl_thread *threads)

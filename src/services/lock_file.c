@@ -20,32 +20,42 @@
 
 #include "tally_shared.h"
 
-static int private_dir(char *buf, size_t len)
+/* The private directory, opened: made 0700 when absent, used only when
+ * the descriptor (not the name, which a neighbour who can write $TMPDIR
+ * may swap after any check) is a real directory of this user that nobody
+ * else can enter; the lock file is then made relative to it. */
+static int private_dir(void)
 {
 	const char *base = tly_env_raw("TMPDIR");
+	char buf[480];
 	struct stat st;
+	int fd;
 
 	if (!base || base[0] != '/')
 		base = "/tmp";
-	snprintf(buf, len, "%s/tally-%ld", base, (long)geteuid());
-	if (mkdir(buf, 0700) != 0 && errno != EEXIST)
+	if ((size_t)snprintf(buf, sizeof buf, "%s/tally-%ld", base, (long)geteuid()) >= sizeof buf)
 		return -1;
-	if (lstat(buf, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077))
+	if (mkdir(buf, 0700) != 0 && errno != EEXIST)   /* safe-file: made then checked on its descriptor */
 		return -1;
-	return 0;
+	fd = open(buf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 int tly_private_lock_open(const char *name, long *other_uid)
 {
-	char dir[480], path[600];
 	struct stat st;
-	int fd;
+	int dfd, fd;
 
-	if (!name || !*name || other_uid == NULL || private_dir(dir, sizeof dir) != 0)
+	if (!name || !*name || strchr(name, '/') || other_uid == NULL || (dfd = private_dir()) < 0)
 		return -1;
-	if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path)
-		return -1;
-	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	fd = openat(dfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	close(dfd);
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {

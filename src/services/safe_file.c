@@ -4,12 +4,15 @@
  * read, no file is ever created world-writable.
  */
 #include "services/safe_file.h"
+#include "tally_shared.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 FILE *tly_safe_create(const char *path, char *tmp, size_t len)
@@ -112,4 +115,63 @@ int tly_safe_private_dir(const char *dir)
 	if (mkdir(dir, 0700) != 0 && errno != EEXIST)
 		return -1;
 	return own_dir(dir);
+}
+
+/* 1 when the directory open on `fd` has no entry but . and .. */
+static int dir_empty(int fd)
+{
+	int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+	struct dirent *e;
+	int empty = d != NULL;
+
+	if (!d) {
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return 0;
+	}
+	while (empty && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			empty = 0;
+	closedir(d);
+	return empty;
+}
+
+/* The checks of tly_safe_mkdir_at on the directory just opened: this
+ * user's, closed to others (setgid only as inherited from the parent),
+ * no link but its own, empty and born no earlier than the mkdir. */
+static int is_made_here(int fd, int parent_sgid, const struct timespec *t0)
+{
+	struct statx sx;
+	mode_t extra;
+
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS | STATX_BTIME, &sx) != 0)
+		return 0;
+	extra = (mode_t)(sx.stx_mode & 07077) & ~(mode_t)(parent_sgid ? S_ISGID : 0);
+	if (!S_ISDIR(sx.stx_mode) || sx.stx_uid != geteuid() || extra || sx.stx_nlink > 2)
+		return 0;
+	if ((sx.stx_mask & STATX_BTIME) && sx.stx_btime.tv_sec < (long long)t0->tv_sec - 1)
+		return 0;   /* an older directory moved in under the name */
+	return dir_empty(fd);
+}
+
+int tly_safe_mkdir_at(int dirfd, const char *name)
+{
+	struct timespec t0;
+	struct stat ps;
+	int fd;
+
+	if (fstat(dirfd, &ps) != 0)
+		return -errno;
+	clock_gettime(CLOCK_REALTIME_COARSE, &t0);
+	if (mkdirat(dirfd, name, 0700) != 0)
+		return -errno;
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT || errno == ELOOP || errno == ENOTDIR ? -EXDEV : -errno;
+	if (!is_made_here(fd, (ps.st_mode & S_ISGID) != 0, &t0)) {
+		close(fd);   /* not ours: left as it is */
+		return -EXDEV;
+	}
+	return fd;
 }

@@ -35,7 +35,7 @@ int tly_out_private_dir(char *buf, size_t len)
 	if (!base || base[0] != '/' || access(base, W_OK | X_OK))
 		base = "/tmp";
 	snprintf(buf, len, "%s/tally-%ld", base, (long)geteuid());
-	if (mkdir(buf, 0700) != 0 && errno != EEXIST) {
+	if (mkdir(buf, 0700) != 0 && errno != EEXIST) {   /* safe-file: checked below */
 		tly_rt_log(1, "cannot create the private directory %s: %s", buf, strerror(errno));
 		return -1;
 	}

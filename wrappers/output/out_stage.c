@@ -6,6 +6,7 @@
  * a name anyone else can change.
  */
 #include "output/out_stage.h"
+#include "tally_shared.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -141,27 +142,35 @@ static void random_name(const struct tly_out_stage *s, char *buf, size_t len)
 	snprintf(buf, len, "%.200s.%s.tmp", s->base, tail);
 }
 
-/* A new private directory; one swapped for a link or another's directory
- * before it was opened is given up and another made. */
+/* A new private directory, made and checked by the safe-file service
+ * (tly_safe_mkdir_at): one someone swapped in under the name between the
+ * mkdir and the open (a link, their directory, or a directory of this
+ * user moved there) is left alone as it is, and another name made. */
 static int make_private(struct tly_out_stage *s)
 {
 	char name[256];
-	int swaps = 0;
+	struct stat st;
+	int swaps = 0, fd;
 
 	for (int i = 0; i < 4 * TRIES && swaps < TRIES; i++) {
 		random_name(s, name, sizeof name);
-		if (mkdirat(s->dirfd, name, 0700) != 0) {
-			if (errno != EEXIST)
-				return -errno;
+		fd = tly_safe_mkdir_at(s->dirfd, name);
+		if (fd == -EEXIST)
+			continue;
+		if (fd == -EXDEV) {
+			swaps++;
 			continue;
 		}
-		if (open_private(s, name) == 0) {
-			if (fchmod(s->privfd, 0700) == 0)
-				return 0;
-			close(s->privfd);
-			s->privfd = -1;
+		if (fd < 0)
+			return fd;
+		if (fstat(fd, &st) != 0 || ((st.st_mode & 0700) != 0700 && fchmod(fd, 0700) != 0)) {
+			close(fd);
+			return -EIO;
 		}
-		swaps++;
+		s->privfd = fd;
+		s->ino = (unsigned long long)st.st_ino;
+		snprintf(s->priv, sizeof s->priv, "%s", name);
+		return 0;
 	}
 	return -EXDEV;
 }
@@ -238,13 +247,18 @@ int tly_out_stage_check(const struct tly_out_stage *s)
 	return 0;
 }
 
-/* `<stem>.N.h5` for `name` = `<stem>.h5` (else `<name>.N`), within 255. */
+/* `<stem>.N.h5` for `name` = `<stem>.h5` (`<stem>.N.trace` for a
+ * `.trace`, else `<name>.N`), within 255. */
 static void numbered(const char *name, int n, char *buf, size_t len)
 {
-	size_t l = strlen(name);
+	size_t l = strlen(name), x = 0;
 
 	if (l > 3 && !strcmp(name + l - 3, ".h5"))
-		snprintf(buf, len, "%.*s.%d.h5", (int)(l - 3 > 240 ? 240 : l - 3), name, n);
+		x = 3;
+	else if (l > 6 && !strcmp(name + l - 6, ".trace"))
+		x = 6;
+	if (x)
+		snprintf(buf, len, "%.*s.%d%s", (int)(l - x > 240 ? 240 : l - x), name, n, name + l - x);
 	else
 		snprintf(buf, len, "%.240s.%d", name, n);
 }
@@ -336,4 +350,79 @@ const char *tly_out_stage_where(const struct tly_out_stage *s, char *buf, size_t
 {
 	snprintf(buf, len, "%s/%s/%s", s->dir, s->priv, s->base);
 	return buf;
+}
+
+/* ---- a private directory alone: an archive of several files ---- */
+int tly_out_stage_mkdir(struct tly_out_stage *s, const char *path)
+{
+	int rc;
+
+	reset(s);
+	rc = split(s, path);
+	if (!rc)
+		rc = make_private(s);
+	if (rc) {
+		tly_out_stage_close(s);
+		return rc;
+	}
+	h5_name(s);
+	return 0;
+}
+
+const char *tly_out_stage_dirpath(const struct tly_out_stage *s, char *buf, size_t len)
+{
+	struct stat st;
+	char via[64];
+
+	snprintf(via, sizeof via, "/proc/self/fd/%d", s->privfd);
+	if (stat(via, &st) == 0 && (unsigned long long)st.st_ino == s->ino)
+		snprintf(buf, len, "%s", via);
+	else   /* no /proc: by name, a directory nobody else can enter */
+		snprintf(buf, len, "%s/%s", s->dir, s->priv);
+	return buf;
+}
+
+/* Our directory's name `from` moved to `to`, never replacing: where the
+ * file system lacks RENAME_NOREPLACE a plain rename, which over a
+ * directory replaces only an empty one and over anything else fails. */
+static int move_dir_noreplace(struct tly_out_stage *s, const char *from, const char *to)
+{
+	struct stat st;
+
+	if (renameat2(s->dirfd, from, s->dirfd, to, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS)
+		return -errno;
+	if (fstatat(s->dirfd, to, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return -EEXIST;
+	return renameat(s->dirfd, from, s->dirfd, to) == 0 ? 0 : -errno;
+}
+
+int tly_out_stage_publish_dir(struct tly_out_stage *s, const char *path, char *final, size_t len)
+{
+	char name[256];
+	size_t keep = strlen(path) - strlen(s->base);
+	struct stat st;
+	int rc = -EEXIST;
+
+	(void)tly_out_stage_current(s);   /* renamed by a neighbour, still ours */
+	if (fstatat(s->dirfd, s->priv, &st, AT_SYMLINK_NOFOLLOW) != 0 || (unsigned long long)st.st_ino != s->ino)
+		return -EXDEV;
+	snprintf(name, sizeof name, "%s", s->base);
+	for (int n = 1; rc == -EEXIST && n < 10000; n++) {
+		rc = move_dir_noreplace(s, s->priv, name);
+		if (rc == -EEXIST)
+			numbered(s->base, n, name, sizeof name);
+	}
+	if (rc == 0 && (fstatat(s->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0
+			|| (unsigned long long)st.st_ino != s->ino))
+		rc = -EXDEV;   /* swapped between the check and the move: what moved is not ours */
+	if (rc == 0) {   /* in place: readable as a file would be (0777 & ~umask, never o+w) */
+		mode_t um = umask(0);
+
+		umask(um);
+		(void)fchmod(s->privfd, (0777 & ~um & ~(mode_t)S_IWOTH) | (st.st_mode & S_ISGID));
+	}
+	snprintf(final, len, "%.*s%s", (int)keep, path, rc == 0 ? name : s->priv);
+	return rc;
 }

@@ -50,6 +50,19 @@ int tly_out_stage_publish(struct tly_out_stage *s, const char *path, int replace
 void tly_out_stage_discard(struct tly_out_stage *s);
 /* Closes the descriptors, leaving what is there. */
 void tly_out_stage_close(struct tly_out_stage *s);
+/* A private directory alone, for an archive of several files (the
+ * trace): made as for a file, named `<name>.XXXXXX.tmp` after `path`'s
+ * name; other ranks join it with tly_out_stage_join.  0 or -errno. */
+int tly_out_stage_mkdir(struct tly_out_stage *s, const char *path);
+/* The name under which the archive's files are made: the directory's
+ * descriptor (/proc/self/fd/N), or by name where /proc is missing. */
+const char *tly_out_stage_dirpath(const struct tly_out_stage *s, char *buf, size_t len);
+/* Moves the private directory, whole, into place as `path`'s name, or
+ * when that exists as the first free `<stem>.N.trace` (`<name>.N`):
+ * never replacing anything, never moving what is not the directory
+ * made.  The name used (or the private one, on failure) goes to
+ * `final`.  0 or -errno; the descriptors stay open (tly_out_stage_close). */
+int tly_out_stage_publish_dir(struct tly_out_stage *s, const char *path, char *final, size_t len);
 /* "<dir>/<private directory>/<file>" for messages. */
 const char *tly_out_stage_where(const struct tly_out_stage *s, char *buf, size_t len);
 

@@ -80,7 +80,7 @@ static int job_dir_make(const char *dir, struct stat *made)
 {
 	struct stat st;
 
-	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {   /* safe-file: checked */
 		tly_rt_log(1, "cannot create the job directory %s: %s; no measurement file written", dir,
 			   strerror(errno));
 		return -1;

@@ -288,7 +288,8 @@ int tly_rt_job_claim_merge(const char *dir, int size)
 		return 0;
 	/* pieces of two jobs met here (rt_job_dir.c): nothing is merged */
 	fd = fstatat(dirfd(d), "ambiguous", &st, AT_SYMLINK_NOFOLLOW) == 0 ? -1
-		: openat(dirfd(d), "merging", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		: openat(dirfd(d), "merging",   /* safe-file: in the checked job directory */
+			 O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	closedir(d);
 	if (fd < 0)
 		return 0;
@@ -306,9 +307,9 @@ void tly_rt_job_clean(const char *dir)
 		return;
 	while ((e = readdir(d)))
 		if (is_piece(e->d_name) || !strcmp(e->d_name, "merging"))
-			unlinkat(dirfd(d), e->d_name, 0);   /* in the directory itself, not through a link */
+			unlinkat(dirfd(d), e->d_name, 0);   /* safe-file: in the checked job directory itself */
 	closedir(d);
-	if (rmdir(dir) != 0 && errno != ENOENT && errno != ENOTEMPTY)   /* stale-* pieces stay, said */
+	if (rmdir(dir) != 0 && errno != ENOENT && errno != ENOTEMPTY)   /* safe-file: empty dirs only; stale-* pieces stay, said */
 		tly_rt_log(1, "cannot remove the job directory %s: %s", dir, strerror(errno));
 }
 

@@ -63,6 +63,15 @@ extern atomic_int tly_rt_dying;
  * signal, give or take the calls already inside Tally); Tally's own
  * threads pass. */
 void tly_rt_safe_point(void);
+/* ---- the program's view of its signals (runtime/rt_sigview.c) -------- */
+struct sigaction;
+/* Installs `handler` for sig (SIGTERM or SIGINT) when sig is at SIG_DFL;
+ * the program keeps seeing SIG_DFL; 1 when installed. */
+int tly_rt_sig_take(int sig, void (*handler)(int));
+/* sig back to SIG_DFL in the kernel (async-signal-safe). */
+void tly_rt_sig_default(int sig);
+/* The C library's sigaction, for Tally's own handlers. */
+int tly_rt_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 /* Ends the process by `sig`'s default action (exit status: the signal's). */
 void tly_rt_die(int sig) __attribute__((noreturn));
 /* The watchdog over the job's end (MPI_Finalize: the collective write and

@@ -21,6 +21,10 @@
  * so a handler of Tally's there would lose every KeyboardInterrupt.  An
  * unhandled KeyboardInterrupt ends Python with the default SIGINT action
  * (exit_sigint), as without Tally.
+ *
+ * The dispositions themselves are held by rt_sigview.c: the program sees
+ * its own (SIG_DFL where Tally's handler stands), and a fork() child gets
+ * them back in the kernel, so SIGTERM ends it as without Tally.
  */
 #include "runtime/rt.h"
 
@@ -53,13 +57,9 @@ int tly_rt_signal_caught(void)
 
 void tly_rt_die(int sig)
 {
-	struct sigaction sa;
 	sigset_t one;
 
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = SIG_DFL;
-	sigemptyset(&sa.sa_mask);
-	sigaction(sig, &sa, NULL);
+	tly_rt_sig_default(sig);
 	sigemptyset(&one);
 	sigaddset(&one, sig);
 	pthread_sigmask(SIG_UNBLOCK, &one, NULL);
@@ -143,19 +143,6 @@ static int python_inside(void)
 	return dlsym(RTLD_DEFAULT, "PyOS_setsig") != NULL;
 }
 
-static void take_if_default(int sig)
-{
-	struct sigaction old, sa;
-
-	if (sigaction(sig, NULL, &old) != 0 || (old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL)
-		return;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	sigaction(sig, &sa, NULL);
-}
-
 void tly_rt_signals_install(void (*write)(const char *why), int timeout)
 {
 	sigset_t all, old;
@@ -178,7 +165,7 @@ void tly_rt_signals_install(void (*write)(const char *why), int timeout)
 	}
 	pthread_detach(t);
 	pthread_setname_np(t, "tally-signals");
-	take_if_default(SIGTERM);
+	tly_rt_sig_take(SIGTERM, on_signal);   /* only where at SIG_DFL (rt_sigview.c) */
 	if (!python_inside())
-		take_if_default(SIGINT);
+		tly_rt_sig_take(SIGINT, on_signal);
 }

@@ -140,7 +140,7 @@ static void remove_images(const char *image)
 	if (glob(pat, 0, NULL, &g) != 0)
 		return;
 	for (size_t i = 0; i < g.gl_pathc; i++)
-		unlink(g.gl_pathv[i]);
+		unlink(g.gl_pathv[i]);   /* safe-file: the name, never a link's target */
 	globfree(&g);
 }
 

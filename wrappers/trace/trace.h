@@ -73,6 +73,13 @@ struct tly_trace_loc {
 	struct tly_trace_loc *next;
 };
 
+/* ---- trace_archive.c ---- */
+/* "<output dir>/<private directory>": where the archive is until moved. */
+const char *tly_trace_where(char *buf, size_t len);
+/* After OTF2_Archive_Close (closed: it succeeded), every rank: rank 0
+ * moves the archive into place and says where it is. */
+void tly_trace_publish(int closed);
+
 /* ---- trace_loc.c ---- */
 /* The calling thread's location for t (made, with the enters of its open
  * regions, on first use); NULL when none can be. */

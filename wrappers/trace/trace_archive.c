@@ -2,9 +2,12 @@
  * trace_archive.c - the job's OTF2 archive: <file>.trace/traces.otf2 next
  * to the .h5.  Opened when the job starts (MPI_Init, collective over the
  * tool's communicator with OTF2's PMPI collectives; at load for a program
- * without MPI, with OTF2's serial ones).  The directory is made here,
- * fresh (mkdir fails on anything already there, a planted link
- * included), so OTF2's files go only into a directory Tally created.
+ * without MPI, with OTF2's serial ones).  OTF2 writes its files by name:
+ * the names it gets go through the descriptor of a private directory
+ * Tally made and checked in the output directory (output/out_stage.c),
+ * so no name a neighbour can swap there redirects a file; the archive is
+ * moved into place whole when it is closed (tly_trace_publish), never
+ * replacing anything (`<base>.1.trace` when `<base>.trace` is taken).
  *
  * Memory: OTF2 asks our allocator for its buffers' chunks; a location
  * that holds TALLY_TRACE_BUFFER bytes gets none, which makes OTF2 flush
@@ -121,29 +124,100 @@ static void read_opts(struct tly_trace_opts *o, const struct tly_rt_cfg *raw)
 	o->lose_thread = tly_parse_num(raw->trace_test_lose, 0, 1 << TLY_TRACE_TSHIFT, &v) == 0 ? (int)v - 1 : -1;
 }
 
-/* A fresh directory <base>.trace (.1.trace, ... when taken) made by rank 0
- * (or by each process of a job without MPI, with its rank in the name). */
+/* The archive's name, <base>.trace (<base>.rank<N>.trace for each
+ * process of a job without MPI), and rank 0's private directory for it
+ * (output/out_stage.c: made and checked in the output directory, never
+ * one someone else made or swapped in); its files are made through the
+ * directory's descriptor, the whole moved into place at the end. */
 static int make_dir(char *dir, size_t len, const char *outname, int rank_tag)
 {
+	struct tly_trace_state *tr = tly_trace();
 	size_t n = strlen(outname);
-	struct stat sb;
+	char sfx[48] = "";
 
 	if (n > 3 && !strcmp(outname + n - 3, ".h5"))
 		n -= 3;
-	for (int k = 0; k < 100; k++) {
-		char sfx[48] = "";
+	if (rank_tag >= 0)
+		snprintf(sfx, sizeof sfx, ".rank%05d", rank_tag);
+	if ((size_t)snprintf(dir, len, "%.*s%s.trace", (int)n, outname, sfx) >= len)
+		return -ENAMETOOLONG;
+	return tly_out_stage_mkdir(&tr->stage, dir);
+}
 
-		if (rank_tag >= 0)
-			snprintf(sfx, sizeof sfx, ".rank%05d", rank_tag);
-		if (k)
-			snprintf(sfx + strlen(sfx), sizeof sfx - strlen(sfx), ".%d", k);
-		snprintf(dir, len, "%.*s%s.trace", (int)n, outname, sfx);
-		if (mkdir(dir, 0755) == 0)
-			return lstat(dir, &sb) == 0 && S_ISDIR(sb.st_mode) && sb.st_uid == geteuid() ? 0 : -EPERM;
-		if (errno != EEXIST)
-			return -errno;
+/* Every rank: the private directory rank 0 made (its name and inode
+ * broadcast; renamed meanwhile by a neighbour, its new name read from
+ * rank 0's descriptor and tried again), then the name OTF2 opens it by.
+ * All ranks agree before OTF2 is opened (its opening is collective). */
+static int join_dir(void *comm_ptr, int e)
+{
+	struct tly_trace_state *tr = tly_trace();
+	struct {
+		int e;
+		char priv[256];
+		unsigned long long ino;
+	} m = { e, "", 0 };
+	int je = e, all = 1;
+
+	for (int k = 0; comm_ptr && k < 4; k++) {
+		if (tr->rank == 0) {
+			if (k && tly_out_stage_current(&tr->stage) != 0)
+				m.e = -EXDEV;
+			snprintf(m.priv, sizeof m.priv, "%s", tr->stage.priv);
+			m.ino = tr->stage.ino;
+		}
+		PMPI_Bcast(&m, (int)sizeof m, MPI_BYTE, 0, *(MPI_Comm *)comm_ptr);
+		PMPI_Bcast(tr->dir, (int)sizeof tr->dir, MPI_CHAR, 0, *(MPI_Comm *)comm_ptr);
+		je = m.e;
+		if (!je && tr->rank != 0)
+			je = tly_out_stage_join(&tr->stage, tr->dir, m.priv, m.ino);
+		all = !je;
+		PMPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, *(MPI_Comm *)comm_ptr);
+		if (all || m.e)
+			break;
+		if (!je && tr->rank != 0)
+			tly_out_stage_close(&tr->stage);
 	}
-	return -EEXIST;
+	if (!all && !je)
+		je = -EXDEV;   /* another rank could not open the directory */
+	if (!je)
+		tly_out_stage_dirpath(&tr->stage, tr->otf2, sizeof tr->otf2);
+	return je;
+}
+
+/* "<output dir>/<private directory>", where an archive not moved into
+ * place stays. */
+const char *tly_trace_where(char *buf, size_t len)
+{
+	struct tly_trace_state *tr = tly_trace();
+
+	snprintf(buf, len, "%s/%s", tr->stage.dir, tr->stage.priv);
+	return buf;
+}
+
+/* Rank 0, the archive closed: moved into place whole, never replacing
+ * anything; said once. */
+void tly_trace_publish(int closed)
+{
+	struct tly_trace_state *tr = tly_trace();
+	char final[1400], where[1400];
+	int rc;
+
+	if (tr->rank != 0) {
+		tly_out_stage_close(&tr->stage);
+		return;
+	}
+	rc = tly_out_stage_publish_dir(&tr->stage, tr->dir, final, sizeof final);
+	if (rc != 0)   /* where it is now, renamed by someone else or not */
+		(void)tly_out_stage_current(&tr->stage);
+	tly_trace_where(where, sizeof where);
+	if (rc != 0)
+		tly_rt_log(1, "the trace archive stays in %s/traces.otf2: it could not be moved to %s (%s)", where,
+			   tr->dir, strerror(-rc));
+	else if (!closed)
+		tly_rt_log(1, "the trace archive %s/traces.otf2 could not be closed", final);
+	else
+		tly_rt_log(1, "trace written to %s/traces.otf2", final);
+	tly_out_stage_close(&tr->stage);
 }
 
 static int open_archive(void)
@@ -154,7 +228,7 @@ static int open_archive(void)
 	chunk = chunk < OTF2_CHUNK_SIZE_MIN ? OTF2_CHUNK_SIZE_MIN : chunk > (1 << 20) ? (1 << 20) : chunk;
 	int ok;
 
-	tr->ar = OTF2_Archive_Open(tr->dir, "traces", OTF2_FILEMODE_WRITE, chunk, OTF2_CHUNK_SIZE_MIN,
+	tr->ar = OTF2_Archive_Open(tr->otf2, "traces", OTF2_FILEMODE_WRITE, chunk, OTF2_CHUNK_SIZE_MIN,
 				     OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
 	ok = tr->ar != NULL;
 	if (ok && tr->comm)
@@ -200,25 +274,24 @@ static void job_start(void *comm_ptr)
 		snprintf(name, sizeof name, "%s", p->outname);
 	else
 		tly_out_choose_name(name, sizeof name, ".h5");
+	tr->stage.dirfd = tr->stage.privfd = -1;   /* none yet (a rank that joins none closes none) */
 	if (tr->rank == 0)
 		e = make_dir(tr->dir, sizeof tr->dir, name, !comm_ptr && p->job.size > 1 ? p->rank : -1);
-	if (comm_ptr) {
-		PMPI_Bcast(&e, 1, MPI_INT, 0, *(MPI_Comm *)comm_ptr);
-		PMPI_Bcast(tr->dir, (int)sizeof tr->dir, MPI_CHAR, 0, *(MPI_Comm *)comm_ptr);
-	}
-	if (e) {
-		if (tr->rank == 0)
-			tly_rt_log(1, "trace not taken: cannot make its directory %s (%s)", tr->dir, strerror(-e));
-		return;
-	}
-	ok = open_archive() == 0;
+	e = join_dir(comm_ptr, e);
+	ok = !e && open_archive() == 0;
 	if (comm_ptr)
 		PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, *(MPI_Comm *)comm_ptr);
 	if (!ok) {
-		if (tr->rank == 0) {
-			tly_rt_log(1, "trace not taken: OTF2 cannot open an archive in %s", tr->dir);
-			rmdir(tr->dir);
-		}
+		if (tr->rank == 0 && e == -EXDEV)
+			tly_rt_log(1, "trace not taken: its private directory for %s was replaced by someone else's",
+				   tr->dir);
+		else if (tr->rank == 0 && e)
+			tly_rt_log(1, "trace not taken: cannot make its directory for %s (%s)", tr->dir, strerror(-e));
+		else if (tr->rank == 0)
+			tly_rt_log(1, "trace not taken: OTF2 cannot open an archive for %s", tr->dir);
+		if (tr->rank == 0 && tr->stage.privfd >= 0)
+			tly_out_stage_discard(&tr->stage);   /* the private directory, when still empty */
+		tly_out_stage_close(&tr->stage);
 		return;   /* the archive handle, if any, is left: closing it is collective */
 	}
 	tr->off0_at = tly_rt_now();

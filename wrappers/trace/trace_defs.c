@@ -328,7 +328,10 @@ static int close_archive(const struct tly_out_ctx *c, hid_t file, hid_t dxpl)
 	 * partial file cannot; a job of one rank writes its file without the
 	 * communicator (mpi_lifecycle.c) but is the whole communicator */
 	if (c->partial || (s->comm && c->comm != s->comm && s->nranks > 1)) {
-		tly_rt_log(1, "the trace in %s is left incomplete (a partial file is written)", s->dir);
+		char where[1400];
+
+		tly_rt_log(1, "the trace in %s is left incomplete (a partial file is written)",
+			   tly_trace_where(where, sizeof where));
 		return 0;
 	}
 	__atomic_store_n(&s->open, 0, __ATOMIC_RELEASE);
@@ -349,10 +352,7 @@ static int close_archive(const struct tly_out_ctx *c, hid_t file, hid_t dxpl)
 	if (s->rank == 0 && all)
 		global_defs(s, c->p, c->names, all, nall, s->nranks, &dropped, &gn);
 	tly_trace_gpu_free(gn.names, gn.n);
-	if (OTF2_Archive_Close(s->ar) != OTF2_SUCCESS && s->rank == 0)
-		tly_rt_log(1, "the trace archive %s/traces.otf2 could not be closed", s->dir);
-	else if (s->rank == 0)
-		tly_rt_log(1, "trace written to %s/traces.otf2", s->dir);
+	tly_trace_publish(OTF2_Archive_Close(s->ar) == OTF2_SUCCESS);
 	if (s->rank == 0 && dropped)
 		tly_rt_log(1, "trace: %lld events dropped beyond TALLY_TRACE_MAX_EVENTS=%lld per thread "
 			   "(per location in the archive: tally::dropped_events)", (long long)dropped,

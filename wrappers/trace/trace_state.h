@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 
+#include "output/out_stage.h"
 #include "trace/trace.h"
 
 struct tly_trace_state {
@@ -16,7 +17,9 @@ struct tly_trace_state {
 	void *comm;                   /* the tool's MPI_Comm *, NULL: no MPI */
 	int rank, nranks;
 	int open;                     /* events may be written (atomic) */
-	char dir[1100];               /* the archive's directory */
+	char dir[1100];               /* the archive's directory, once in place */
+	char otf2[1100];              /* the name OTF2 writes under (the private one) */
+	struct tly_out_stage stage;   /* the private directory (output/out_stage.h) */
 	int64_t off0_at, off0, off1_at, off1;   /* clock offsets to rank 0 */
 	pthread_mutex_t lock;         /* locs */
 	struct tly_trace_loc *locs;
