@@ -68,15 +68,15 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
             info.external_attr = 0o644 << 16
             info.compress_type = zipfile.ZIP_DEFLATED
             z.writestr(info, data)
-    os.replace(tmp, os.path.join(wheel_directory, name))
+    os.replace(tmp, os.path.join(wheel_directory, name))   # safe-file: pip's own build directory
     return name
 
 
 def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None):
     info = os.path.join(metadata_directory, f"{DIST}.dist-info")
-    os.makedirs(info, exist_ok=True)
+    os.makedirs(info, exist_ok=True)   # safe-file: pip's metadata directory, not Tally's output
     for arc, data in _dist_info().items():
-        with open(os.path.join(metadata_directory, arc), "wb") as f:
+        with open(os.path.join(metadata_directory, arc), "wb") as f:   # safe-file: pip's directory
             f.write(data)
     return f"{DIST}.dist-info"
 

@@ -51,9 +51,19 @@ static int is_ours(const char *name, int *piece)
 	return *piece || !strcmp(name, "merging") || !strcmp(name, "ambiguous");
 }
 
+/* The job directory, opened and checked on its descriptor (a real
+ * directory of this user that nobody else can enter: rt_exit.c makes it
+ * 0700), so every *at() call below works inside it, whatever a neighbour
+ * does to its name. */
 static DIR *open_dir(const char *dir)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+
+	if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077))) {
+		close(fd);
+		fd = -1;
+	}
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 
 	if (!d && fd >= 0)
@@ -78,11 +88,11 @@ int tly_rt_job_sweep(const char *dir)
 		if ((double)st.st_mtim.tv_sec + (double)st.st_mtim.tv_nsec / 1e9 >= since)
 			continue;
 		if (!piece) {
-			unlinkat(dirfd(d), e->d_name, 0);
+			unlinkat(dirfd(d), e->d_name, 0);   /* safe-file: in the checked job directory */
 			continue;
 		}
 		snprintf(aside, sizeof aside, "stale-%llu-%s", (unsigned long long)st.st_ino, e->d_name);
-		moved += renameat(dirfd(d), e->d_name, dirfd(d), aside) == 0;
+		moved += renameat(dirfd(d), e->d_name, dirfd(d), aside) == 0;   /* safe-file: checked job dir */
 	}
 	closedir(d);
 	if (moved)
@@ -95,13 +105,13 @@ int tly_rt_job_sweep(const char *dir)
  * renameat2's RENAME_NOREPLACE where a file system has no hard links. */
 static int take_name(int dfd, const char *own, const char *name)
 {
-	if (linkat(dfd, own, dfd, name, 0) == 0) {
-		unlinkat(dfd, own, 0);
+	if (linkat(dfd, own, dfd, name, 0) == 0) {   /* safe-file: dfd is the checked job directory */
+		unlinkat(dfd, own, 0);                  /* safe-file: the same */
 		return 0;
 	}
 	if (errno == EEXIST)
 		return -1;
-	return renameat2(dfd, own, dfd, name, RENAME_NOREPLACE);
+	return renameat2(dfd, own, dfd, name, RENAME_NOREPLACE);   /* safe-file: the same, never replacing */
 }
 
 int tly_rt_job_place(const char *dir, const char *own, int rank)
@@ -115,8 +125,8 @@ int tly_rt_job_place(const char *dir, const char *own, int rank)
 	snprintf(name, sizeof name, "rank%05d.h5", rank);
 	if (take_name(dirfd(d), own, name) != 0)
 		err = errno;
-	if (err == EEXIST && (fd = openat(dirfd(d), "ambiguous", O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
-					  0600)) >= 0)
+	if (err == EEXIST && (fd = openat(dirfd(d), "ambiguous",   /* safe-file: in the checked job directory */
+					  O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600)) >= 0)
 		close(fd);
 	closedir(d);
 	return err == EEXIST ? 1 : err ? -1 : 0;
