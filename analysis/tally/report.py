@@ -125,7 +125,8 @@ def budget_rows(run):
     rk = run.ranks
     if not all(c in rk for c in ("budget_pct", "waits_skipped", "tally_cpu_ns", "cpu_ns")):
         return []   # files before schema 6
-    rows = [("OpenMP waits of one-thread teams (counted, not recorded)", int(rk["waits_skipped"].sum()))]
+    # labels short (the Run table's item column), the explanation in the value
+    rows = [("waits of one-thread teams", f"{int(rk['waits_skipped'].sum())} (counted, not recorded)")]
     pct = float(rk["budget_pct"].max())
     if pct <= 0:
         rows.append(("cost budget (TALLY_BUDGET)", "off: every record in full"))
@@ -133,13 +134,14 @@ def budget_rows(run):
         deg = run.table("degraded")
         n = len(deg) if deg is not None else 0
         steps = deg["step"].value_counts().to_dict() if n else {}
-        rows.append((f"cost budget {pct:g}% (TALLY_BUDGET): regions degraded '~' (counters off / visits only)",
-                     f"{n} ({steps.get(1, 0)} / {steps.get(2, 0)})"))
+        rows.append(("cost budget (TALLY_BUDGET)",
+                     f"{pct:g}%: {n} region(s) degraded '~' ({steps.get(1, 0)} counters off, "
+                     f"{steps.get(2, 0)} visits only)"))
     cpu, tally = float(rk["cpu_ns"].sum()), float(rk["tally_cpu_ns"].sum())
-    rows.append(("Tally CPU time, sum over ranks [s] (loading: measured, an upper bound; events: timed sample)",
-                 f"{tally / 1e9:.6f} of {cpu / 1e9:.6f}"))
+    rows.append(("Tally CPU time, sum over ranks [s]",
+                 f"{tally / 1e9:.6f} of {cpu / 1e9:.6f} (loading: an upper bound; events: a timed sample)"))
     if cpu > tally > 0:
-        rows.append(("Tally/plain from the file (estimate: CPU with / without Tally's)", f"{cpu / (cpu - tally):.3f}"))
+        rows.append(("Tally/plain from the file", f"{cpu / (cpu - tally):.3f} (estimate: CPU with / without Tally's)"))
     return rows
 
 
