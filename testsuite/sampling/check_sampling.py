@@ -92,8 +92,14 @@ def shares(f, srcdir, mode, path_of_file):
     truth = {k: 100.0 * spent[k] / sum(spent.values()) for k in WANT}
     print("shares:", {k: round(v, 1) for k, v in got.items()}, "of", tot, "samples; CPU time:",
           {k: round(v, 1) for k, v in truth.items()})
+    # the program's own split is its work's shape, not Tally's: how fast each
+    # hot spot runs varies with the machine (50.6/37.9/11.5 on a fresh CI
+    # machine for 60/30/10), so only its order and a broad band are asked;
+    # the samples are held to the CPU time it measured (TOL)
+    order = sorted(WANT, key=lambda k: -truth[k])
+    check(order == sorted(WANT, key=lambda k: -WANT[k]), "the program's own split keeps its order: %s" % truth)
     for k, w in WANT.items():
-        check(abs(truth[k] - w) <= 8, "the program's own split: %s %.1f%%, meant %.0f" % (k, truth[k], w))
+        check(abs(truth[k] - w) <= 15, "the program's own split: %s %.1f%%, meant %.0f" % (k, truth[k], w))
         check(abs(got[k] - truth[k]) <= TOL, "%s: %.1f%% of the samples, %.1f%% of the CPU time (+- %.0f)"
               % (k, got[k], truth[k], TOL))
         check(through_main[k] >= 0.95 * self_n[k], "%s: %d of %d samples unwound to main" % (k, through_main[k], self_n[k]))
