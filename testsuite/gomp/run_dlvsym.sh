@@ -11,14 +11,16 @@ app=$1 shim=$2 pre=$3 pypath=$4 mode=${5:-tally}
 dir=$(mktemp -d) ; trap 'rm -rf "$dir"' EXIT
 cd "$dir"
 export DLVSYM_SHIM_OUT=$dir/shim.txt OMP_NUM_THREADS=2 TALLY_OUTPUT_NAME=chain.h5
+# a sanitizer build: its runtime must come first (tally-run does the same)
+asan=$(ldd "$shim" "$pre" 2>/dev/null | awk '$1 ~ /^libasan\.so/ {print $3 " "; exit}')
 if [ "$mode" = plain ]; then
-  timeout 60 env LD_PRELOAD="$shim" "$app" >out.txt || { echo "program failed"; exit 1; }
+  timeout 60 env LD_PRELOAD="$asan$shim" "$app" >out.txt || { echo "program failed"; exit 1; }
   read -r calls next <shim.txt; read -r want _ <out.txt
   echo "shim alone: $calls calls, next $next"
   [ "$calls" = "$want" ] && [[ $next == *libgomp* ]] || { echo "FAIL: the shim does not chain to libgomp"; exit 1; }
   exit 0
 fi
-timeout 60 env LD_PRELOAD="$shim $pre" "$app" >out.txt || { echo "program failed"; exit 1; }
+timeout 60 env LD_PRELOAD="$asan$shim $pre" "$app" >out.txt || { echo "program failed"; exit 1; }
 read -r calls next <shim.txt; read -r want _ <out.txt
 echo "shim: $calls calls, next definition in $next"
 [ "$calls" = "$want" ] || { echo "FAIL: shim saw $calls of $want regions"; exit 1; }
