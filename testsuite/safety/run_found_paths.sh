@@ -19,6 +19,8 @@ w=$(mktemp -d); trap 'rm -rf "$w"' EXIT
 fail=0
 say() { echo "$1"; case $1 in FAILED*) fail=1 ;; esac; }
 real=$(dirname "$(readlink -f "$preload")")
+# a sanitizer build: its runtime first in LD_PRELOAD (tally-run does the same)
+asan=$(ldd "$preload" 2>/dev/null | awk '$1 ~ /^libasan\.so/ {print $3 " "; exit}')
 pkg=${TALLY_PYTHONPATH:-}
 unset TALLY_PYTHONPATH
 
@@ -30,7 +32,7 @@ ln -s "$real/libtally-preload.so" "$w/run/lib/libtally-preload.so"
 cp "$planted" "$w/run/evil/lib/libtally-h5.so"
 cp "$planted" "$w/run/evil/lib/libtally-preload.so"
 export PLANTED_MARKER=$w/marker1
-(cd "$w/run" && SAFETY_CHDIR=evil LD_PRELOAD=lib/libtally-preload.so TALLY_OUTPUT_DIR=$w/out OMPI_ALLOW_RUN_AS_ROOT=1 \
+(cd "$w/run" && SAFETY_CHDIR=evil LD_PRELOAD="${asan}lib/libtally-preload.so" TALLY_OUTPUT_DIR=$w/out OMPI_ALLOW_RUN_AS_ROOT=1 \
   OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 /usr/bin/timeout 120 "$mpiapp" 0 >/dev/null 2>"$w/err1")
 rc=$?
 cat "$w/err1"
@@ -47,7 +49,7 @@ cp "$real/libtally-preload.so" "$w/open/"
 cp "$planted" "$w/open/libtally-h5.so"
 chmod 0777 "$w/open"
 export PLANTED_MARKER=$w/marker2
-LD_PRELOAD=$w/open/libtally-preload.so TALLY_OUTPUT_DIR=$w/out2 /usr/bin/timeout 60 /bin/true 2>"$w/err2"
+LD_PRELOAD="${asan}$w/open/libtally-preload.so" TALLY_OUTPUT_DIR=$w/out2 /usr/bin/timeout 60 /bin/true 2>"$w/err2"
 cat "$w/err2"
 [ ! -e "$w/marker2" ] && say "ok: open directory: its libtally-h5.so was not loaded" \
   || say "FAILED: open directory: its libtally-h5.so was loaded"

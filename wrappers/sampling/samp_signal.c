@@ -98,6 +98,33 @@ static int64_t reserve(struct tly_samp_thread *s, uint64_t need, uint64_t *head)
 	return (int64_t)pos;
 }
 
+/* The interrupted stack, copied as bytes the program owns: under
+ * AddressSanitizer it holds redzones and poisoned frames that an
+ * instrumented (or intercepted) memcpy reports, so an ASan build copies
+ * word by word, uninstrumented; elsewhere memcpy. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SAMP_RAW_COPY __attribute__((no_sanitize_address, noinline))
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SAMP_RAW_COPY __attribute__((no_sanitize_address, noinline))
+#endif
+#endif
+#ifdef SAMP_RAW_COPY
+SAMP_RAW_COPY static void copy_stack(unsigned char *dst, uint64_t sp, uint64_t len)
+{
+	const volatile uint64_t *from = (const volatile uint64_t *)sp;
+	uint64_t *to = (uint64_t *)(void *)dst;
+
+	for (uint64_t i = 0; i < len / 8; i++)
+		to[i] = from[i];
+}
+#else
+static void copy_stack(unsigned char *dst, uint64_t sp, uint64_t len)
+{
+	__builtin_memcpy(dst, (const void *)sp, len);
+}
+#endif
+
 static void take(struct tly_samp_thread *s, const siginfo_t *si, const ucontext_t *uc)
 {
 	struct tly_samp_rec hdr;
@@ -124,7 +151,7 @@ static void take(struct tly_samp_thread *s, const siginfo_t *si, const ucontext_
 	hdr.weight = w;
 	hdr.sp = sp;
 	__builtin_memcpy(s->buf + pos, &hdr, sizeof hdr);
-	__builtin_memcpy(s->buf + pos + sizeof hdr, (const void *)sp, len);
+	copy_stack((unsigned char *)s->buf + pos + sizeof hdr, sp, len);
 	atomic_store_explicit(&s->head, head + need, memory_order_release);
 	if (head + need - atomic_load_explicit(&s->tail, memory_order_relaxed) > s->cap / 2)
 		sem_post(&samp_state.wake);   /* async-signal-safe */
