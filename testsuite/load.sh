@@ -18,8 +18,9 @@ load_start() {
 }
 load_stop() {
   [ ${#load_pids[@]} -eq 0 ] && return 0
-  kill "${load_pids[@]}" 2>/dev/null
-  wait "${load_pids[@]}" 2>/dev/null
+  # killed busy processes end 143: not a failure of the caller (set -e)
+  kill "${load_pids[@]}" 2>/dev/null || true
+  wait "${load_pids[@]}" 2>/dev/null || true
   echo "load: ${#load_pids[@]} busy processes stopped"
   load_pids=()
 }
