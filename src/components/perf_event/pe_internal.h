@@ -179,6 +179,7 @@ struct tly_pe_ovf {
 	long long missed[TLY_PE_MAX_EVENTS];
 	long long period[TLY_PE_MAX_EVENTS];
 	unsigned char given[TLY_PE_MAX_EVENTS];
+	int at_stop; /* PAPI_stop's flush: one call per counter, not per sample */
 	uint64_t out_ns;
 	int tight;
 };
