@@ -87,6 +87,10 @@ typedef struct tally_gpu_device_info {
  * kernel (DRAM, L2, L1/tex, frame buffer: dram__, lts__, l1tex__, ...;
  * with or without the cuda::: prefix), else 0. */
 PAPI_EXPORT int tally_gpu_metric_cache_dependent(const char *name);
+/* 1 when a per-kernel collection of this process replayed its kernels
+ * itself, with an L2 flush before every pass (cache-dependent metrics in
+ * several passes, TALLY_CUDA_CACHE=flush), else 0 (docs/gpu.md). */
+PAPI_EXPORT int tally_gpu_replay_flushes_each_pass(void);
 PAPI_EXPORT int tally_gpu_num_devices(int *count);
 PAPI_EXPORT int tally_gpu_device_info(int device, tally_gpu_device_info_t *info);
 PAPI_EXPORT int tally_gpu_open_chip(const char *chip, int *device);

@@ -1,6 +1,7 @@
 // gpu_kernels.cu - test kernels with known work, and C launchers.
 #include <cuda_runtime.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include "gpu_kernels.h"
 
 // Each thread runs `iters` dependent FMAs: iters FFMA thread instructions.
@@ -21,6 +22,30 @@ __global__ void copy(const float *in, float *out, size_t n)
 
 	for (; i < n; i += stride)
 		out[i] = in[i];
+}
+
+// Reads n floats, writes one sum per thread (issue 50: a kernel that only
+// reads finds its data in the L2 in a later replay pass).
+__global__ void readsum(const float *in, float *out, size_t n)
+{
+	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	size_t stride = (size_t)gridDim.x * blockDim.x;
+	float s = 0;
+
+	for (size_t k = i; k < n; k += stride)
+		s += in[k];
+	out[i] = s;
+}
+
+// Adds 1 to each of n floats in place: replaying it without restoring the
+// memory would add once per pass.
+__global__ void bump(float *in, size_t n)
+{
+	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	size_t stride = (size_t)gridDim.x * blockDim.x;
+
+	for (; i < n; i += stride)
+		in[i] += 1.0f;
 }
 
 static float *g_out, *g_in, *g_cpy;
@@ -51,6 +76,34 @@ extern "C" int tg_copy(void)
 {
 	copy<<<1320, 256>>>(g_in, g_cpy, g_n);
 	return cudaGetLastError() == cudaSuccess ? 0 : -1;
+}
+
+extern "C" int tg_readsum(void)
+{
+	readsum<<<1320, 256>>>(g_in, g_cpy, g_n);
+	return cudaGetLastError() == cudaSuccess ? 0 : -1;
+}
+
+extern "C" int tg_bump(void)
+{
+	bump<<<1320, 256>>>(g_in, g_n);
+	return cudaGetLastError() == cudaSuccess ? 0 : -1;
+}
+
+// Elements of the copy input not equal to v (-1 on error).
+extern "C" long tg_count_not(float v)
+{
+	float *h = (float *)malloc(g_n * sizeof(float));
+	long bad = 0;
+
+	if (!h || cudaMemcpy(h, g_in, g_n * sizeof(float), cudaMemcpyDeviceToHost) != cudaSuccess) {
+		free(h);
+		return -1;
+	}
+	for (size_t i = 0; i < g_n; i++)
+		bad += h[i] != v;
+	free(h);
+	return bad;
 }
 
 extern "C" int tg_sync(void)

@@ -11,6 +11,11 @@ int tg_init(size_t work_threads, size_t copy_floats);
 int tg_work(int blocks, int threads, int iters);
 /* copy<<<1320, 256>>> over copy_floats floats. */
 int tg_copy(void);
+/* Mode read: a kernel that reads the copy input (sums per thread); mode
+ * bump: adds 1 to it in place; tg_count_not: elements not equal to v. */
+int tg_readsum(void);
+int tg_bump(void);
+long tg_count_not(float v);
 int tg_sync(void);
 /* Several GPUs: the devices visible; work<<<>>> on device dev (made
  * current; its output buffer allocated at its first use); the UUID of

@@ -5,7 +5,10 @@
  * MPI_Init (tg_work_on) and launches TM_LAUNCHES work kernels there.
  * Mode "all": each rank launches TM_LAUNCHES work kernels on every
  * visible GPU in turn.  Mode "copy": 3 launches of the copy kernel on GPU
- * 0 (TG_COPY_MIB MiB read each; run_rt_cache.sh).  Ranks take turns (barriers).  Each rank prints
+ * 0 (TG_COPY_MIB MiB read each; run_rt_cache.sh); "read": 3 of a kernel
+ * that only reads them; "bump": 3 of a kernel adding 1 in place, then
+ * every element must be 3 (a replay that did not restore the memory
+ * between its passes adds once per pass).  Ranks take turns (barriers).  Each rank prints
  * "USED rank device uuid" for every GPU it launched on.  77 without a GPU.
  */
 #include <mpi.h>
@@ -39,6 +42,8 @@ int main(int argc, char **argv)
 	int rank, size, ngpu, ok = 1, all;
 	int every = argc > 1 && !strcmp(argv[1], "all");
 	int copy = argc > 1 && !strcmp(argv[1], "copy");
+	int rd = argc > 1 && !strcmp(argv[1], "read");
+	int bmp = argc > 1 && !strcmp(argv[1], "bump");
 
 	MPI_Init(&argc, &argv);   /* before any CUDA call: the device is chosen after it */
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -54,13 +59,19 @@ int main(int argc, char **argv)
 		MPI_Finalize();
 		return gpu ? 1 : 77;
 	}
-	if (copy && tg_init((size_t)TG_BLOCKS * TG_THREADS, tg_copy_floats()) != 0)
+	if ((copy || rd || bmp) && tg_init((size_t)TG_BLOCKS * TG_THREADS, tg_copy_floats()) != 0)
 		ok = 0;
 	for (int turn = 0; turn < size && ok; turn++) {
 		if (turn == rank) {
-			if (copy)
+			if (copy || rd || bmp)
 				for (int k = 0; k < TM_LAUNCHES && ok; k++)
-					ok = tg_copy() == 0 && tg_sync() == 0;
+					ok = (copy ? tg_copy() : rd ? tg_readsum() : tg_bump()) == 0 && tg_sync() == 0;
+			if (bmp && ok) {
+				long bad = tg_count_not((float)TM_LAUNCHES);
+
+				printf("bump: %ld of %zu elements not %d\n", bad, tg_copy_floats(), TM_LAUNCHES);
+				ok = bad == 0;
+			}
 			else if (every)
 				for (int d = 0; d < ngpu && ok; d++)
 					ok = run_on(rank, d) == 0;

@@ -37,10 +37,12 @@ static void one_row(struct tly_row_gpu_kernels *row, struct tly_rt_proc *p, cons
 	snprintf(row->replay, sizeof row->replay, "%s", replay ? "kernel replay"
 		 : tly_pass_state()->gpu_image ? TLY_PASS_MODE_IMAGE
 		 : tly_pass_state()->gpu_replay ? "application replay" : "none");
-	/* kernel replay flushes before the first pass only (cuda_replay_cache.c) */
+	/* CUPTI's kernel replay flushes before the first pass only, Tally's
+	 * own before every pass (cuda_replay_cache.c, cuda_replay_own.c) */
 	snprintf(row->cache, sizeof row->cache, "%s", tly_gpu_rt_ranges() ? "none"
 		 : replay && !strcmp(tly_rt_proc()->opt.raw.cuda_cache, "flush") &&
-		   tally_gpu_metric_cache_dependent(row->metric) ? "flush, pass 1"
+		   tally_gpu_metric_cache_dependent(row->metric) && !tally_gpu_replay_flushes_each_pass()
+		 ? "flush, pass 1"
 		 : tly_rt_proc()->opt.raw.cuda_cache);
 	row->total = k->total[i];
 	row->min = k->min[i];

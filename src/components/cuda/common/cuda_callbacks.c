@@ -121,10 +121,8 @@ static const char *demangled(const char *sym, char **owned)
 }
 
 /* The stream a launch goes to (its parameters by callback id). */
-static CUstream launch_stream(CUpti_CallbackId id, const CUpti_CallbackData *cd)
+CUstream tly_cu_launch_stream(CUpti_CallbackId id, const void *p)
 {
-	const void *p = cd->functionParams;
-
 	if (!p)
 		return NULL;
 	switch (id) {
@@ -191,8 +189,18 @@ static const struct tly_cu_cb_follower *follower(int i)
 	return atomic_load_explicit(&followers[i], memory_order_acquire);
 }
 
+/* Launches this thread makes itself (replay passes, cuda_replay_own.c). */
+static _Thread_local int quiet;
+
+void tly_cu_cb_quiet(int on)
+{
+	quiet = on;
+}
+
 static void on_launch(CUpti_CallbackId id, const CUpti_CallbackData *cd)
 {
+	if (quiet)
+		return;
 	double t = tly_cu_time_start();
 	char *owned;
 
@@ -230,14 +238,17 @@ static void on_launch(CUpti_CallbackId id, const CUpti_CallbackData *cd)
 	if (!l.phase) {
 		for (int i = 0; i < MAX_FOLLOWERS; i++)
 			if (follower(i) && follower(i)->before_launch)
-				follower(i)->before_launch(cd->context);
-		tly_cu_cache_before_launch(cd->context, launch_stream(id, cd));
+				follower(i)->before_launch(cd->context, tly_cu_launch_stream(id, cd->functionParams));
+		tly_cu_cache_before_launch(cd->context, tly_cu_launch_stream(id, cd->functionParams));
 	}
 	if (l.phase) {
 		for (int i = 0; i < MAX_FOLLOWERS; i++)
 			if (follower(i) && follower(i)->note_launch)
 				follower(i)->note_launch(cd->context, cd->correlationId, name);
 		tly_cu_ctx_note_launch(cd->context, name, &passes);
+		for (int i = 0; i < MAX_FOLLOWERS; i++)
+			if (follower(i) && follower(i)->after_launch)
+				follower(i)->after_launch(cd->context, id, cd->functionParams);
 		/* Under KernelReplay CUPTI has replayed the kernel once per
 		 * pass by the time the launch call returns. */
 		if (passes > 0 && rfn)

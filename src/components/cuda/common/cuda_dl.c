@@ -34,6 +34,7 @@ static const struct tly_dl_sym drv_syms[] = {
 	DRV(cuDevicePrimaryCtxRelease), DRV(cuCtxGetCurrent), DRV(cuCtxPushCurrent),
 	DRV(cuCtxPopCurrent), DRV(cuCtxGetDevice), DRV(cuCtxSynchronize), DRV(cuGetErrorName),
 	DRV(cuMemAlloc), DRV(cuMemsetD8Async), DRV(cuStreamIsCapturing),
+	DRV(cuLaunchKernel), DRV(cuLaunchKernelEx), DRV(cuLaunchCooperativeKernel),
 };
 
 static const struct tly_dl_sym pti_syms[] = {
@@ -74,6 +75,12 @@ static const struct tly_dl_sym act_syms[] = {
 	ACT(cuptiGetTimestamp),
 };
 
+#define CKP(n) TLY_DL_SYM(struct tly_cu_ckpt_fns, n)
+
+static const struct tly_dl_sym ckpt_syms[] = {
+	CKP(cuptiCheckpointSave), CKP(cuptiCheckpointRestore), CKP(cuptiCheckpointFree),
+};
+
 typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
 
 /* The subsystem's state: handles, tables, and what went wrong. */
@@ -90,6 +97,10 @@ static struct {
 	struct tly_cu_act_fns act;
 	const struct tly_cu_act_fns *act_ok;  /* &act when every symbol resolved */
 	char act_error[256];
+	struct tly_cu_ckpt_fns ckpt;
+	const struct tly_cu_ckpt_fns *ckpt_ok; /* &ckpt when every symbol resolved */
+	int ckpt_tried;
+	char ckpt_error[256];
 	demangle_fn demangle;
 } loader = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
@@ -203,6 +214,41 @@ const struct tly_cu_act_fns *tly_cu_act_fns(const char **why)
 	if (why)
 		*why = !l->pti ? l->pti_error : loader.act_ok ? "" : loader.act_error;
 	return l->pti ? loader.act_ok : NULL;
+}
+
+/* libcheckpoint.so from libcupti's own directory (an absolute path: no
+ * search path is asked), else the build's CUPTI directory. */
+static void load_ckpt_locked(void)
+{
+	char dir[512] = TALLY_CUPTI_DIR, path[600], *slash;
+	Dl_info di;
+	void *sym = loader.libs.pti ? dlsym(loader.h_pti, "cuptiGetVersion") : NULL;
+
+	if (sym && dladdr(sym, &di) && di.dli_fname && di.dli_fname[0] == '/' &&
+	    snprintf(dir, sizeof dir, "%s", di.dli_fname) < (int)sizeof dir && (slash = strrchr(dir, '/')))
+		*slash = '\0';
+	snprintf(path, sizeof path, "%s/libcheckpoint.so", dir);
+	const char *const names[] = { path, TALLY_CUPTI_DIR "/libcheckpoint.so", NULL };
+	void *h = tly_dl_open_first(names, loader.ckpt_error, sizeof loader.ckpt_error);
+
+	if (h && tly_dl_resolve(h, "libcheckpoint", ckpt_syms, sizeof ckpt_syms / sizeof ckpt_syms[0], &loader.ckpt,
+				loader.ckpt_error, sizeof loader.ckpt_error) == 0)
+		loader.ckpt_ok = &loader.ckpt;
+}
+
+const struct tly_cu_ckpt_fns *tly_cu_ckpt_fns(const char **why)
+{
+	const struct tly_cu_libs *l = tly_cu_load();
+
+	pthread_mutex_lock(&loader.lock);
+	if (!loader.ckpt_tried && l->pti) {
+		loader.ckpt_tried = 1;
+		load_ckpt_locked();
+	}
+	if (why)
+		*why = !l->pti ? l->pti_error : loader.ckpt_ok ? "" : loader.ckpt_error;
+	pthread_mutex_unlock(&loader.lock);
+	return l->pti ? loader.ckpt_ok : NULL;
 }
 
 void tly_cu_unload(void)

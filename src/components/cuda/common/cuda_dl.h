@@ -36,6 +36,10 @@ struct tly_cu_drv {
 	TLY_CU_FN(cuMemAlloc);
 	TLY_CU_FN(cuMemsetD8Async);
 	TLY_CU_FN(cuStreamIsCapturing);
+	/* Tally's own kernel replay relaunches a kernel (cuda_replay_own.c) */
+	TLY_CU_FN(cuLaunchKernel);
+	TLY_CU_FN(cuLaunchKernelEx);
+	TLY_CU_FN(cuLaunchCooperativeKernel);
 };
 
 /* CUPTI entry points. */
@@ -105,6 +109,25 @@ struct tly_cu_act_fns {
 	TLY_CU_FN(cuptiActivityRegisterTimestampCallback);
 };
 
+/* CUPTI's Checkpoint API (libcheckpoint.so beside libcupti; its header
+ * is C++ only, so the handle is declared here with the same layout). */
+struct tly_cu_ckpt {
+	size_t structSize;
+	CUcontext ctx;
+	size_t reserveDeviceMB;
+	size_t reserveHostMB;
+	uint8_t allowOverwrite;
+	uint8_t optimizations;
+	void *pPriv;
+};
+#define TLY_CU_CKPT_STRUCT_SIZE (offsetof(struct tly_cu_ckpt, pPriv) + sizeof(void *))
+typedef CUptiResult (*tly_cu_ckpt_fn)(struct tly_cu_ckpt *handle);
+struct tly_cu_ckpt_fns {
+	tly_cu_ckpt_fn cuptiCheckpointSave;
+	tly_cu_ckpt_fn cuptiCheckpointRestore;
+	tly_cu_ckpt_fn cuptiCheckpointFree;
+};
+
 /* What loading found. */
 struct tly_cu_libs {
 	const struct tly_cu_drv *drv; /* NULL: no driver (no libcuda.so.1) */
@@ -123,6 +146,10 @@ const struct tly_cu_pcs_fns *tly_cu_pcs_fns(const char **why);
 /* The Activity API table after tly_cu_load; NULL (with *why) when
  * libcupti is absent or lacks it. */
 const struct tly_cu_act_fns *tly_cu_act_fns(const char **why);
+/* The Checkpoint API table, loaded on first call from the directory of
+ * the libcupti in use (then the build's CUPTI directory); NULL with *why
+ * when it is absent. */
+const struct tly_cu_ckpt_fns *tly_cu_ckpt_fns(const char **why);
 /* Unload (at PAPI_shutdown); a later tly_cu_load loads again. */
 void tly_cu_unload(void);
 

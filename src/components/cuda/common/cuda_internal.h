@@ -230,6 +230,10 @@ struct tly_cu_coll {
 	int refill;           /* ... harvested when full, from the launch callback */
 	size_t refills;       /* ... how many times */
 	int full_rc;          /* ... the error of one, reported by the next harvest */
+	int own;              /* Tally's own kernel replay, a flush before each pass (cuda_replay_own.c) */
+	int own_done;         /* ... every pass of the last kernel submitted (its Stop made) */
+	int own_skip;         /* ... the last launch got no passes (a stream being captured) */
+	struct tly_cu_ckpt *ckpt; /* ... the device memory at the kernel's launch */
 	double *vals;         /* scratch: n values of one range */
 };
 
@@ -245,6 +249,21 @@ int tly_cu_coll_harvest(struct tly_cu_coll *c, int restart, tly_cu_range_fn fn, 
 int tly_cu_coll_close(struct tly_cu_coll *c, tly_cu_range_fn fn, void *ud);
 /* A harvest with tly_cu_range_lock held. */
 int tly_cu_coll_harvest_locked(struct tly_cu_coll *c, int restart, tly_cu_range_fn fn, void *ud);
+
+/* ---- Tally's own kernel replay (cuda_replay_own.c) ------------------------- */
+/* Whether a kernel-mode list of n metrics needing `passes` passes is
+ * replayed by Tally (flush before each pass) rather than by CUPTI; *why
+ * says why not when a flush was asked for and it cannot be. */
+int tly_cu_own_wanted(const char *const *names, int n, size_t passes, const char **why);
+int tly_cu_own_open(struct tly_cu_coll *c);
+void tly_cu_own_close(struct tly_cu_coll *c);
+/* Launch entry (ctx current, launching thread, range lock held): the
+ * device memory saved. */
+void tly_cu_own_before(struct tly_cu_coll *c, CUstream stream);
+/* Launch exit: the other passes, each after a restore and a flush. */
+int tly_cu_own_after(struct tly_cu_coll *c, CUpti_CallbackId id, const void *params);
+/* Whether any collection of the process replayed kernels itself. */
+int tly_cu_own_used(void);
 
 /* ---- kernel mode without a ceiling (cuda_range_full.c) --------------------- */
 /* From the launch callback (entry), on the launching thread: a kernel-mode
@@ -274,14 +293,21 @@ int tly_cu_cb_init(void);
  * NULL; registering a follower again is a no-op; followers stay
  * registered (their state says whether there is anything to do). */
 struct tly_cu_cb_follower {
-	void (*before_launch)(CUcontext ctx);
+	void (*before_launch)(CUcontext ctx, CUstream stream);
 	void (*note_launch)(CUcontext ctx, uint32_t correlation_id, const char *name);
 	void (*module_loaded)(CUcontext ctx, const void *cubin, size_t size);
 	void (*module_unloading)(CUcontext ctx);
 	void (*ctx_destroying)(CUcontext ctx);
 	void (*ctx_created)(CUcontext ctx);
+	/* the launch call returned (API exit), its parameters by callback id */
+	void (*after_launch)(CUcontext ctx, CUpti_CallbackId id, const void *params);
 };
 void tly_cu_cb_follow(const struct tly_cu_cb_follower *f);
+/* While on, this thread's launches are Tally's own (a replay pass): the
+ * launch callback ignores them. */
+void tly_cu_cb_quiet(int on);
+/* The stream of a launch, from its parameters by callback id. */
+CUstream tly_cu_launch_stream(CUpti_CallbackId id, const void *params);
 /* cuda_avail_cache.c: where the caches live (no trailing slash). */
 void tly_cu_cache_dir(char *buf, size_t len);
 /* cuda_cache.c: TALLY_CUDA_CACHE (0 none, 1 flush; a malformed value is

@@ -128,7 +128,7 @@ static int arm(struct tly_cu_coll *c)
 	sc.counterDataImageSize = c->cdata_size;
 	sc.pCounterDataImage = c->cdata;
 	sc.range = c->kernel_mode ? CUPTI_AutoRange : CUPTI_UserRange;
-	sc.replayMode = c->kernel_replay ? CUPTI_KernelReplay : CUPTI_UserReplay;
+	sc.replayMode = c->kernel_replay && !c->own ? CUPTI_KernelReplay : CUPTI_UserReplay;
 	sc.maxRangesPerPass = c->max_ranges;
 	sc.numNestingLevels = 1;
 	sc.minNestingLevel = 1;
@@ -151,6 +151,7 @@ static int arm(struct tly_cu_coll *c)
 		c->rnames[c->nr++] = strdup(pr.pRangeName);
 	c->running = rc == PAPI_OK;
 	c->launched = 0;
+	c->own_done = 0;
 	return rc;
 }
 
@@ -198,6 +199,7 @@ static void free_coll(struct tly_cu_coll *c)
 	free(c->is_counter);
 	free(c->vals);
 	free(c->cdata);
+	tly_cu_own_close(c);
 	tly_cu_config_free(&c->cfg);
 	tly_cu_ctx_release(c->ctx, c);
 	memset(c, 0, sizeof *c);
@@ -254,6 +256,22 @@ void tly_cu_coll_on_full(struct tly_cu_coll *c, tly_cu_range_fn fn, void *ud)
 	tly_cu_range_lock(0);
 }
 
+/* Kernel replay by Tally itself (a flush before every pass: cache-
+ * dependent metrics in several passes, TALLY_CUDA_CACHE=flush) or by
+ * CUPTI (said once when a cache-dependent metric may be low). */
+static int choose_replay(struct tly_cu_coll *c, const char *const *names, int n)
+{
+	const char *why = NULL;
+
+	if (c->flush && c->user_pass < 0 && tly_cu_coll_can_refill(c))
+		c->own = tly_cu_own_wanted(names, n, c->cfg.passes, &why);
+	if (!c->own) {
+		tly_cu_replay_cache_check(names, n, c->cfg.passes, why);
+		return PAPI_OK;
+	}
+	return tly_cu_own_open(c);
+}
+
 int tly_cu_coll_open(struct tly_cu_coll *c, CUcontext ctx, int dev, const char *const *names, int n,
 		     int kernel_mode, int kernel_replay)
 {
@@ -272,8 +290,6 @@ int tly_cu_coll_open(struct tly_cu_coll *c, CUcontext ctx, int dev, const char *
 	rc = copy_names(c, names, n);
 	if (rc == PAPI_OK)
 		rc = tly_cu_config_build(tly_cu_device(dev)->chip, tly_cu_device_avail_any(dev), names, n, &c->cfg);
-	if (rc == PAPI_OK && kernel_replay)
-		tly_cu_replay_cache_check(names, n, c->cfg.passes);
 	if (rc == PAPI_OK && c->user_pass >= (int)c->cfg.passes)
 		rc = tly_err_set(PAPI_EINVAL, "application replay pass %d: these GPU metrics need %zu passes "
 				 "(0..%zu)", c->user_pass, c->cfg.passes, c->cfg.passes - 1);
@@ -305,6 +321,8 @@ int tly_cu_coll_open(struct tly_cu_coll *c, CUcontext ctx, int dev, const char *
 			rc = tly_cu_cache_arm(ctx, dev, 1);
 		c->flush = rc == PAPI_OK;
 	}
+	if (rc == PAPI_OK && c->kernel_replay)
+		rc = choose_replay(c, names, n);
 	t = tly_cu_time_start();
 	if (rc == PAPI_OK)
 		rc = alloc_cdata(c);
@@ -341,9 +359,15 @@ static int stop_decode(struct tly_cu_coll *c)
 	if (!c->kernel_mode)
 		rc = tly_cu_pti_err(P()->cuptiRangeProfilerPopRange(&pp), "cuptiRangeProfilerPopRange");
 	sp.pRangeProfilerObject = c->obj;
-	if (rc == PAPI_OK)
+	/* Tally's own replay: the last kernel's passes ended with their Stop;
+	 * with no kernel since the start (or its passes failed), nothing to decode */
+	if (c->own && !c->own_done) {
+		P()->cuptiRangeProfilerStop(&sp);
+		return PAPI_OK;
+	}
+	if (rc == PAPI_OK && !c->own)
 		rc = tly_cu_pti_err(P()->cuptiRangeProfilerStop(&sp), "cuptiRangeProfilerStop");
-	if (rc == PAPI_OK && !sp.isAllPassSubmitted && c->user_pass < 0)
+	if (rc == PAPI_OK && !c->own && !sp.isAllPassSubmitted && c->user_pass < 0)
 		rc = tly_err_set(PAPI_EMULPASS, "range profiler: not all %zu passes were submitted", c->cfg.passes);
 	dp.pRangeProfilerObject = c->obj;
 	if (rc == PAPI_OK)

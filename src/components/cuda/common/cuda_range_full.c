@@ -42,9 +42,10 @@ void tly_cu_range_lock(int on)
 /* Kernel mode with the launch callback: a full image is harvested before
  * the next launch.  Without CUPTI's subscription (another tool holds it)
  * kernels past the image get no values, said once at the harvest. */
-static void before_launch(CUcontext ctx);
+static void before_launch(CUcontext ctx, CUstream stream);
+static void after_launch(CUcontext ctx, CUpti_CallbackId id, const void *params);
 
-static const struct tly_cu_cb_follower follower = { .before_launch = before_launch };
+static const struct tly_cu_cb_follower follower = { .before_launch = before_launch, .after_launch = after_launch };
 
 int tly_cu_coll_can_refill(const struct tly_cu_coll *c)
 {
@@ -115,7 +116,7 @@ static void refill_locked(struct tly_cu_coll *c, tly_cu_harvest_fn harvest)
 		c->full_rc = rc;
 }
 
-static void before_launch(CUcontext ctx)
+static void before_launch(CUcontext ctx, CUstream stream)
 {
 	if (in_refill || !atomic_load_explicit(&full.nk, memory_order_relaxed))
 		return;
@@ -128,6 +129,30 @@ static void before_launch(CUcontext ctx)
 		if (c->launched >= c->max_ranges)
 			refill_locked(c, full.harvest[i]);
 		c->launched++;
+		if (c->own)
+			tly_cu_own_before(c, stream);
+	}
+	tly_cu_range_lock(0);
+}
+
+/* Tally's own kernel replay: the kernel's other passes, then its range
+ * harvested (one kernel per image: the next kernel starts from pass 0). */
+static void after_launch(CUcontext ctx, CUpti_CallbackId id, const void *params)
+{
+	if (in_refill || !atomic_load_explicit(&full.nk, memory_order_relaxed))
+		return;
+	tly_cu_range_lock(1);
+	for (int i = 0; i < MAX_LIVE; i++) {
+		struct tly_cu_coll *c = full.k[i];
+
+		if (!c || c->ctx != ctx || !c->running || !c->own)
+			continue;
+		int rc = tly_cu_own_after(c, id, params);
+
+		if (rc != PAPI_OK && c->full_rc == PAPI_OK)
+			c->full_rc = rc;
+		if (c->own_done)
+			refill_locked(c, full.harvest[i]);
 	}
 	tly_cu_range_lock(0);
 }

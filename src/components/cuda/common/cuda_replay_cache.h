@@ -7,8 +7,9 @@
 
 #include <stddef.h>
 
-/* A kernel-replay list of `passes` passes with a cache-dependent metric
- * while the flush is on: said once (their values may be low). */
-void tly_cu_replay_cache_check(const char *const *names, int n, size_t passes);
+/* A list of `passes` passes with a cache-dependent metric replayed by
+ * CUPTI while the flush is on (Tally could not replay it itself: `why`):
+ * said once (their values may be low). */
+void tly_cu_replay_cache_check(const char *const *names, int n, size_t passes, const char *why);
 
 #endif /* TALLY_CUDA_REPLAY_CACHE_H */
