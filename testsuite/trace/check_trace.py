@@ -30,7 +30,7 @@ Usage: check_trace.py OTF2PRINT FILE.h5 [--capped] [--user-events N] [--mpi]
 - --metrics: each location has counter values (METRIC events), and each
   counter's values never decrease (they count since the thread's start);
 - --kinds WORDS (TALLY_TRACE_KINDS): the archive's property
-  TALLY::TRACE_KINDS is WORDS, no region of another kind is in the trace
+  TALLY::TRACE_KINDS (otf2-print -I) is WORDS, no region of another kind is in the trace
   (nor MPI messages and collectives without mpi), and every region of
   these kinds has enters == leaves == visits;
 - --reqs N: each rank's thread 0 made N receive and N send requests
@@ -96,11 +96,15 @@ def read_dropped(otf2print, anchor):
 
 
 def archive_property(otf2print, anchor, name):
-    """A property of the anchor file (otf2-print -A), None when absent."""
-    out = subprocess.run([otf2print, "-A", anchor], capture_output=True, text=True, check=False)
+    """A property of the anchor file (otf2-print -I: 'Property name' and
+    'Property value' lines), None when absent."""
+    out = subprocess.run([otf2print, "-I", anchor], capture_output=True, text=True, check=False)
+    at = None
     for line in out.stdout.splitlines():
-        if line.strip().upper().startswith(name.upper()):
-            return line.split(None, 1)[1].strip().strip('"') if len(line.split(None, 1)) > 1 else ""
+        if line.startswith("Property name"):
+            at = line[len("Property name"):].strip()
+        elif line.startswith("Property value") and at == name:
+            return line[len("Property value"):].strip()
     return None
 
 

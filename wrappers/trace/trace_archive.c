@@ -284,7 +284,7 @@ static int open_archive(void)
 	ok = ok && OTF2_Pthread_Archive_SetLockingCallbacks(tr->ar, NULL) == OTF2_SUCCESS;
 	ok = ok && OTF2_Archive_SetCreator(tr->ar, "Tally " TALLY_VERSION_STRING) == OTF2_SUCCESS;
 	ok = ok && OTF2_Archive_OpenEvtFiles(tr->ar) == OTF2_SUCCESS;
-	if (ok)   /* what the trace leaves out, in the anchor file (otf2-print -A) */
+	if (ok)   /* what the trace leaves out, in the anchor file (otf2-print -I) */
 		set_filter_properties(tr);
 	return ok ? 0 : -1;
 }
