@@ -14,7 +14,8 @@
 #           or collective); on 4 ranks with 1000 receives and 1000 sends
 #           pending at once per rank, more than the trace follows: the
 #           request records kept plus tally::dropped_events are exactly
-#           those made, and the loss is said.  Every check_trace.py run
+#           those made, and the loss is said; --trace-estimate of the
+#           4-rank profile within 10% of the archive's events and bytes.  Every check_trace.py run
 #           also holds each location's (thread) duration to the profile's.
 #   onerank: trace_hybrid (1 MPI rank x 2 OpenMP threads) as a singleton
 #           and under mpirun -np 1, on the default libgomp path and with
@@ -102,6 +103,13 @@ ring)
   # persistent send per rank (MPI_Startall)
   /usr/bin/python3 "$here/check_trace.py" "$otf2print" r.h5 --mpi --colls 140,60 --persistent 80 || fail=1
   perfetto r.h5 1 || fail=1
+  # the size before tracing on an MPI program: enters, leaves and the MPI records within 10% of the archive's
+  "$report" r.h5 --trace-estimate > est.txt || fail=1
+  e_ev=$(awk '/^trace estimate:/ {print $3}' est.txt) e_b=$(awk '/^trace estimate:/ {print $5}' est.txt)
+  r_ev=$("$otf2print" r.trace/traces.otf2 | grep -cE '^[A-Z_]+ +[0-9]+ +[0-9]+ ') r_b=$(du -sb r.trace | cut -f1)
+  echo "MPI ring: estimate $e_ev events, $e_b bytes; archive $r_ev events, $r_b bytes"
+  awk -v a="$e_ev" -v b="$r_ev" -v c="$e_b" -v d="$r_b" 'BEGIN { exit !(b > 0 && d > 0 &&
+    a >= 0.9 * b && a <= 1.1 * b && c >= 0.9 * d && c <= 1.1 * d) }' || { echo "FAIL: estimate beyond 10%"; fail=1; }
   # the kinds of records: MPI left out (its regions, messages and collectives), on 8 ranks
   OMP_NUM_THREADS=1 timeout 200 mpirun --oversubscribe -np 8 "$run" --trace --trace-kinds=user,openmp \
     --output-name=k.h5 -- "$app" 5 || fail=1
