@@ -33,6 +33,7 @@ ROWS = {
     'TALLY_TRACE_MIN_NS': ('INT', '0', 1000000000000, ''),
     'TALLY_TRACE_TEST_LOSE': ('INT', '0', 65536, ''),
     'TALLY_TRACE_EXCLUDE': ('LIST', '', 0, ''),
+    'TALLY_TRACE_KINDS': ('LIST', '', 0, ''),
     'TALLY_SERIAL': ('BOOL', '1', 0, ''),
     'TALLY_EXCLUDE': ('LIST', 'mpirun,mpiexec,orterun,orted,prterun,prted,srun,hydra_pmi_proxy,sh,bash,dash,env,tally-run,timeout,nohup,time,xargs,torchrun,torch.distributed.run,torch.distributed.launch', 0, ''),
     'TALLY_CHILDREN': ('CHOICE', 'exclude', 0, 'exclude,measure'),

@@ -5,15 +5,30 @@ summed over ranks and threads) and bytes (BYTES_PER_EVENT each, as
 measured on Tally's archives), the total with the archive's definitions,
 and, given SIZE (bytes, k/M/G suffixes), the region names to leave out
 with TALLY_TRACE_EXCLUDE (a name leaves out what is inside it too) so the
-trace fits.  MPI messages and collectives add events the profile does not
-count per region: one per MPI call is assumed (docs/trace.md)."""
+trace fits.  MPI messages and collectives add records the profile does not
+count per region: per call of an MPI function the records the trace writes
+for it (MPI_RECORDS; a persistent MPI_Startall is taken as one request),
+MPI_RECORD_BYTES each (docs/trace.md)."""
 from .errors import TallyError
 
 BYTES_PER_EVENT = 12        # an enter or leave in OTF2's event files (measured: 12.1)
-FIXED_BYTES = 4096          # the anchor and the global definitions
-PER_LOCATION = 1500         # a location's definitions and file
+MPI_RECORD_BYTES = 10       # a message or collective record (measured: 9.1-9.7; it shares its call's time)
+FIXED_BYTES = 10240         # the archive's two directories (4 KiB each, as du counts them), the anchor, the
+#                             global definitions' base
+PER_LOCATION = 300          # a location's definitions and file header
 PER_REGION = 100            # a region's definition
 MPI_KIND = 2
+_COLLS = ("Barrier", "Bcast", "Gather", "Gatherv", "Scatter", "Scatterv", "Allgather", "Allgatherv", "Alltoall",
+          "Alltoallv", "Alltoallw", "Allreduce", "Reduce", "Reduce_scatter", "Reduce_scatter_block", "Scan",
+          "Exscan")
+# records written per call (wrappers/trace/trace_mpi.c): a blocking send or receive one, Sendrecv two, a
+# request's start and completion two (Isend/IsendComplete, IrecvRequest/Irecv, a persistent request's
+# start), a collective its begin and end (a non-blocking one where it completes); Wait*, Test* and the rest
+# none of their own
+MPI_RECORDS = dict([("MPI_" + n, 1) for n in ("Send", "Bsend", "Ssend", "Rsend", "Recv")]
+                   + [("MPI_" + n, 2) for n in ("Sendrecv", "Sendrecv_replace", "Isend", "Ibsend", "Issend",
+                                                "Irsend", "Irecv", "Start", "Startall")]
+                   + [("MPI_" + n, 2) for n in _COLLS] + [("MPI_I" + n[0].lower() + n[1:], 2) for n in _COLLS])
 
 
 def parse_size(text):
@@ -31,13 +46,16 @@ def estimate(run):
     st, regs = run.tables["region_stats"], run.tables["regions"]
     paths = dict(zip(regs["id"].astype(int), regs["path"].astype(str)))
     kinds = dict(zip(regs["id"].astype(int), regs["kind"].astype(int)))
-    ev = {}
+    ev, mb = {}, {}
     for reg, v in zip(st["region"].astype(int), st["visits"].astype(int)):
-        ev[reg] = ev.get(reg, 0) + (2 + (kinds.get(reg) == MPI_KIND)) * int(v)
-    rows = sorted(((paths.get(r, str(r)), n, n * BYTES_PER_EVENT) for r, n in ev.items()), key=lambda x: -x[1])
+        leaf = paths.get(reg, "").split(" / ")[-1]
+        m = MPI_RECORDS.get(leaf, 0) * int(v) if kinds.get(reg) == MPI_KIND else 0
+        ev[reg] = ev.get(reg, 0) + 2 * int(v) + m
+        mb[reg] = mb.get(reg, 0) + 2 * int(v) * BYTES_PER_EVENT + m * MPI_RECORD_BYTES
+    rows = sorted(((paths.get(r, str(r)), n, mb[r]) for r, n in ev.items()), key=lambda x: -x[1])
     nev = sum(n for _, n, _ in rows)
     nloc = len({(int(a), int(b)) for a, b in zip(st["rank"], st["thread"])})
-    size = nev * BYTES_PER_EVENT + FIXED_BYTES + PER_LOCATION * nloc + PER_REGION * len(paths)
+    size = sum(b for _, _, b in rows) + FIXED_BYTES + PER_LOCATION * nloc + PER_REGION * len(paths)
     return rows, nev, size
 
 
@@ -65,7 +83,8 @@ def report(run, size_text, top=20):
     """The estimate as text lines."""
     rows, nev, size = estimate(run)
     out = [f"trace estimate: {nev} events, {size} bytes ({size / 1048576:.1f} MiB; {BYTES_PER_EVENT} bytes per "
-           f"event, definitions included)", f"{'events':>12} {'bytes':>12}  region"]
+           f"enter or leave, {MPI_RECORD_BYTES} per MPI record, definitions included)",
+           f"{'events':>12} {'bytes':>12}  region"]
     out += [f"{n:>12} {b:>12}  {p}" for p, n, b in (rows[:top] if top else rows)]
     if size_text:
         limit = parse_size(size_text)

@@ -5,6 +5,7 @@ program says it did.
 
 Usage: check_trace.py OTF2PRINT FILE.h5 [--capped] [--user-events N] [--mpi]
                       [--exclude NAME] [--min-ns N] [--threads N]
+                      [--kinds WORDS] [--reqs N]
 
 - otf2-print reads the archive (events and global definitions);
 - per location, times never decrease and enters and leaves nest;
@@ -27,7 +28,18 @@ Usage: check_trace.py OTF2PRINT FILE.h5 [--capped] [--user-events N] [--mpi]
 - the archive's region paths (OTF2 canonical names) equal the .h5's;
 - --threads N: the profile has N threads and the trace N locations;
 - --metrics: each location has counter values (METRIC events), and each
-  counter's values never decrease (they count since the thread's start).
+  counter's values never decrease (they count since the thread's start);
+- --kinds WORDS (TALLY_TRACE_KINDS): the archive's property
+  TALLY::TRACE_KINDS (otf2-print -I) is WORDS, no region of another kind is in the trace
+  (nor MPI messages and collectives without mpi), and every region of
+  these kinds has enters == leaves == visits;
+- --reqs N: each rank's thread 0 made N receive and N send requests
+  pending at once (trace_ring's FLOOD) and nothing else of the kind: its
+  MPI_IRECV_REQUEST, MPI_IRECV, MPI_ISEND and MPI_ISEND_COMPLETE records
+  plus its tally::dropped_events are 4 N exactly (what could not be kept
+  is counted), and some were dropped;
+- every location's root region "(thread)" lasts in the trace exactly the
+  profile's time of it (incl_ns).
 """
 import collections
 import re
@@ -36,6 +48,8 @@ import sys
 
 import tally
 
+KIND_WORDS = {1: "user", 2: "mpi", 3: "openmp", 4: "openmp", 5: "openmp", 6: "openmp", 7: "nvtx"}
+REQ_KINDS = ("MPI_IRECV_REQUEST", "MPI_IRECV", "MPI_ISEND", "MPI_ISEND_COMPLETE")
 EV = re.compile(r'^(\w+)\s+(\d+)\s+(\d+)\s*(.*)$')
 REGION = re.compile(r'Region: "[^"]*" <(\d+)>')
 FIELD = re.compile(r'(\w[\w ]*?): (?:"[^"]*" )?<?(\d+)>?(?:,|$)')
@@ -79,6 +93,35 @@ def read_dropped(otf2print, anchor):
     check(out.returncode == 0, "otf2-print -G failed: %s" % out.stderr[-500:])
     paths = {int(m.group(1)): m.group(2) for m in map(RPATH.match, out.stdout.splitlines()) if m}
     return {int(m.group(1)): int(m.group(2)) for m in map(PROP.search, out.stdout.splitlines()) if m}, paths
+
+
+def archive_property(otf2print, anchor, name):
+    """A property of the anchor file (otf2-print -I: 'Property name' and
+    'Property value' lines), None when absent."""
+    out = subprocess.run([otf2print, "-I", anchor], capture_output=True, text=True, check=False)
+    at = None
+    for line in out.stdout.splitlines():
+        if line.startswith("Property name"):
+            at = line[len("Property name"):].strip()
+        elif line.startswith("Property value") and at == name:
+            return line[len("Property value"):].strip()
+    return None
+
+
+def thread_times(evs, paths):
+    """per location: the root's (thread) duration in the trace (first enter to its leave)."""
+    roots = {r for r, p in paths.items() if p == "(thread)"}
+    out = {}
+    for loc, lst in evs.items():
+        t0 = None
+        for kind, ts, rest in lst:
+            m = REGION.search(rest) if kind in ("ENTER", "LEAVE") else None
+            if m and int(m.group(1)) in roots:
+                if kind == "ENTER":
+                    t0 = ts
+                elif t0 is not None:
+                    out[loc] = ts - t0
+    return out
 
 
 def per_location(evs, min_ns=0):
@@ -191,6 +234,32 @@ def main():
         check(out, "no region %s in the profile" % excl)
         check(not any(r in out for (_, r) in enters), "excluded region %s traced" % excl)
         visits = collections.Counter({k: v for k, v in visits.items() if k[1] not in out})
+    kinds_arg = args[args.index("--kinds") + 1] if "--kinds" in args else None
+    if kinds_arg is not None:   # TALLY_TRACE_KINDS: the others absent, these exact
+        prop = archive_property(otf2print, anchor, "TALLY::TRACE_KINDS")
+        check(prop == kinds_arg, "archive property TALLY::TRACE_KINDS %r, want %r" % (prop, kinds_arg))
+        want = set(kinds_arg.split(","))
+        out = {r for r, k in kinds.items() if k in KIND_WORDS and KIND_WORDS[k] not in want}
+        check(out, "no region of a kind left out (%s) in the profile" % kinds_arg)
+        got = collections.Counter(KIND_WORDS[kinds[r]] for (_, r) in enters if r in out)
+        check(not got, "regions of kinds left out traced: %s" % dict(got))
+        if "mpi" not in want:
+            msgs = sum(1 for lst in evs.values() for k, _, _ in lst if k.startswith("MPI_"))
+            check(msgs == 0, "%d MPI message/collective records without the kind mpi" % msgs)
+        visits = collections.Counter({k: v for k, v in visits.items() if k[1] not in out})
+        print("KINDS %s: %d regions of the other kinds left out, %d traced regions exact"
+              % (kinds_arg, len(out), len({r for (_, r) in visits})))
+    reqs = int(args[args.index("--reqs") + 1]) if "--reqs" in args else None
+    if reqs is not None:   # the request records kept plus those counted dropped: all made
+        for loc, lst in evs.items():
+            if loc & 0xffff:
+                continue
+            kept = sum(1 for k, _, _ in lst if k in REQ_KINDS)
+            d = dropped.get(loc, -1)
+            check(kept + d == 4 * reqs and d > 0, "location %d: %d request records kept + %d dropped, want %d "
+                  "(and some dropped)" % (loc, kept, d, 4 * reqs))
+            dropped[loc] = d - (4 * reqs - kept)   # the rest must be none
+        print("REQUESTS %d pending per rank: kept + dropped = %d per location" % (reqs, 4 * reqs))
     check(len(evs) == len({loc for loc, _ in visits}),
           "%d locations in the trace, %d threads in the profile" % (len(evs), len({loc for loc, _ in visits})))
     if "--threads" in args:
@@ -204,6 +273,14 @@ def main():
                   "location %d region %d: %d enters, %d leaves, %d visits"
                   % (key[0], key[1], enters[key], leaves[key], visits[key]))
         check(sum(dropped.values()) == 0, "events dropped without a cap: %s" % dropped)
+    times = thread_times(evs, paths)
+    prof = {}
+    for r, th, reg, ns in zip(st["rank"], st["thread"], st["region"], st["incl_ns"]):
+        if paths.get(int(reg)) == "(thread)":
+            prof[(int(r) << 16) | int(th)] = int(ns)
+    bad = [(loc, times.get(loc), ns) for loc, ns in prof.items() if loc in evs and times.get(loc) != ns]
+    check(not bad, "%d locations whose (thread) lasts otherwise in the trace than in the profile "
+          "(location, trace ns, profile ns): %s" % (len(bad), bad[:4]))
     for loc in evs if not (excl or min_ns) else []:
         kept = sum(n for (l, _), n in enters.items() if l == loc) + sum(n for (l, _), n in leaves.items() if l == loc)
         made = 2 * sum(v for (l, _), v in visits.items() if l == loc)

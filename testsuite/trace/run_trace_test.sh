@@ -6,8 +6,17 @@
 # TRACE_PYTHONPATH (where the tally package is).
 #   serial: trace_serial (3 OpenMP threads) under tally-run --trace
 #           --trace-counters; then
-#           with --trace-exclude and with --trace-min-ns
-#   ring:   trace_ring on 4 MPI ranks (mpirun tally-run --trace)
+#           with --trace-exclude, with --trace-min-ns and with
+#           --trace-kinds=user (OpenMP's regions left out, the user
+#           regions inside them exact)
+#   ring:   trace_ring on 4 MPI ranks (mpirun tally-run --trace); on 8
+#           ranks with --trace-kinds=user,openmp (no MPI region, message
+#           or collective); on 4 ranks with 1000 receives and 1000 sends
+#           pending at once per rank, more than the trace follows: the
+#           request records kept plus tally::dropped_events are exactly
+#           those made, and the loss is said; --trace-estimate of the
+#           4-rank profile within 10% of the archive's events and bytes.  Every check_trace.py run
+#           also holds each location's (thread) duration to the profile's.
 #   onerank: trace_hybrid (1 MPI rank x 2 OpenMP threads) as a singleton
 #           and under mpirun -np 1, on the default libgomp path and with
 #           --libomp=auto: the archive is written and every location's
@@ -83,6 +92,10 @@ print("export without python3-otf2: %d events, the same as with it: %s" % (len(b
   OMP_NUM_THREADS=3 timeout 120 "$run" --trace --trace-min-ns=2000 --output-name=m.h5 --libomp=auto \
     -- "$app" 20000 > /dev/null || fail=1
   /usr/bin/python3 "$here/check_trace.py" "$otf2print" m.h5 --min-ns 2000 || fail=1
+  # the kinds of records: user regions only (OpenMP's left out, what is inside them kept)
+  OMP_NUM_THREADS=3 timeout 120 "$run" --trace --trace-kinds=user --output-name=k.h5 --libomp=auto \
+    -- "$app" 20000 > /dev/null || fail=1
+  /usr/bin/python3 "$here/check_trace.py" "$otf2print" k.h5 --kinds user || fail=1
   ;;
 ring)
   OMP_NUM_THREADS=1 timeout 150 mpirun --oversubscribe -np 4 "$run" --trace --output-name=r.h5 -- "$app" 20 || fail=1
@@ -90,6 +103,24 @@ ring)
   # persistent send per rank (MPI_Startall)
   /usr/bin/python3 "$here/check_trace.py" "$otf2print" r.h5 --mpi --colls 140,60 --persistent 80 || fail=1
   perfetto r.h5 1 || fail=1
+  # the size before tracing on an MPI program: enters, leaves and the MPI records within 10% of the archive's
+  "$report" r.h5 --trace-estimate > est.txt || fail=1
+  e_ev=$(awk '/^trace estimate:/ {print $3}' est.txt) e_b=$(awk '/^trace estimate:/ {print $5}' est.txt)
+  r_ev=$("$otf2print" r.trace/traces.otf2 | grep -cE '^[A-Z_]+ +[0-9]+ +[0-9]+ ') r_b=$(du -sb r.trace | cut -f1)
+  echo "MPI ring: estimate $e_ev events, $e_b bytes; archive $r_ev events, $r_b bytes"
+  awk -v a="$e_ev" -v b="$r_ev" -v c="$e_b" -v d="$r_b" 'BEGIN { exit !(b > 0 && d > 0 &&
+    a >= 0.9 * b && a <= 1.1 * b && c >= 0.9 * d && c <= 1.1 * d) }' || { echo "FAIL: estimate beyond 10%"; fail=1; }
+  # the kinds of records: MPI left out (its regions, messages and collectives), on 8 ranks
+  OMP_NUM_THREADS=1 timeout 200 mpirun --oversubscribe -np 8 "$run" --trace --trace-kinds=user,openmp \
+    --output-name=k.h5 -- "$app" 5 || fail=1
+  /usr/bin/python3 "$here/check_trace.py" "$otf2print" k.h5 --kinds user,openmp || fail=1
+  # more requests pending than the trace follows: what is not kept is counted, and said
+  OMP_NUM_THREADS=1 timeout 150 mpirun --oversubscribe -np 4 "$run" --trace --output-name=q.h5 -- "$app" 0 1000 \
+    > q.txt 2>&1 || fail=1
+  cat q.txt
+  /usr/bin/python3 "$here/check_trace.py" "$otf2print" q.h5 --reqs 1000 || fail=1
+  grep -q "^.*trace: [0-9]* events dropped" q.txt || { echo "FAIL: the dropped requests are not said"; fail=1; }
+  grep -q "message(s) without their other end" q.txt || { echo "FAIL: the check does not say the lost receives"; fail=1; }
   ;;
 onerank)
   export OMP_NUM_THREADS=2

@@ -3,7 +3,9 @@
  * message the trace draws (Send/Recv, Sendrecv, Isend/Irecv completed by
  * Wait, Waitall, Waitany and Test, a sub-communicator's messages) and
  * collectives with and without a root, inside user regions.
- * Usage: mpirun -np 4 trace_ring ROUNDS
+ * Usage: mpirun -np 4 trace_ring ROUNDS [FLOOD]
+ *   FLOOD: then FLOOD receives and FLOOD sends pending at once per rank
+ *   (tag 9999; more than the trace follows: its dropped count is tested)
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -83,6 +85,19 @@ int main(int argc, char **argv)
 		MPI_Startall(2, preq);
 		MPI_Waitall(2, preq, MPI_STATUSES_IGNORE);
 		tally_region_end("round");
+	}
+	if (argc > 2 && atoi(argv[2]) > 0) {   /* many requests pending at once */
+		int k = atoi(argv[2]);
+		MPI_Request *fr = malloc(2 * (size_t)k * sizeof *fr);
+		double *fb = calloc(2 * (size_t)k, sizeof *fb);
+
+		for (int i = 0; i < k; i++)
+			MPI_Irecv(&fb[i], 1, MPI_DOUBLE, (rank + n - 1) % n, 9999, MPI_COMM_WORLD, &fr[i]);
+		for (int i = 0; i < k; i++)
+			MPI_Isend(&fb[k + i], 1, MPI_DOUBLE, (rank + 1) % n, 9999, MPI_COMM_WORLD, &fr[k + i]);
+		MPI_Waitall(2 * k, fr, MPI_STATUSES_IGNORE);
+		free(fr);
+		free(fb);
 	}
 	MPI_Request_free(&preq[0]);
 	MPI_Request_free(&preq[1]);

@@ -271,6 +271,7 @@ void tly_rt_thread_stop(struct tly_rt_thread *t)
 		fold(t, &t->stack[i], now, ok ? v : NULL,
 		     i == 0 || (t->kind == 1 && t->nodes[t->stack[i].node].kind >= TLY_RK_OMP_PARALLEL));
 	t->final_ns = t->nodes[0].incl_ns;
+	t->stop_ns = now;
 	t->stopped = 1;
 }
 

@@ -107,6 +107,7 @@ struct tly_rt_thread {
 	int nev;
 	int stopped;
 	int64_t final_ns;     /* root inclusive time once stopped */
+	int64_t stop_ns;      /* when it was stopped (the end of its root's time) */
 	int64_t final_v[TLY_RT_MAX_EVENTS];
 	struct tly_rt_node *nodes;
 	int32_t nnodes, cap;

@@ -34,18 +34,31 @@
 /* A location's id: rank << TLY_TRACE_TSHIFT | thread index. */
 #define TLY_TRACE_TSHIFT 16
 
+/* The kinds of records TALLY_TRACE_KINDS picks (trace_archive.c parses
+ * it): region enters and leaves by the region's kind (a thread's root is
+ * always written), MPI's messages and collectives with its calls, GPU
+ * streams. */
+enum tly_trace_kind {
+	TLY_TK_USER = 1, TLY_TK_MPI = 2, TLY_TK_OPENMP = 4, TLY_TK_NVTX = 8, TLY_TK_GPU = 16, TLY_TK_ALL = 31
+};
+#define TLY_TRACE_KIND_WORDS "user,mpi,openmp,nvtx,gpu"   /* bit k: word k */
+
 struct tly_trace_opts {
 	int64_t buffer;       /* bytes of OTF2 chunks per location before a flush */
 	int64_t max_events;   /* per location, 0: no limit */
 	int max_depth;        /* 0: no limit */
 	int64_t min_ns;
 	const char *exclude;  /* LIST of names (prefix*) */
+	unsigned kinds;       /* TLY_TK_* traced */
+	char kinds_text[64];  /* the same as words (the archive's property TALLY::TRACE_KINDS) */
 	int counters;         /* counter values as metrics */
 	int lose_thread;      /* test setting: this thread index's events are lost, uncounted (-1: none) */
 };
 
-/* One open region of a location's trace. */
-enum tly_trace_fstate { TLY_TF_WRITTEN, TLY_TF_PENDING, TLY_TF_DROPPED, TLY_TF_FILTERED };
+/* One open region of a location's trace: written, held back (min_ns),
+ * skipped (its kind is not traced: what is inside is), dropped (the cap)
+ * or filtered (by name or depth, with what is inside). */
+enum tly_trace_fstate { TLY_TF_WRITTEN, TLY_TF_PENDING, TLY_TF_SKIPPED, TLY_TF_DROPPED, TLY_TF_FILTERED };
 struct tly_trace_frame {
 	int32_t node;
 	int32_t state;

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -109,6 +110,33 @@ static OTF2_TimeStamp post_flush(void *ud, OTF2_FileType ft, OTF2_LocationRef lo
 static const OTF2_FlushCallbacks flush_cb = { .otf2_pre_flush = pre_flush, .otf2_post_flush = post_flush };
 
 /* ---- settings ---- */
+/* TALLY_TRACE_KINDS: its words (any case) as TLY_TK_* bits and as
+ * written; a word that is no kind is said once per job and left out.  Empty: every kind. */
+static void read_kinds(struct tly_trace_opts *o, const char *list)
+{
+	static const char *const words[] = { "user", "mpi", "openmp", "nvtx", "gpu" };
+	size_t at = 0;
+
+	o->kinds = *list ? 0 : TLY_TK_ALL;
+	while (*list) {
+		size_t n = strcspn(list, ",");
+		size_t k = 0;
+
+		while (k < sizeof words / sizeof words[0] && (strlen(words[k]) != n || strncasecmp(words[k], list, n)))
+			k++;
+		if (k < sizeof words / sizeof words[0])
+			o->kinds |= 1u << k;
+		else if (n)
+			tly_rt_log_job(1, "TALLY_TRACE_KINDS: '%.*s' is not a kind of record (" TLY_TRACE_KIND_WORDS
+				       "); left out of the list", (int)n, list);
+		list += n + (list[n] == ',');
+	}
+	for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
+		if (o->kinds & (1u << k))
+			at += (size_t)snprintf(o->kinds_text + at, sizeof o->kinds_text - at, "%s%s", at ? "," : "",
+					       words[k]);
+}
+
 static void read_opts(struct tly_trace_opts *o, const struct tly_rt_cfg *raw)
 {
 	long long v;
@@ -120,6 +148,7 @@ static void read_opts(struct tly_trace_opts *o, const struct tly_rt_cfg *raw)
 	o->max_depth = tly_parse_num(raw->trace_max_depth, 0, 999999, &v) == 0 ? (int)v : 0;
 	o->min_ns = tly_parse_num(raw->trace_min_ns, 0, 1000000000000LL, &v) == 0 ? v : 0;
 	o->exclude = raw->trace_exclude;
+	read_kinds(o, raw->trace_kinds);
 	o->counters = tly_parse_bool(raw->trace_counters) == 1;
 	o->lose_thread = tly_parse_num(raw->trace_test_lose, 0, 1 << TLY_TRACE_TSHIFT, &v) == 0 ? (int)v - 1 : -1;
 }
@@ -220,6 +249,20 @@ void tly_trace_publish(int closed)
 	tly_out_stage_close(&tr->stage);
 }
 
+static void set_filter_properties(struct tly_trace_state *tr)
+{
+	char num[32];
+
+	OTF2_Archive_SetProperty(tr->ar, "TALLY::TRACE_KINDS", tr->opt.kinds_text[0] ? tr->opt.kinds_text : "none",
+				 true);
+	if (tr->opt.exclude[0])
+		OTF2_Archive_SetProperty(tr->ar, "TALLY::TRACE_EXCLUDE", tr->opt.exclude, true);
+	snprintf(num, sizeof num, "%d", tr->opt.max_depth);
+	OTF2_Archive_SetProperty(tr->ar, "TALLY::TRACE_MAX_DEPTH", num, true);
+	snprintf(num, sizeof num, "%lld", (long long)tr->opt.min_ns);
+	OTF2_Archive_SetProperty(tr->ar, "TALLY::TRACE_MIN_NS", num, true);
+}
+
 static int open_archive(void)
 {
 	struct tly_trace_state *tr = tly_trace();
@@ -241,6 +284,8 @@ static int open_archive(void)
 	ok = ok && OTF2_Pthread_Archive_SetLockingCallbacks(tr->ar, NULL) == OTF2_SUCCESS;
 	ok = ok && OTF2_Archive_SetCreator(tr->ar, "Tally " TALLY_VERSION_STRING) == OTF2_SUCCESS;
 	ok = ok && OTF2_Archive_OpenEvtFiles(tr->ar) == OTF2_SUCCESS;
+	if (ok)   /* what the trace leaves out, in the anchor file (otf2-print -I) */
+		set_filter_properties(tr);
 	return ok ? 0 : -1;
 }
 
@@ -300,9 +345,10 @@ static void job_start(void *comm_ptr)
 	tly_trace_check_open();
 	__atomic_store_n(&tr->open, 1, __ATOMIC_RELEASE);
 	tly_region_follow(tly_trace_follow);
-	if (comm_ptr)
+	if (comm_ptr && (tr->opt.kinds & TLY_TK_MPI))
 		tly_trace_mpi_start();
-	tly_trace_gpu_start();
+	if (tr->opt.kinds & TLY_TK_GPU)
+		tly_trace_gpu_start();
 }
 
 /* A thread's end: its regions close at this time in the trace. */

@@ -354,9 +354,9 @@ static int close_archive(const struct tly_out_ctx *c, hid_t file, hid_t dxpl)
 	tly_trace_gpu_free(gn.names, gn.n);
 	tly_trace_publish(OTF2_Archive_Close(s->ar) == OTF2_SUCCESS);
 	if (s->rank == 0 && dropped)
-		tly_rt_log(1, "trace: %lld events dropped beyond TALLY_TRACE_MAX_EVENTS=%lld per thread "
-			   "(per location in the archive: tally::dropped_events)", (long long)dropped,
-			   (long long)s->opt.max_events);
+		tly_rt_log(1, "trace: %lld events dropped (beyond TALLY_TRACE_MAX_EVENTS=%lld per thread, or of MPI "
+			   "requests beyond the trace's 768 pending per thread; per location in the archive: "
+			   "tally::dropped_events)", (long long)dropped, (long long)s->opt.max_events);
 	s->ar = NULL;
 	free_locs(s);
 	free(v);

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nvtx/nvtx.h"
+
 static _Thread_local struct tly_trace_loc *tls_loc;
 
 static int grow(struct tly_trace_loc *l)
@@ -74,6 +76,24 @@ static int excluded(struct tly_trace_loc *l, int32_t node)
 	return l->excl[node] == 2;
 }
 
+/* Whether node's kind is one TALLY_TRACE_KINDS traces (a root always). */
+static int kind_traced(const struct tly_trace_loc *l, int32_t node)
+{
+	unsigned k = tly_trace()->opt.kinds;
+	int32_t kind = l->t->nodes[node].kind;
+
+	switch (kind) {
+	case TLY_RK_USER:
+		return !!(k & TLY_TK_USER);
+	case TLY_RK_MPI:
+		return !!(k & TLY_TK_MPI);
+	case TLY_RK_NVTX:
+		return !!(k & TLY_TK_NVTX);
+	default:
+		return kind >= TLY_RK_OMP_PARALLEL && kind <= TLY_RK_OMP_TASK ? !!(k & TLY_TK_OPENMP) : 1;
+	}
+}
+
 static void write_enter(struct tly_trace_loc *l, struct tly_trace_frame *f)
 {
 	if (f->ts < l->last_ts)
@@ -94,10 +114,16 @@ int tly_trace_admit(struct tly_trace_loc *l, int64_t *ts)
 		l->filtered += l->fr[l->nfr - 1].state == TLY_TF_FILTERED;
 		return 0;
 	}
+	/* the held-back enters (skipped regions among them stay skipped) */
 	for (int i = l->nfr - l->npending; i < l->nfr; i++) {
-		if (cap && l->kept >= cap) {   /* the held-back enters and what is inside are dropped */
-			for (int k = i; k < l->nfr; k++, l->dropped++)
-				l->fr[k].state = TLY_TF_DROPPED;
+		if (l->fr[i].state != TLY_TF_PENDING)
+			continue;
+		if (cap && l->kept >= cap) {   /* they and what is inside are dropped */
+			for (int k = i; k < l->nfr; k++)
+				if (l->fr[k].state == TLY_TF_PENDING) {
+					l->fr[k].state = TLY_TF_DROPPED;
+					l->dropped++;
+				}
 			l->npending = 0;
 			l->dropped++;
 			return 0;
@@ -158,6 +184,12 @@ static void on_enter(struct tly_trace_loc *l, int32_t node, int64_t ts, const lo
 	} else if ((o->max_depth && l->nfr > o->max_depth) || excluded(l, node)) {
 		f->state = TLY_TF_FILTERED;
 		l->filtered++;
+	} else if (!kind_traced(l, node)) {
+		/* left out, what is inside traced: within a held-back run it
+		 * is one of the run (the run stays the top frames) */
+		f->state = TLY_TF_SKIPPED;
+		l->filtered++;
+		l->npending += l->npending > 0;
 	} else if (o->min_ns) {
 		f->state = TLY_TF_PENDING;
 		l->npending++;
@@ -191,6 +223,12 @@ static void on_leave(struct tly_trace_loc *l, int64_t ts, const long long *v)
 		l->filtered += 2;
 		return;
 	}
+	if (f->state == TLY_TF_SKIPPED) {   /* the top frame: in the held-back run when there is one */
+		l->filtered++;
+		l->npending -= l->npending > 0;
+		l->nfr--;
+		return;
+	}
 	if (f->state == TLY_TF_DROPPED || f->state == TLY_TF_FILTERED) {
 		l->dropped += f->state == TLY_TF_DROPPED;
 		l->filtered += f->state == TLY_TF_FILTERED;
@@ -201,7 +239,8 @@ static void on_leave(struct tly_trace_loc *l, int64_t ts, const long long *v)
 		/* long enough: its enter (and held-back parents') go out now,
 		 * past the cap too: the cap drops no region whose leave it sees */
 		for (int i = l->nfr - l->npending; i < l->nfr; i++)
-			write_enter(l, &l->fr[i]);
+			if (l->fr[i].state == TLY_TF_PENDING)
+				write_enter(l, &l->fr[i]);
 		l->npending = 0;
 	}
 	if (ts < l->last_ts)
@@ -291,7 +330,12 @@ void tly_trace_follow(struct tly_rt_thread *t, int32_t node, int64_t ts, int ent
 
 void tly_trace_loc_close(struct tly_trace_loc *l, int64_t ts)
 {
-	if (l->stop_ts && l->stop_ts < ts)
+	/* a thread the region layer stopped: its regions end when the
+	 * profile's do (the job's end time, taken before every thread is
+	 * stopped, would cut them short by the stopping of the others) */
+	if (l->t->stopped && l->t->stop_ns)
+		ts = l->t->stop_ns;
+	else if (l->stop_ts && l->stop_ts < ts)
 		ts = l->stop_ts;
 	while (l->nfr)
 		on_leave(l, ts, NULL);

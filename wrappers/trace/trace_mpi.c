@@ -20,7 +20,8 @@
 
 #include "mpi/mpi_support.h"
 
-#define NREQ 1024   /* pending requests per thread (more: their completions are not written) */
+#define NREQ 1024   /* pending requests per thread: 3/4 of it are kept (more: their records that
+			 * need the request are dropped, counted in tly_trace_loc.dropped) */
 
 enum { RQ_RECV, RQ_SEND, RQ_COLL };
 struct req {
@@ -155,14 +156,24 @@ static void on_send(struct tly_rt_thread *t, int peer, int tag, MPI_Comm comm, i
 	struct tly_trace_loc *l = loc(t);
 	uint32_t to = world_rank(comm, peer);
 
-	if (!l || !tly_trace_admit(l, &ts))
+	uint64_t id;
+
+	if (!l)
 		return;
+	if (!tly_trace_admit(l, &ts)) {
+		l->dropped += req != MPI_REQUEST_NULL;   /* and its MpiIsendComplete */
+		return;
+	}
 	tly_trace_check_msg((uint32_t)tly_trace()->rank, to, (uint32_t)tag, (uint64_t)bytes, 1);
-	if (req == MPI_REQUEST_NULL)
+	if (req == MPI_REQUEST_NULL) {
 		OTF2_EvtWriter_MpiSend(l->w, NULL, (OTF2_TimeStamp)ts, to, 0, (uint32_t)tag, (uint64_t)bytes);
-	else
-		OTF2_EvtWriter_MpiIsend(l->w, NULL, (OTF2_TimeStamp)ts, to, 0, (uint32_t)tag, (uint64_t)bytes,
-					req_add(l, req, comm, 1));
+		return;
+	}
+	/* no room for the request: the message is written, its completion
+	 * cannot be (the request is not known when it completes) */
+	if (!(id = req_add(l, req, comm, 1)))
+		l->dropped++;
+	OTF2_EvtWriter_MpiIsend(l->w, NULL, (OTF2_TimeStamp)ts, to, 0, (uint32_t)tag, (uint64_t)bytes, id);
 }
 
 static void recv_event(struct tly_trace_loc *l, const MPI_Status *st, MPI_Comm comm, int64_t ts, uint64_t id)
@@ -197,8 +208,12 @@ static void on_irecv(struct tly_rt_thread *t, MPI_Comm comm, MPI_Request req, in
 	struct tly_trace_loc *l = loc(t);
 	uint64_t id;
 
-	if (!l || !(id = req_add(l, req, comm, 0)))
+	if (!l)
 		return;
+	if (!(id = req_add(l, req, comm, 0))) {
+		l->dropped += 2;   /* no room for the request: its MpiIrecvRequest and its MpiIrecv */
+		return;
+	}
 	if (tly_trace_admit(l, &ts))
 		OTF2_EvtWriter_MpiIrecvRequest(l->w, NULL, (OTF2_TimeStamp)ts, id);
 }
@@ -271,8 +286,12 @@ static void on_icoll(struct tly_rt_thread *t, int id, MPI_Comm comm, int root, i
 	uint64_t rid;
 
 	(void)ts;
-	if (!l || !tm.op || !tm.op[id] || !(rid = req_add(l, req, comm, RQ_COLL)))
+	if (!l || !tm.op || !tm.op[id])
 		return;
+	if (!(rid = req_add(l, req, comm, RQ_COLL))) {
+		l->dropped += 2;   /* no room for the request: the collective's begin and end */
+		return;
+	}
 	q = l->reqs;
 	for (uint32_t i = slot(req);; i = (i + 1) & (NREQ - 1))
 		if (q->e[i].id == rid) {
@@ -321,8 +340,12 @@ static void on_start(struct tly_rt_thread *t, MPI_Request req, int64_t ts)
 	struct tly_trace_loc *l = loc(t);
 	struct preq *p = l ? preq_of(l, req, 0) : NULL;
 
-	if (!p)
+	if (!l)
 		return;
+	if (!p) {   /* its *_init was not kept (NPREQ) or came before the trace: the message's two records */
+		l->dropped += 2;
+		return;
+	}
 	if (p->send)
 		on_send(t, p->peer, p->tag, p->comm, p->bytes, req, ts);
 	else
