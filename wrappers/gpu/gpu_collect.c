@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "passes/passes.h"
 #include "tally_gpu.h"
 #include "gpu/gpu_bind.h"
 #include "gpu/gpu_marks.h"

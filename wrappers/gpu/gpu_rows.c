@@ -10,21 +10,22 @@
 
 #include "gpu/gpu_collect.h"
 #include "gpu/gpu_rt.h"
-#include "passes/passes.h"
+#include "runtime/rt_parts.h"
+#include "runtime/rt_sched.h"
 
 /* gpu_dev_rows.c */
 void tly_gpu_dev_rows(const struct tly_out_ctx *c, struct tly_rows *r);
 
 static void one_row(struct tly_row_gpu_kernels *row, struct tly_rt_proc *p, const struct tly_gpu_kstat *k,
-		    int i, int replay)
+		    int i, int replay, const struct tly_rt_sched_view *job)
 {
-	const struct tly_pass_sched *s = &tly_pass_state()->gpu;
+	const struct tly_rt_sched *s = job->gpu;
 
 	row->rank = p->rank;
 	row->device = k->device;
 	row->thread = k->t ? k->t->index : -1;
 	if (k->pt)
-		tly_pass_node_path(k->pt, k->node, row->region, sizeof row->region);
+		tly_rt_node_path_shown(k->pt, k->node, row->region, sizeof row->region);
 	else
 		snprintf(row->region, sizeof row->region, "?");
 	if (snprintf(row->kernel, sizeof row->kernel, "%s", k->kernel ? k->kernel : "?") >= (int)sizeof row->kernel &&
@@ -35,8 +36,8 @@ static void one_row(struct tly_row_gpu_kernels *row, struct tly_rt_proc *p, cons
 	snprintf(row->metric, sizeof row->metric, "%s", s->names[i] + 7);   /* without "cuda:::" */
 	row->pass = s->pass_of[i];
 	snprintf(row->replay, sizeof row->replay, "%s", replay ? "kernel replay"
-		 : tly_pass_state()->gpu_image ? TLY_PASS_MODE_IMAGE
-		 : tly_pass_state()->gpu_replay ? "application replay" : "none");
+		 : *job->gpu_image ? TLY_RT_MODE_IMAGE
+		 : *job->gpu_replay ? "application replay" : "none");
 	/* CUPTI's kernel replay flushes before the first pass only, Tally's
 	 * own before every pass (cuda_replay_cache.c, cuda_replay_own.c) */
 	snprintf(row->cache, sizeof row->cache, "%s", tly_gpu_rt_ranges() ? "none"
@@ -59,12 +60,13 @@ static void gpu_rows(const struct tly_out_ctx *c, struct tly_rows *r)
 	int64_t nk = 0, n = 0;
 	int replay = 0;
 	const struct tly_gpu_kstat *ks = partial ? NULL : tly_gpu_rt_collect(&nk, &replay);
-	int nm = tly_pass_state()->gpu.nev;
+	const struct tly_rt_sched_view *job = tly_rt_parts_sched();   /* the passes' (rt_sched.h) */
+	int nm = job ? job->gpu->nev : 0;
 	struct tly_row_gpu_kernels *rows = calloc((size_t)(nk * nm + 1), sizeof *rows);
 
 	for (int64_t k = 0; rows && ks && k < nk; k++)
 		for (int i = 0; i < nm; i++)
-			one_row(&rows[n++], p, &ks[k], i, replay);
+			one_row(&rows[n++], p, &ks[k], i, replay, job);
 	r->t[TLY_T_gpu_kernels] = rows;
 	r->n[TLY_T_gpu_kernels] = rows ? n : 0;
 	tly_gpu_dev_rows(c, r);   /* after the harvest: the launches are final */

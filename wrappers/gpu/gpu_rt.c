@@ -19,8 +19,8 @@
 #include <unistd.h>
 
 #include "tally_shared.h"
-#include "passes/passes.h"
 #include "runtime/rt_parts.h"
+#include "runtime/rt_sched.h"
 #include "tally_gpu.h"
 #include "gpu/gpu_bind.h"
 #include "gpu/gpu_collect.h"
@@ -36,6 +36,7 @@ static struct {
 	tally_gpu_event_t ids[TLY_GPU_MAX_METRICS];
 	tally_gpu_group_sets_t *sets;   /* the schedule's (never enabled) */
 	struct tly_gpu_plan plan;
+	const struct tly_rt_sched_view *job;   /* the passes' schedules (rt_sched.h) */
 } gs;
 
 /* The component's detail sentence, else the code's text. */
@@ -100,9 +101,9 @@ static uint64_t on_launch(const tally_gpu_launch_t *l, void *ud)
 
 /* "cuda:::<metric>[:device=<n>]" -> metric id (on the device the schedule
  * is made for); the first metric's device is the filter, else -1. */
-static int parse(struct tly_pass_sched *s, const char *list)
+static int parse(struct tly_rt_sched *s, const char *list)
 {
-	char name[TLY_PASS_NAME];
+	char name[TLY_RT_SCHED_NAME];
 
 	gs.plan.filter = -1;
 	for (const char *p = list; *p && gs.n < TLY_GPU_MAX_METRICS;) {
@@ -124,7 +125,7 @@ static int parse(struct tly_pass_sched *s, const char *list)
 			continue;
 		}
 		snprintf(gs.plan.names[gs.n], sizeof gs.plan.names[gs.n], "%s", name);
-		snprintf(s->names[gs.n++], TLY_PASS_NAME, "cuda:::%s", name);
+		snprintf(s->names[gs.n++], TLY_RT_SCHED_NAME, "cuda:::%s", name);
 	}
 	s->nev = gs.n;
 	gs.plan.n = gs.n;
@@ -147,7 +148,7 @@ static int has_multipass_group(const tally_gpu_group_sets_t *sets)
 }
 
 /* The GPU schedule: pass of each metric from the group sets. */
-static void schedule(struct tly_pass_sched *s)
+static void schedule(struct tly_rt_sched *s)
 {
 	tally_gpu_device_info_t di = { .size = sizeof di };
 
@@ -170,15 +171,15 @@ static void schedule(struct tly_pass_sched *s)
 	s->extra_hash = (uint64_t)gs.sets->host_passes;
 	/* the mode belongs to the schedule: a rank that cannot profile (a
 	 * shared GPU) still records the job's mode */
-	gs.plan.pass = tly_pass_replay_index();
+	gs.plan.pass = gs.job->replay_index();
 	gs.plan.num_sets = gs.sets->num_sets;
 	gs.plan.host_passes = gs.sets->host_passes;
-	tly_pass_state()->gpu_replay = gs.plan.pass >= 0 && gs.sets->num_sets > 1;
-	gs.plan.image = tly_pass_state()->gpu_replay && has_multipass_group(gs.sets);
-	tly_pass_state()->gpu_image = gs.plan.image;
+	*gs.job->gpu_replay = gs.plan.pass >= 0 && gs.sets->num_sets > 1;
+	gs.plan.image = *gs.job->gpu_replay && has_multipass_group(gs.sets);
+	*gs.job->gpu_image = gs.plan.image;
 	if (tally_gpu_device_info(gs.plan.filter >= 0 ? gs.plan.filter : 0, &di) == PAPI_OK)
 		snprintf(s->device, sizeof s->device, "%s", di.chip);
-	tly_pass_hash(s);
+	gs.job->hash(s);
 }
 
 /* TALLY_CUDA_GRANULARITY=region, where the list allows it (one pass). */
@@ -200,7 +201,7 @@ static int by_region(void)
 /* The job's mode for every context: 0, or -1 when nothing can be collected. */
 static int plan_modes(void)
 {
-	if (tly_pass_state()->gpu_replay)
+	if (*gs.job->gpu_replay)
 		return 0;   /* application replay: one set per run, or images */
 	gs.plan.replay = gs.sets->host_passes > 1;
 	if (gs.plan.replay && !strcmp(tly_rt_proc()->opt.raw.pass_mode, "off")) {
@@ -215,9 +216,9 @@ static int plan_modes(void)
 /* Metric ids, group sets and the schedule; 0 when there is nothing to do.
  * The schedule's group sets are made on the current context, else on the
  * device the metrics name (0 when none): only the chip matters. */
-static int prepare(struct tly_pass_sched *s)
+static int prepare(struct tly_rt_sched *s)
 {
-	const char *list = tly_pass_gpu_list();
+	const char *list = gs.job->gpu_list;
 	int rc;
 
 	if (!*list || gs.sets || !parse(s, list))
@@ -242,11 +243,16 @@ static int cupti_left_to_app(void)
 
 void tly_gpu_rt_start(void *comm_ptr)
 {
-	struct tly_pass_sched *s = &tly_pass_state()->gpu;
-	int yield = *tly_pass_gpu_list() && cupti_left_to_app();
-	int rc;
+	const struct tly_rt_sched_view *job = tly_rt_parts_sched();
+	struct tly_rt_sched *s;
+	int yield, rc;
 
 	(void)comm_ptr;   /* GPUs are claimed per physical GPU, at binding (gpu_share.c) */
+	if (!job)
+		return;   /* no passes part: no GPU metrics taken out of TALLY_EVENTS */
+	gs.job = job;
+	s = job->gpu;
+	yield = *job->gpu_list && cupti_left_to_app();
 	if (yield) {
 		tly_rt_log(1, "GPU metrics off: TALLY_CUPTI=app leaves CUPTI to the application's own tool");
 		return;

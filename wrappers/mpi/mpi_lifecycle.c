@@ -14,7 +14,7 @@
 
 #include "output/out_job.h"
 #include "output/output.h"
-#include "passes/passes.h"
+#include "runtime/rt_parts.h"
 #include "tally_shared.h"
 
 static struct {
@@ -47,7 +47,7 @@ static void rank_start(void)
 	if (p->rank == 0)
 		tly_out_choose_name(p->outname, sizeof p->outname, ".h5");
 	PMPI_Bcast(p->outname, (int)sizeof p->outname, MPI_CHAR, 0, life.comm);
-	tly_pass_mpi_init(&life.comm);  /* passes/: one pass schedule per job */
+	tly_rt_parts_job_start(&life.comm);  /* the parts: passes/' one schedule per job, gpu/ */
 	p->mpi_init_ns = tly_rt_now() - t0;
 	p->mpi_init_cpu_ns += tly_rt_thread_cpu_ns();
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "papi.h"
+#include "regions/regions.h"
 #include "runtime/rt_event_msg.h"
 #include "runtime/rt_parts.h"
 
@@ -49,7 +50,7 @@ static int place(const int *codes, const int *pass_of, int nev, int npasses, int
 	return -1;
 }
 
-int tly_pass_plan_cpu(struct tly_pass_sched *s, const char *const *names, int n)
+int tly_pass_plan_cpu(struct tly_rt_sched *s, const char *const *names, int n)
 {
 	int codes[TLY_PASS_MAX_EVENTS];
 	const PAPI_hw_info_t *hw = PAPI_get_hardware_info();
@@ -132,17 +133,16 @@ int tly_pass_take(const char **list)
 		return 0;
 	}
 	job->rotate = 1;
+	tly_region_rotate(tly_pass_enter, tly_pass_exit);
 	tly_rt_log_job(2, "%d CPU events in %d passes, rotated over visits of region '%s'", job->cpu.nev,
 		       job->cpu.npasses, cfg->pass_region);
 	return 1;
 }
 
-const char *tly_pass_gpu_list(void)
-{
-	return tly_pass_state()->gpu_list;
-}
-
 const struct tly_rt_part tly_rt_part_passes = {
 	.name = "passes",
 	.take_events = tly_pass_take,
+	.job_start = tly_pass_sync_cpu,
+	.job_started = tly_pass_sync_gpu,
+	.sched = &tly_pass_sched_view,
 };

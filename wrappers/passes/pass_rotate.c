@@ -36,7 +36,7 @@ static struct {
 
 static _Thread_local struct rot_thread *rself;
 
-static int build_sets(struct rot_thread *r, const struct tly_pass_sched *s)
+static int build_sets(struct rot_thread *r, const struct tly_rt_sched *s)
 {
 	for (int p = 0; p < s->npasses; p++) {
 		r->es[p] = PAPI_NULL;

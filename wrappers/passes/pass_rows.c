@@ -13,7 +13,7 @@
 
 static int sched_wanted(const struct tly_pass_state *job, int k)
 {
-	const struct tly_pass_sched *s = k ? &job->gpu : &job->cpu;
+	const struct tly_rt_sched *s = k ? &job->gpu : &job->cpu;
 
 	return s->nev > 0 && (s->npasses >= 2 || !job->agrees[k] || k == 1 || job->rotate || job->replay);
 }
@@ -21,7 +21,7 @@ static int sched_wanted(const struct tly_pass_state *job, int k)
 static int64_t sched_rows(struct tly_rt_proc *p, const struct tly_pass_state *job, int k,
 			  struct tly_row_passes *row)
 {
-	const struct tly_pass_sched *s = k ? &job->gpu : &job->cpu;
+	const struct tly_rt_sched *s = k ? &job->gpu : &job->cpu;
 	uint64_t own = job->own_hash[k] ? job->own_hash[k] : s->hash;
 
 	if (!sched_wanted(job, k))
@@ -50,29 +50,10 @@ struct val_ctx {
 	int64_t n, cap;
 };
 
-void tly_pass_node_path(const struct tly_rt_thread *t, int32_t node, char *buf, size_t len)
-{
-	char raw[2048];
-	size_t at = 0;
-
-	tly_rt_node_path(t, node, raw, sizeof raw);
-	buf[0] = '\0';
-	for (const char *s = raw; *s && at + 4 < len; s++) {
-		if (*s == TLY_RT_ADDR_SEP) {   /* a name's raw address: not in paths */
-			s += strcspn(s, "\x1f") - 1;
-		} else if (*s == '\x1f') {
-			at += (size_t)snprintf(buf + at, len - at, " / ");
-		} else {
-			buf[at++] = *s;
-			buf[at] = '\0';
-		}
-	}
-}
-
 static void one_region(const struct tly_rt_thread *t, const struct tly_pass_acc *a, void *arg)
 {
 	struct val_ctx *c = arg;
-	const struct tly_pass_sched *s = &tly_pass_state()->cpu;
+	const struct tly_rt_sched *s = &tly_pass_state()->cpu;
 	int64_t total = 0;
 
 	for (int q = 0; q < s->npasses; q++)
@@ -83,7 +64,7 @@ static void one_region(const struct tly_rt_thread *t, const struct tly_pass_acc 
 
 		v->rank = c->p->rank;
 		v->thread = t->index;
-		tly_pass_node_path(t, a->node, v->region, sizeof v->region);
+		tly_rt_node_path_shown(t, a->node, v->region, sizeof v->region);
 		snprintf(v->event, sizeof v->event, "%s", s->names[i]);
 		v->pass = q;
 		v->visits = a->visits[q];

@@ -9,8 +9,6 @@
  */
 #include "passes/passes.h"
 
-#include "runtime/rt_parts.h"
-
 #include <inttypes.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -26,7 +24,7 @@ struct tly_pass_state *tly_pass_state(void)
 	return &state;
 }
 
-uint64_t tly_pass_hash(struct tly_pass_sched *s)
+uint64_t tly_pass_hash(struct tly_rt_sched *s)
 {
 	uint64_t h = TLY_FNV_BASIS;
 
@@ -43,7 +41,7 @@ uint64_t tly_pass_hash(struct tly_pass_sched *s)
 	return s->hash;
 }
 
-static void describe(const struct tly_pass_sched *s, char *buf, size_t len)
+static void describe(const struct tly_rt_sched *s, char *buf, size_t len)
 {
 	size_t at = (size_t)snprintf(buf, len, "%d event(s) in %d pass(es) on '%s':", s->nev, s->npasses,
 				     s->device);
@@ -74,7 +72,7 @@ static void report_ranks(const uint64_t *all, int n, uint64_t h0, const char *wh
 /* This rank's own view differs: say how, and use rank 0's when possible
  * (CPU rotation only: its event sets are built at the first visit; GPU
  * groups are enabled already, so a GPU view is kept and flagged). */
-static void adopt(struct tly_pass_sched *own, const struct tly_pass_sched *r0, int k)
+static void adopt(struct tly_rt_sched *own, const struct tly_rt_sched *r0, int k)
 {
 	char a[512], b[512];
 	int can = k == 0 && state.rotate && r0->npasses >= 2;
@@ -95,7 +93,7 @@ static void adopt(struct tly_pass_sched *own, const struct tly_pass_sched *r0, i
 
 static void sync_one(MPI_Comm comm, int rank, int n, int k)
 {
-	struct tly_pass_sched *own = k ? &state.gpu : &state.cpu, r0;
+	struct tly_rt_sched *own = k ? &state.gpu : &state.cpu, r0;
 	uint64_t h = tly_pass_hash(own), *all = rank == 0 ? calloc((size_t)n, sizeof *all) : NULL;
 
 	state.own_hash[k] = h;
@@ -111,14 +109,35 @@ static void sync_one(MPI_Comm comm, int rank, int n, int k)
 		adopt(own, &r0, k);
 }
 
-void tly_pass_mpi_init(void *comm_ptr)
+static void sync_kind(void *comm_ptr, int k)
 {
-	MPI_Comm comm = *(MPI_Comm *)comm_ptr;
+	MPI_Comm comm;
 	int rank, n;
 
+	if (!comm_ptr)
+		return;   /* a program without MPI: nothing to compare */
+	comm = *(MPI_Comm *)comm_ptr;
 	PMPI_Comm_rank(comm, &rank);
 	PMPI_Comm_size(comm, &n);
-	sync_one(comm, rank, n, 0);
-	tly_rt_parts_job_start(comm_ptr);   /* the GPU schedule, before it is compared */
-	sync_one(comm, rank, n, 1);
+	sync_one(comm, rank, n, k);
 }
+
+void tly_pass_sync_cpu(void *comm_ptr)
+{
+	sync_kind(comm_ptr, 0);
+}
+
+/* after every part's job_start: the GPU schedule is made by then */
+void tly_pass_sync_gpu(void *comm_ptr)
+{
+	sync_kind(comm_ptr, 1);
+}
+
+const struct tly_rt_sched_view tly_pass_sched_view = {
+	.gpu = &state.gpu,
+	.gpu_replay = &state.gpu_replay,
+	.gpu_image = &state.gpu_image,
+	.gpu_list = state.gpu_list,
+	.replay_index = tly_pass_replay_index,
+	.hash = tly_pass_hash,
+};

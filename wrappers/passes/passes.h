@@ -9,7 +9,8 @@
  * is used.  CPU passes run by region rotation: the k-th visit of the
  * region named TALLY_PASS_REGION counts pass k mod P.  GPU metrics are
  * handled by wrappers/gpu/ (kernel replay) and recorded in the same
- * schedule.
+ * schedule, which this part hands the GPU producer through its part's
+ * `sched` (runtime/rt_sched.h): no producer calls in here.
  */
 #ifndef TALLY_PASSES_H
 #define TALLY_PASSES_H
@@ -18,21 +19,10 @@
 #include <stdint.h>
 
 #include "runtime/rt.h"
+#include "runtime/rt_sched.h"
 
 #define TLY_PASS_MAX_EVENTS TLY_RT_MAX_EVENTS
-#define TLY_PASS_NAME 128
-
-/* One schedule; plain data so it can be broadcast as bytes. */
-struct tly_pass_sched {
-	int nev;                              /* scheduled events */
-	int npasses;
-	int gpu;                              /* 1: GPU metrics (kernel replay) */
-	char device[64];                      /* CPU model or GPU chip */
-	char names[TLY_PASS_MAX_EVENTS][TLY_PASS_NAME];
-	int pass_of[TLY_PASS_MAX_EVENTS];
-	uint64_t extra_hash;                  /* GPU: hash of the config images */
-	uint64_t hash;                        /* of everything above */
-};
+#define TLY_PASS_NAME TLY_RT_SCHED_NAME
 
 /* ---- schedule (pass_plan.c) ------------------------------------------ */
 /* Hook of the runtime's event choice (rt_state.c), after PAPI_library_init.
@@ -43,17 +33,13 @@ struct tly_pass_sched {
 int tly_pass_take(const char **list);
 /* Group CPU event names into passes by trying them together (start/stop
  * of a real event set).  0, or -1 when no event can be counted. */
-int tly_pass_plan_cpu(struct tly_pass_sched *s, const char *const *names, int n);
-/* The GPU metric names taken out of TALLY_EVENTS ("" when none). */
-const char *tly_pass_gpu_list(void);
+int tly_pass_plan_cpu(struct tly_rt_sched *s, const char *const *names, int n);
 
 /* ---- application replay, in the runtime (pass_replay.c) ------------- */
 /* TALLY_PASS_INDEX=k (set by tally-run --passes): the CPU schedule `s` is
  * computed as usual and this run counts only pass k's events.  Returns 1
  * and sets *list to them when it applies, 0 otherwise. */
-/* Mode of GPU application replay through saved counter data images (a
- * metric that needs several passes by itself; docs/passes.md). */
-#define TLY_PASS_MODE_IMAGE "application replay (image)"
+#define TLY_PASS_MODE_IMAGE TLY_RT_MODE_IMAGE
 
 struct tly_pass_state;
 int tly_pass_replay_take(struct tly_pass_state *job, const char **list);
@@ -62,7 +48,7 @@ int tly_pass_replay_index(void);
 
 /* ---- the job's schedules (pass_sync.c) -------------------------------- */
 struct tly_pass_state {
-	struct tly_pass_sched cpu, gpu;       /* in use (rank 0's after MPI_Init) */
+	struct tly_rt_sched cpu, gpu;       /* in use (rank 0's after MPI_Init) */
 	uint64_t own_hash[2];                 /* this rank's own view, cpu / gpu */
 	uint64_t r0_hash[2];                  /* rank 0's (0 before MPI_Init) */
 	int agrees[2];                        /* 1 unless a mismatch was found */
@@ -76,14 +62,21 @@ struct tly_pass_state {
 };
 struct tly_pass_state *tly_pass_state(void);
 /* The schedule's hash (stored in s->hash): what the ranks compare. */
-uint64_t tly_pass_hash(struct tly_pass_sched *s);
-/* At MPI_Init (mpi_lifecycle.c): broadcast rank 0's schedules on the
- * tool's communicator (an MPI_Comm *), compare, report.  Collective. */
-void tly_pass_mpi_init(void *comm_ptr);
+uint64_t tly_pass_hash(struct tly_rt_sched *s);
+/* The part's job_start and job_started (pass_plan.c's tly_rt_part_passes):
+ * at MPI_Init, broadcast rank 0's CPU schedule on the tool's communicator
+ * (an MPI_Comm *), compare, report (collective); after every part's
+ * job_start (the GPU's makes its schedule), the same for the GPU
+ * schedule.  Nothing in a program without MPI (NULL). */
+void tly_pass_sync_cpu(void *comm_ptr);
+void tly_pass_sync_gpu(void *comm_ptr);
+/* The job's GPU schedule as the GPU producer sees it (the part's `sched`). */
+extern const struct tly_rt_sched_view tly_pass_sched_view;
 
 /* ---- region rotation (pass_rotate.c) ---------------------------------- */
-/* Hooks of the region tree (regions/region.c): node `n` of thread t was
- * just entered / is about to be left. */
+/* Hooks of the region tree (regions/region.c, registered by tly_pass_take
+ * with tly_region_rotate when it rotates): node `n` of thread t was just
+ * entered / is about to be left. */
 void tly_pass_enter(struct tly_rt_thread *t, int32_t n);
 void tly_pass_exit(struct tly_rt_thread *t, int32_t n);
 
@@ -96,9 +89,5 @@ struct tly_pass_acc {
 /* Calls fn for every thread's rotated regions (under the module's lock). */
 void tly_pass_foreach(void (*fn)(const struct tly_rt_thread *t, const struct tly_pass_acc *a,
 				 void *arg), void *arg);
-
-/* ---- writer helper (passes/pass_rows.c) ---------------------------- */
-/* Path of node n of thread t, names separated by " / ". */
-void tly_pass_node_path(const struct tly_rt_thread *t, int32_t n, char *buf, size_t len);
 
 #endif /* TALLY_PASSES_H */

@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "papi.h"
-#include "passes/passes.h"
 #include "regions/budget.h"
 #include "regions/region_index.h"
 #include "regions/regions.h"
@@ -22,6 +21,12 @@ struct tly_region_hooks tly_region_hooks;
 void tly_region_follow(tly_region_follow_fn fn)
 {
 	__atomic_store_n(&tly_region_hooks.follow, fn, __ATOMIC_RELEASE);
+}
+
+void tly_region_rotate(tly_region_rotate_fn enter, tly_region_rotate_fn leave)
+{
+	__atomic_store_n(&tly_region_hooks.rotate_enter, enter, __ATOMIC_RELEASE);
+	__atomic_store_n(&tly_region_hooks.rotate_leave, leave, __ATOMIC_RELEASE);
 }
 
 static int32_t new_node(struct tly_rt_thread *t, int32_t parent, const char *name, int kind, uint32_t h)
@@ -139,6 +144,7 @@ int tly_rt_enter_at(struct tly_rt_thread *t, const char *name, int kind, int cou
 {
 	struct tly_rt_frame *f;
 	struct tly_rt_degrade *deg;
+	tly_region_rotate_fn rotate;
 	int64_t t_in = 0;
 	int32_t c;
 
@@ -168,7 +174,9 @@ int tly_rt_enter_at(struct tly_rt_thread *t, const char *name, int kind, int cou
 	visit_timed(t, t_in);
 	if (f->counters && counters_read(t, (long long *)f->v0) != PAPI_OK)
 		f->counters = 0;
-	tly_pass_enter(t, c);  /* passes/: region rotation */
+	rotate = __atomic_load_n(&tly_region_hooks.rotate_enter, __ATOMIC_RELAXED);
+	if (rotate)
+		rotate(t, c);   /* passes/: region rotation */
 	tly_region_note(t, c, f->t0, 1, f->counters ? (const long long *)f->v0 : NULL);
 	tly_rt_parts_region_change(t);   /* gpu/: ranges per region */
 	tly_budget_tick(t);
@@ -197,6 +205,7 @@ int tly_rt_exit_at(struct tly_rt_thread *t, int64_t now)
 {
 	long long v[TLY_RT_MAX_EVENTS];
 	struct tly_rt_frame *f;
+	tly_region_rotate_fn rotate;
 	int ok;
 
 	if (t->stopped)
@@ -208,7 +217,9 @@ int tly_rt_exit_at(struct tly_rt_thread *t, int64_t now)
 	if (t->depth <= 1)
 		return -1;
 	f = &t->stack[t->depth - 1];
-	tly_pass_exit(t, f->node);  /* passes/: region rotation */
+	rotate = __atomic_load_n(&tly_region_hooks.rotate_leave, __ATOMIC_RELAXED);
+	if (rotate)
+		rotate(t, f->node);   /* passes/: region rotation */
 	ok = f->counters && counters_read(t, v) == PAPI_OK;
 	if (now < 0)
 		now = f->timed ? tly_rt_now() : 0;

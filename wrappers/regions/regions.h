@@ -40,8 +40,17 @@ void tly_rt_thread_stop(struct tly_rt_thread *t);
 typedef void (*tly_region_follow_fn)(struct tly_rt_thread *t, int32_t node, int64_t ts, int enter,
 				     const long long *v);
 void tly_region_follow(tly_region_follow_fn fn);
+/*
+ * Region rotation (passes/pass_rotate.c, registered by passes/ at start-up
+ * when it rotates, before a region can be entered): enter is called after
+ * the frame of node is pushed, before the follower; leave before the frame
+ * left is folded.  Regions the tree does not record are not rotated.
+ */
+typedef void (*tly_region_rotate_fn)(struct tly_rt_thread *t, int32_t node);
+void tly_region_rotate(tly_region_rotate_fn enter, tly_region_rotate_fn leave);
 extern struct tly_region_hooks {
 	tly_region_follow_fn follow;
+	tly_region_rotate_fn rotate_enter, rotate_leave;
 } tly_region_hooks;
 
 static inline void tly_region_note(struct tly_rt_thread *t, int32_t node, int64_t ts, int enter,

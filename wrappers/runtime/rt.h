@@ -161,6 +161,9 @@ static inline struct tly_rt_thread *tly_rt_self(void)
 struct tly_rt_thread *tly_rt_thread_new_self(enum tly_rt_thread_kind kind);
 /* The path of node n of the thread's tree, names joined by '\x1f'. */
 void tly_rt_node_path(const struct tly_rt_thread *t, int32_t n, char *buf, size_t len);
+/* The same as the tables show it: names joined by " / ", without their
+ * raw addresses (the passes' and the GPU's rows). */
+void tly_rt_node_path_shown(const struct tly_rt_thread *t, int32_t n, char *buf, size_t len);
 /* ---- process state (runtime/rt_proc.c; filled by the start-up, rt_state.c) */
 struct tly_rt_event_desc {
 	char name[128], component[32], units[32], descr[256];

@@ -23,6 +23,17 @@ void tly_rt_parts_job_start(void *comm_ptr)
 	for (int k = 0; tly_rt_parts[k]; k++)
 		if (tly_rt_parts[k]->job_start)
 			tly_rt_parts[k]->job_start(comm_ptr);
+	for (int k = 0; tly_rt_parts[k]; k++)
+		if (tly_rt_parts[k]->job_started)
+			tly_rt_parts[k]->job_started(comm_ptr);
+}
+
+const struct tly_rt_sched_view *tly_rt_parts_sched(void)
+{
+	for (int k = 0; tly_rt_parts[k]; k++)
+		if (tly_rt_parts[k]->sched)
+			return tly_rt_parts[k]->sched;
+	return NULL;
 }
 
 int tly_rt_parts_thread_start(struct tly_rt_thread *t)

@@ -104,6 +104,25 @@ void tly_rt_node_path(const struct tly_rt_thread *t, int32_t n, char *buf, size_
 	}
 }
 
+void tly_rt_node_path_shown(const struct tly_rt_thread *t, int32_t node, char *buf, size_t len)
+{
+	char raw[2048];
+	size_t at = 0;
+
+	tly_rt_node_path(t, node, raw, sizeof raw);
+	buf[0] = '\0';
+	for (const char *s = raw; *s && at + 4 < len; s++) {
+		if (*s == TLY_RT_ADDR_SEP) {   /* a name's raw address: not in paths */
+			s += strcspn(s, "\x1f") - 1;
+		} else if (*s == '\x1f') {
+			at += (size_t)snprintf(buf + at, len - at, " / ");
+		} else {
+			buf[at++] = *s;
+			buf[at] = '\0';
+		}
+	}
+}
+
 int64_t tly_rt_thread_cpu_ns(void)
 {
 	struct timespec ts;
