@@ -182,9 +182,27 @@ out:
 	errno = saved;
 }
 
+/* fork waits until the drain thread is idle: it unwinds under the lock,
+ * allocating all the while (libdwfl), and a child forked while it was in
+ * the allocator inherited the allocator's locks held.  glibc's malloc
+ * makes that safe for itself, AddressSanitizer's (GCC 12) does not: the
+ * child's first malloc spun forever (sampling_fork hung under ASan). */
+static void before_fork(void)
+{
+	if (!atomic_load(&samp_state.forked))
+		pthread_mutex_lock(&samp_state.lock);
+}
+
+static void parent_fork(void)
+{
+	if (!atomic_load(&samp_state.forked))
+		pthread_mutex_unlock(&samp_state.lock);
+}
+
 static void after_fork(void)
 {
-	/* the drain thread and the parent's timers are not in the child */
+	/* the drain thread and the parent's timers are not in the child; the
+	 * lock before_fork took is the parent's */
 	pthread_mutex_init(&samp_state.lock, NULL);
 	atomic_store(&samp_state.forked, 1);
 	atomic_store(&samp_state.stopped, 1);
@@ -220,7 +238,7 @@ static void install(void)
 		snprintf(samp_state.why, sizeof samp_state.why, "the signal handler could not be installed");
 		return;
 	}
-	pthread_atfork(NULL, NULL, after_fork);
+	pthread_atfork(before_fork, parent_fork, after_fork);
 	samp_state.rate = (int)rate;
 	tly_samp_drain_start(&samp_state);
 }
