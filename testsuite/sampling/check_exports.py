@@ -145,7 +145,8 @@ def pprof_check(prof, per, self_n, rate):
         frames = [prof["locs"][l][0][0][0] for l in s["locs"]]   # innermost first
         if frames[0] in got_self:
             got_self[frames[0]] += s["values"][0]
-            through += s["values"][0] if frames[-1] == "main" and "run_work" in frames else 0
+            ok = "run_work" in frames and "main" in frames[frames.index("run_work"):]
+            through += s["values"][0] if ok else 0
     check(got == per, "pprof: samples per (rank, thread) %s, the file's %s" % (got, per))
     check(got_self == self_n, "pprof: self samples %s, the file's %s" % (got_self, self_n))
     check(through >= 0.95 * sum(self_n.values()), "pprof: hot samples unwound through run_work to main")
@@ -167,7 +168,8 @@ def speedscope_check(doc, per, self_n, rate):
             names = [frames[i]["name"] for i in stack]   # outermost first
             if names[-1] in got_self:
                 got_self[names[-1]] += round(w * rate / 1e9)
-                check(names[0] == "main" and "run_work" in names, "speedscope: %s under main and run_work" % names[-1])
+                check("run_work" in names and "main" in names[:names.index("run_work")],
+                      "speedscope: %s under main and run_work: %s" % (names[-1], names))
     check(got == per, "speedscope: samples per (rank, thread) %s, the file's %s" % (got, per))
     check(got_self == self_n, "speedscope: self samples %s, the file's %s" % (got_self, self_n))
 
@@ -210,7 +212,7 @@ def html_check(path, per, self_n):
                             "--disable-background-networking", "--disable-component-update", "--disable-sync",
                             "--enable-logging=stderr", "--v=0", "--hide-scrollbars", "--window-size=1280,2400",
                             f"--user-data-dir={prof}", "--screenshot=page.png",
-                            "file://" + os.path.abspath("page.html")], capture_output=True, text=True, timeout=180)
+                            "file://" + os.path.abspath("page.html")], capture_output=True, text=True, timeout=100)
     console = [ln for ln in r.stderr.splitlines() if ":CONSOLE" in ln or "Uncaught" in ln]
     check(r.returncode == 0 and os.path.exists("page.png") and not console,
           "chromium draws the page: exit %d, console %s" % (r.returncode, console))
