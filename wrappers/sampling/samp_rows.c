@@ -302,7 +302,7 @@ static int64_t handler_ns(const struct tly_samp_thread *s)
 		return 0;
 	memcpy(v, s->timing, n * sizeof *v);
 	qsort(v, n, sizeof *v, cmp_u32);
-	return (int64_t)v[n / 2] * atomic_load(&s->taken);
+	return (int64_t)v[n / 2] * atomic_load(&s->signals);   /* one handler call per signal */
 }
 
 static int64_t thread_cost(const struct tly_samp_thread *s)
