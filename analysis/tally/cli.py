@@ -36,9 +36,10 @@ def parser():
                    help="whole region and kernel names (default: the innermost frame, kernels demangled and "
                         "shortened; CSV, JSON and Hatchet always whole) and no 120-column limit on text")
     p.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout")
-    p.add_argument("--sampling-export", nargs=2, metavar=("folded", "OUT"),
-                   help="write the call-path samples (tally-run --sampling) as folded stacks for flame graphs "
-                        "(flamegraph.pl, speedscope, inferno)")
+    p.add_argument("--sampling-export", nargs=2, metavar=("FORMAT", "OUT"),
+                   help="write the call-path samples (tally-run --sampling): FORMAT 'folded' (folded stacks for "
+                        "flamegraph.pl, speedscope, inferno), 'pprof' (profile.proto, gzipped: go tool pprof) or "
+                        "'speedscope' (speedscope's JSON)")
     p.add_argument("--trace-export", nargs=2, metavar=("perfetto", "OUT.json"),
                    help="convert the run's trace (FILE.h5's FILE.trace/, or the archive) to Chrome Trace "
                         "Event JSON for Perfetto's UI; nothing else is done")
@@ -99,13 +100,14 @@ def run_report(args):
             print(f"tally-report: {len(empty)} tables without rows not written as CSV: {', '.join(empty)}",
                   file=sys.stderr)
     if args.sampling_export:
-        from . import sampling
+        from . import sampling_export
         fmt, out = args.sampling_export
-        if fmt != "folded":
-            raise TallyError(f"--sampling-export: unknown format '{fmt}' (folded)")
+        if fmt not in sampling_export.FORMATS:
+            raise TallyError(f"--sampling-export: unknown format '{fmt}' ({', '.join(sampling_export.FORMATS)})")
         if not run.has("samples"):
             raise TallyError(f"{args.path}: no call-path samples (run with tally-run --sampling=1000)")
-        _wrote(out, outfiles.write(out, sampling.folded(run)), "the folded stacks")
+        data, binary = sampling_export.export(run, fmt, os.path.basename(args.path))
+        _wrote(out, outfiles.write(out, data, binary), f"the samples ({fmt})")
     if args.hatchet:
         _wrote(args.hatchet, export.hatchet_json(run, args.hatchet), "the Hatchet tree")
     if args.plot or args.html:

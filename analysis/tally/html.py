@@ -1,7 +1,8 @@
 """tally-report --html: the job on one self-contained page, as Darshan's
 job summary does for I/O: job facts, the region tree (top regions),
 imbalance, MPI, GPU kernels, NVTX payload tables and every other section
-of the text report, with the plots embedded as data: URIs.  No script, no
+of the text report, the call-path samples' flame graph as an inline SVG
+(flamegraph.py), with the plots embedded as data: URIs.  No script, no
 external resource: the page opens offline from anywhere."""
 import base64
 import datetime
@@ -15,7 +16,8 @@ table{border-collapse:collapse;font-size:12px;margin:.4em 0}
 td,th{border:1px solid #ddd;padding:2px 6px;text-align:right;white-space:nowrap}
 th{background:#eef}td.t,th.t{text-align:left}td.t{white-space:pre}div.w{overflow-x:auto}p.note{font-size:12px;color:#555}
 nav a{margin-right:1em;font-size:13px}figure{display:inline-block;margin:.5em}
-img{max-width:100%;border:1px solid #ccc}figcaption{font-size:12px;color:#555}"""
+img{max-width:100%;border:1px solid #ccc}figcaption{font-size:12px;color:#555}
+svg.flame{max-width:100%;height:auto;border:1px solid #ccc}svg.flame g:hover rect{stroke:#000}"""
 
 
 def _e(v):
@@ -52,17 +54,24 @@ def _plots(an, column, top, full):
 
 def page(run, an, column, sections, args):
     """The whole page as a string."""
+    from . import flamegraph
     title = f"Tally job summary: {run.meta.get('program', '') or args.path}"
+    flame = flamegraph.svg(run)
     body = [f"<h1>{_e(title)}</h1>",
             f"<p class=note>{_e(args.path)}; written {_e(datetime.datetime.now().isoformat(timespec='seconds'))} "
             "by tally-report</p>",
             "<nav>" + " ".join(f'<a href="#{_anchor(i)}">{_e(s.title)}</a>' for i, s in enumerate(sections))
-            + ' <a href="#plots">Plots</a></nav>']
+            + (' <a href="#flame">Flame graph</a>' if flame else "") + ' <a href="#plots">Plots</a></nav>']
     for i, s in enumerate(sections):
         body.append(f'<h2 id="{_anchor(i)}">{_e(s.title)}</h2>')
         body.append("<p class=note>(no rows)</p>" if s.frame.empty else table(s.frame))
         if s.note:
             body.append(f"<p class=note>{_e(s.note)}</p>")
+    if flame:
+        body += ['<h2 id="flame">Flame graph (samples)</h2>',
+                 "<p class=note>call-path samples of every rank and thread (tally-run --sampling): a frame's width "
+                 "is its inclusive samples, its callers below it; hover a frame for its file:line and count</p>",
+                 f"<div class=w>{flame}</div>"]
     figs = _plots(an, column, args.top, args.full_names) if column is not None or run.has("mpi") else []
     body.append('<h2 id="plots">Plots</h2>')
     body += figs or ["<p class=note>(no data to plot)</p>"]

@@ -88,7 +88,7 @@ def shares(f, srcdir, mode, path_of_file):
     tot = sum(self_n.values())
     check(tot >= 0.8 * kept, "the hot spots hold %d of %d samples" % (tot, kept))
     got = {k: 100.0 * v / max(tot, 1) for k, v in self_n.items()}
-    spent = dict((l.split()[0], float(l.split()[1])) for l in open("hot_app.txt"))
+    spent = {k: v for k, v in truth_file().items() if k in WANT}
     truth = {k: 100.0 * spent[k] / sum(spent.values()) for k in WANT}
     print("shares:", {k: round(v, 1) for k, v in got.items()}, "of", tot, "samples; CPU time:",
           {k: round(v, 1) for k, v in truth.items()})
@@ -134,6 +134,44 @@ def report(path, tot, truth, outer):
     folded = sampling.folded(run)
     inl = sum(int(l.rsplit(" ", 1)[1]) for l in folded.splitlines() if l.rsplit(" ", 1)[0].endswith(outer + ";run_work;hot_inline"))
     check(inl > 0, "folded stacks: %s;run_work;hot_inline has %d samples" % (outer, inl))
+
+
+def truth_file():
+    """hot_app.txt: CPU seconds per hot spot, and the thread's CPU time."""
+    return dict((l.split()[0], float(l.split()[1])) for l in open("hot_app.txt"))
+
+
+RATE_TOL = 0.10   # perf drops the periods that end in the kernel; a busy guest's clocks
+
+
+def rate(f, source):
+    """4000 Hz asked, above any kernel tick (HZ is at most 1000): perf's
+    cpu-clock gives one signal per period, so the samples inside run_work
+    are its CPU time (measured by the program on its thread clock) x 4000;
+    the timer gives its signals at ticks, each weighted by its overruns:
+    fewer signals than periods, the same total."""
+    st = status(f)
+    check(len(st) == 1, "one sampled thread: %d rows" % len(st))
+    r = st[0]
+    paths, smp = f["sample_paths"], f["samples"]
+    in_work = sum(int(x["samples"]) for x in smp
+                  if any(s(fr["function"]) == "run_work" for fr in frames(paths, int(x["path"]))))
+    cpu = truth_file()["work_cpu"]
+    want = cpu * 4000
+    taken, sig = int(r["taken"]), int(r["signals"])
+    print("source %r: %d signals, %d samples taken, %d inside run_work for its %.3f CPU s x 4000 = %.0f; note: %s"
+          % (s(r["source"]), sig, taken, in_work, cpu, want, s(r["note"])))
+    check(s(r["source"]) == source + " cpu-clock", "source %r" % s(r["source"]))
+    check(abs(in_work / want - 1) <= RATE_TOL, "samples in run_work %d within %.0f%% of its CPU time x rate %.0f"
+          % (in_work, 100 * RATE_TOL, want))
+    if source == "perf":
+        check(sig == taken, "perf: one signal per sample (%d signals, %d taken)" % (sig, taken))
+        check("4000 samples per CPU second" in s(r["note"]), "the note says the rate: %r" % s(r["note"]))
+    else:
+        check(sig <= 0.5 * taken, "timer: the tick holds the signals below the rate (%d signals, %d taken)"
+              % (sig, taken))
+        eff = re.search(r"(\d+) signals per CPU second for 4000 asked", s(r["note"]))
+        check(eff is not None and int(eff.group(1)) < 2000, "the note says the timer's rate: %r" % s(r["note"]))
 
 
 def loss(f):
@@ -205,6 +243,8 @@ def main():
                 omp(f)
         elif mode == "perf":
             perf_shares(f)
+        elif mode in ("rate", "timer"):
+            rate(f, "perf" if mode == "rate" else "timer")
         elif mode == "loss":
             loss(f)
         else:

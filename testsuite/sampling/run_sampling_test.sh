@@ -7,6 +7,13 @@
 #   omp     two OpenMP threads: both sampled, samples in the parallel region
 #   loss    a buffer of two records at 5000 Hz: the losses are counted
 #   mpi     sites_app on 2 ranks: call paths unified across ranks
+#   rate    4000 Hz by perf's cpu-clock, above any kernel tick (HZ <= 1000):
+#           samples = the thread's CPU time x 4000 (skipped where
+#           perf_event_paranoid forbids a user's own cpu-clock)
+#   timer   4000 Hz by the CPU-clock timer: fewer signals than periods
+#           (the tick), each weighted, the total still CPU time x 4000
+#   export  tally-report --sampling-export pprof and speedscope, read back
+#           by readers of their own (check_exports.py)
 #   perf    the same run sampled by perf record too (cpu-clock, 1000 Hz):
 #           the functions' self shares agree (skipped without perf)
 set -u
@@ -21,6 +28,11 @@ shares) timeout 150 "$run" --sampling=1000 --output-name=out.h5 -- "$app" 1.5 ;;
 malloc) timeout 150 "$run" --sampling=5000 --output-name=out.h5 -- "$app" 1.0 malloc ;;
 fork)   timeout 150 "$run" --sampling=2000 --output-name=out.h5 -- "$app" 1.0 fork ;;
 omp)    timeout 150 "$run" --sampling=1000 --output-name=out.h5 -- "$app" 1.5 omp ;;
+rate)   p=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null) && [ "$p" -le 2 ] ||
+            { echo "perf_event_paranoid ${p:-missing}: no cpu-clock for a user"; exit 77; }
+        timeout 150 "$run" --sampling=4000 --sampling-source=perf --output-name=out.h5 -- "$app" 1.0 ;;
+timer)  timeout 150 "$run" --sampling=4000 --sampling-source=timer --output-name=out.h5 -- "$app" 1.0 ;;
+export) timeout 150 "$run" --sampling=1000 --output-name=out.h5 -- "$app" 0.6 ;;
 loss)   timeout 150 "$run" --sampling=5000 --sampling-buffer=1 --output-name=out.h5 -- "$app" 0.5 ;;
 perf)   command -v perf >/dev/null || { echo "perf (linux-perf) missing"; exit 77; }
         timeout 150 perf record -q -e cpu-clock -F 1000 -o perf.data -- \
@@ -33,4 +45,5 @@ rc=$?
 [ $rc -eq 77 ] && exit 77
 cat out.txt err.txt
 [ $rc -eq 0 ] || { echo "job failed ($rc)"; exit 1; }
+[ "$mode" = export ] && exec "$py" "$srcdir/check_exports.py" out.h5
 exec "$py" "$checker" "$mode" out.h5 "$srcdir"

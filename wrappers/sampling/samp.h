@@ -2,8 +2,10 @@
  * samp.h - statistical call-path sampling of every measured thread
  * (docs/sampling.md).  Three files, arrows one way:
  *
- *   samp_signal.c  the runtime part "sampling": per thread a POSIX timer on
- *                  the thread's CPU clock, the signal handler that copies
+ *   samp_source.c  what drives the samples: per thread the perf software
+ *                  event cpu-clock (exact period) or a POSIX timer on the
+ *                  thread's CPU clock (checked at the kernel's tick);
+ *   samp_signal.c  the runtime part "sampling": the signal handler that copies
  *                  the interrupted registers and a bounded piece of the
  *                  stack into the thread's preallocated ring, the region
  *                  open on the thread (region_change hook), fork;
@@ -23,6 +25,7 @@
 #define TALLY_SAMP_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <semaphore.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -81,10 +84,13 @@ struct tly_samp_thread {
 	uint64_t stack_max;
 	uintptr_t stack_lo, stack_hi;
 	timer_t timer;
-	int armed;
+	int fd;               /* the perf source's counter, -1 */
+	int credit;           /* perf overflows taken since the credit was last given back */
+	_Atomic int armed;    /* the source armed: TLY_SAMP_PERF or TLY_SAMP_TIMER, 0: none */
 	_Atomic int32_t region;
 	/* the handler's counters (its thread alone writes them) */
 	_Atomic int64_t taken, lost_full, lost_stack;
+	_Atomic int64_t signals;       /* handler calls (taken counts each timer signal's overruns too) */
 	uint32_t seq;
 	/* the last TLY_SAMP_TIMINGS handler timings, ns: their median is its
 	 * cost (a mean would be a busy machine's preemptions and VM exits) */
@@ -104,6 +110,9 @@ struct tly_samp_state {
 	pthread_mutex_t lock;         /* the list, the trees, the unwinder */
 	struct tly_samp_thread *threads;
 	int rate;                     /* samples per CPU second, 0: off */
+	int want;                     /* TALLY_SAMPLING_SOURCE: TLY_SAMP_AUTO, _PERF or _TIMER */
+	atomic_int source;            /* what the process samples by (auto: the first thread decides) */
+	char why_timer[128];          /* why auto took the timer, "" when it did not */
 	int signo;
 	atomic_int stopped;           /* the handler does nothing */
 	atomic_int forked;            /* this process is a fork child */
@@ -113,6 +122,14 @@ struct tly_samp_state {
 	char why[128];                /* why sampling is off, "" when on */
 };
 struct tly_samp_state *tly_samp_state(void);
+
+/* samp_source.c: arm the calling thread's source (0, or -1 with why);
+ * in the handler, the weight of a signal of s's source (0: not its);
+ * disarm (caller holds the lock). */
+enum { TLY_SAMP_AUTO, TLY_SAMP_PERF, TLY_SAMP_TIMER };
+int tly_samp_arm(struct tly_samp_state *st, struct tly_samp_thread *s, char *why, size_t len);
+int tly_samp_signal_weight(struct tly_samp_thread *s, const siginfo_t *si);
+void tly_samp_disarm(struct tly_samp_thread *s);
 
 /* samp_drain.c: start the drain thread (once); unwind every ring's
  * records into the trees (caller holds the lock). */

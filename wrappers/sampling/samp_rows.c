@@ -302,7 +302,7 @@ static int64_t handler_ns(const struct tly_samp_thread *s)
 		return 0;
 	memcpy(v, s->timing, n * sizeof *v);
 	qsort(v, n, sizeof *v, cmp_u32);
-	return (int64_t)v[n / 2] * atomic_load(&s->taken);
+	return (int64_t)v[n / 2] * atomic_load(&s->signals);   /* one handler call per signal */
 }
 
 static int64_t thread_cost(const struct tly_samp_thread *s)
@@ -310,16 +310,38 @@ static int64_t thread_cost(const struct tly_samp_thread *s)
 	return handler_ns(s) + s->unwind_ns;
 }
 
+/* The source and the rate it gave: a timer's signals come at most at the
+ * kernel's tick, each standing for 1 + its overruns. */
+static void source_note(struct tly_row_sampling_status *x, const struct tly_samp_thread *s)
+{
+	const struct tly_samp_state *st = tly_samp_state();
+	int64_t sig = atomic_load(&s->signals), taken = atomic_load(&s->taken);
+	long long eff = taken > 0 ? (long long)((double)st->rate * (double)sig / (double)taken + 0.5) : 0;
+
+	x->signals = sig;
+	if (st->source == TLY_SAMP_PERF) {
+		snprintf(x->source, sizeof x->source, "perf cpu-clock");
+		snprintf(x->note, sizeof x->note, "perf's cpu-clock of the thread, every %ld ns: %lld samples per CPU second",
+			 1000000000L / st->rate, eff);
+		return;
+	}
+	snprintf(x->source, sizeof x->source, "timer cpu-clock");
+	snprintf(x->note, sizeof x->note,
+		 "timer on the thread's CPU clock%s%s%s: checked at the kernel's tick, %lld signals per CPU second for %d "
+		 "asked, each weighted by 1 + its overruns",
+		 st->why_timer[0] ? " (perf not used: " : "", st->why_timer, st->why_timer[0] ? ")" : "", eff, st->rate);
+}
+
 static void status_row(struct tly_row_sampling_status *x, const struct tly_rt_proc *p,
 		       const struct tly_samp_thread *s, const char *why)
 {
 	x->rank = p->rank;
 	x->thread = s ? s->t->index : -1;
-	snprintf(x->source, sizeof x->source, "cpu-clock");
 	x->rate = tly_samp_state()->rate;
 	snprintf(x->status, sizeof x->status, "%s", why);
 	if (!s)
 		return;
+	source_note(x, s);
 	x->taken = atomic_load(&s->taken);
 	x->kept = s->kept;
 	x->lost_full = atomic_load(&s->lost_full);

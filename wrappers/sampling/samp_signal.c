@@ -1,8 +1,8 @@
 /*
- * samp_signal.c - the runtime part "sampling": a timer per measured thread
- * on its own CPU clock (timer_create(CLOCK_THREAD_CPUTIME_ID) with
- * SIGEV_THREAD_ID: works on every Linux machine, no PMU or perf
- * permission needed) and the signal handler.
+ * samp_signal.c - the runtime part "sampling": per measured thread a
+ * source of signals on its own CPU time (samp_source.c: perf's cpu-clock,
+ * or a POSIX CPU-clock timer where perf is not allowed) and the signal
+ * handler.
  *
  * The handler is async-signal-safe and bounded: it reads the interrupted
  * registers from the ucontext, copies at most TALLY_SAMPLING_STACK bytes
@@ -14,8 +14,8 @@
  *
  * The signal is a real-time one of Tally's (SIGRTMIN+4, beside the
  * perf_event component's +2 and +3); taken only where it is at SIG_DFL,
- * so a program's own handler wins and sampling says it is off.  A kernel
- * CPU-clock timer is not inherited across fork: a forked child takes no
+ * so a program's own handler wins and sampling says it is off.  Neither
+ * source is inherited across fork: a forked child takes no
  * samples (its file says so), and its lock is made fresh.
  */
 #include "sampling/samp.h"
@@ -125,14 +125,14 @@ static void copy_stack(unsigned char *dst, uint64_t sp, uint64_t len)
 }
 #endif
 
-static void take(struct tly_samp_thread *s, const siginfo_t *si, const ucontext_t *uc)
+static void take(struct tly_samp_thread *s, int w, const ucontext_t *uc)
 {
 	struct tly_samp_rec hdr;
 	uint64_t sp, len, need, head;
 	int64_t pos;
-	int w = 1 + (si->si_overrun > 0 ? si->si_overrun : 0);
 
 	atomic_fetch_add_explicit(&s->taken, w, memory_order_relaxed);
+	atomic_fetch_add_explicit(&s->signals, 1, memory_order_relaxed);
 	sp = regs_of(uc, hdr.regs);
 	if (sp < s->stack_lo || sp >= s->stack_hi) {   /* an alternate signal stack */
 		atomic_fetch_add_explicit(&s->lost_stack, w, memory_order_relaxed);
@@ -160,16 +160,17 @@ static void take(struct tly_samp_thread *s, const siginfo_t *si, const ucontext_
 static void on_signal(int sig, siginfo_t *si, void *ctx)
 {
 	struct tly_samp_thread *s = samp_self;
-	int saved = errno, timed;
+	int saved = errno, timed, w;
 	int64_t t0 = 0;
 
 	(void)sig;
-	if (!s || !ctx || si->si_code != SI_TIMER || atomic_load_explicit(&samp_state.stopped, memory_order_relaxed))
+	if (!s || !ctx || atomic_load_explicit(&samp_state.stopped, memory_order_relaxed))
 		goto out;
 	timed = s->seq++ % SAMP_TIME_EVERY == 0;
 	if (timed)
 		t0 = now_ns();
-	take(s, si, ctx);
+	if ((w = tly_samp_signal_weight(s, si)) > 0)
+		take(s, w, ctx);
 	if (timed) {
 		uint32_t k = atomic_load_explicit(&s->ntimed, memory_order_relaxed);
 
@@ -181,9 +182,27 @@ out:
 	errno = saved;
 }
 
+/* fork waits until the drain thread is idle: it unwinds under the lock,
+ * allocating all the while (libdwfl), and a child forked while it was in
+ * the allocator inherited the allocator's locks held.  glibc's malloc
+ * makes that safe for itself, AddressSanitizer's (GCC 12) does not: the
+ * child's first malloc spun forever (sampling_fork hung under ASan). */
+static void before_fork(void)
+{
+	if (!atomic_load(&samp_state.forked))
+		pthread_mutex_lock(&samp_state.lock);
+}
+
+static void parent_fork(void)
+{
+	if (!atomic_load(&samp_state.forked))
+		pthread_mutex_unlock(&samp_state.lock);
+}
+
 static void after_fork(void)
 {
-	/* the drain thread and the parent's timers are not in the child */
+	/* the drain thread and the parent's timers are not in the child; the
+	 * lock before_fork took is the parent's */
 	pthread_mutex_init(&samp_state.lock, NULL);
 	atomic_store(&samp_state.forked, 1);
 	atomic_store(&samp_state.stopped, 1);
@@ -203,6 +222,9 @@ static void install(void)
 		return;
 	}
 	samp_state.signo = SIGRTMIN + 4;
+	samp_state.want = !strcmp(p->opt.raw.sampling_source, "perf") ? TLY_SAMP_PERF
+			  : !strcmp(p->opt.raw.sampling_source, "timer") ? TLY_SAMP_TIMER : TLY_SAMP_AUTO;
+	atomic_store(&samp_state.source, samp_state.want);
 	if (sigaction(samp_state.signo, NULL, &old) != 0 || old.sa_handler != SIG_DFL) {
 		snprintf(samp_state.why, sizeof samp_state.why, "the program handles signal %d", samp_state.signo);
 		tly_rt_log_job(0, "sampling is off: the program has its own handler of signal %d", samp_state.signo);
@@ -216,7 +238,7 @@ static void install(void)
 		snprintf(samp_state.why, sizeof samp_state.why, "the signal handler could not be installed");
 		return;
 	}
-	pthread_atfork(NULL, NULL, after_fork);
+	pthread_atfork(before_fork, parent_fork, after_fork);
 	samp_state.rate = (int)rate;
 	tly_samp_drain_start(&samp_state);
 }
@@ -236,29 +258,6 @@ static int stack_bounds(struct tly_samp_thread *s)
 	return lo && sz ? 0 : -1;
 }
 
-static int arm(struct tly_samp_thread *s)
-{
-	struct sigevent ev;
-	struct itimerspec it;
-	long ns = 1000000000L / samp_state.rate;
-
-	memset(&ev, 0, sizeof ev);
-	ev.sigev_notify = SIGEV_THREAD_ID;
-	ev.sigev_signo = samp_state.signo;
-	ev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
-	if (timer_create(CLOCK_THREAD_CPUTIME_ID, &ev, &s->timer) != 0)
-		return -1;
-	it.it_interval.tv_sec = ns / 1000000000L;
-	it.it_interval.tv_nsec = ns % 1000000000L;
-	it.it_value = it.it_interval;
-	if (timer_settime(s->timer, 0, &it, NULL) != 0) {
-		timer_delete(s->timer);
-		return -1;
-	}
-	s->armed = 1;
-	return 0;
-}
-
 /* A new measured thread: its ring and its timer.  A thread that cannot
  * be sampled is still measured (sampling is never why a record fails). */
 static int thread_start(struct tly_rt_thread *t)
@@ -266,6 +265,7 @@ static int thread_start(struct tly_rt_thread *t)
 	struct tly_samp_thread *s;
 	long long stack = 0, cap = 0;
 	struct tly_rt_proc *p = tly_rt_proc();
+	char why[128];
 
 	pthread_once(&samp_once, install);
 	if (!samp_state.rate || atomic_load(&samp_state.forked) || !(s = calloc(1, sizeof *s)))
@@ -292,9 +292,8 @@ static int thread_start(struct tly_rt_thread *t)
 	samp_state.threads = s;
 	pthread_mutex_unlock(&samp_state.lock);
 	samp_self = s;
-	if (arm(s) != 0)
-		tly_rt_log(1, "thread %ld: its CPU-clock timer could not be made (%s); it is not sampled", t->ktid,
-			   strerror(errno));
+	if (tly_samp_arm(&samp_state, s, why, sizeof why) != 0)
+		tly_rt_log(1, "thread %ld: its sampling source could not be armed (%s); it is not sampled", t->ktid, why);
 	return 0;
 }
 
@@ -313,15 +312,26 @@ void tly_samp_stop(void)
 		return;
 	pthread_mutex_lock(&samp_state.lock);
 	for (struct tly_samp_thread *s = samp_state.threads; s; s = s->next)
-		if (s->armed) {
-			timer_delete(s->timer);
-			s->armed = 0;
-		}
+		tly_samp_disarm(s);
+	pthread_mutex_unlock(&samp_state.lock);
+}
+
+/* A thread's end: its source stops (a perf counter's descriptor is not
+ * kept open for a thread that is gone). */
+static void thread_stop(struct tly_rt_thread *t)
+{
+	struct tly_samp_thread *s = t->slot[TLY_RT_PART_sampling];
+
+	if (!s || atomic_load(&samp_state.forked))
+		return;
+	pthread_mutex_lock(&samp_state.lock);
+	tly_samp_disarm(s);
 	pthread_mutex_unlock(&samp_state.lock);
 }
 
 const struct tly_rt_part tly_rt_part_sampling = {
 	.name = "sampling",
 	.thread_start = thread_start,
+	.thread_stop = thread_stop,
 	.region_change = region_change,
 };

@@ -1,0 +1,164 @@
+/*
+ * samp_source.c - what drives a thread's samples (TALLY_SAMPLING_SOURCE).
+ *
+ *   perf   the perf software event cpu-clock of the thread (pid 0, any
+ *          CPU), sample_period in ns: an hrtimer that runs while the
+ *          thread runs and fires at the exact period, as `perf record -e
+ *          cpu-clock` samples.  Each overflow signals the thread
+ *          (O_ASYNC, F_SETSIG, F_SETOWN_EX to its tid; si_fd names the
+ *          counter).  Opened through the one perf-counter service
+ *          (tly_perf_open, as the runtime's clock is); no ring buffer is
+ *          mapped: the handler reads the ucontext, not perf's records.
+ *   timer  a POSIX timer on the thread's CPU clock (timer_create(
+ *          CLOCK_THREAD_CPUTIME_ID), SIGEV_THREAD_ID): no perf
+ *          permission needed, but the kernel checks CPU-clock timers only
+ *          at its tick: above the tick rate one signal stands for several
+ *          periods (weighted by 1 + si_overrun).
+ *   auto   perf where perf_event_open allows it (the first thread
+ *          decides for the process), else the timer.
+ *
+ * Real-time signals queue: a thread that keeps the signal blocked for long
+ * would fill the user's queue (RLIMIT_SIGPENDING), and the kernel then
+ * sends SIGIO instead, whose default action ends the process.  So a perf
+ * source is given a credit of SAMP_PERF_CREDIT overflows
+ * (PERF_EVENT_IOC_REFRESH: the kernel disables the counter when they are
+ * spent) and the handler gives back half of it each time it has taken
+ * that many: never more than SAMP_PERF_CREDIT signals of a thread queued.
+ * The periods while a thread holds the signal off past its credit are not
+ * sampled (the counter is off), as perf record's are not when throttled.
+ */
+#include "sampling/samp.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "tally_shared.h"
+
+#define SAMP_PERF_CREDIT 64
+
+static int perf_open_clock(long ns)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof a);
+	a.size = sizeof a;
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_CPU_CLOCK;
+	a.sample_period = (uint64_t)ns;
+	a.disabled = 1;
+	a.exclude_hv = 1;
+	a.wakeup_events = 1;
+	fd = tly_perf_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && (errno == EACCES || errno == EPERM)) {   /* perf_event_paranoid 2: user time only */
+		a.exclude_kernel = 1;
+		fd = tly_perf_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	}
+	return fd;
+}
+
+static int perf_arm(struct tly_samp_thread *s, long ns, int signo, char *why, size_t len)
+{
+	struct f_owner_ex own = { .type = F_OWNER_TID, .pid = (pid_t)syscall(SYS_gettid) };
+	int fd = perf_open_clock(ns), e;
+
+	if (fd < 0) {
+		snprintf(why, len, "perf_event_open of cpu-clock: %s", strerror(errno));
+		return -1;
+	}
+	if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) < 0 || fcntl(fd, F_SETSIG, signo) < 0 ||
+	    fcntl(fd, F_SETOWN_EX, &own) < 0 || ioctl(fd, PERF_EVENT_IOC_REFRESH, SAMP_PERF_CREDIT) < 0) {
+		e = errno;
+		close(fd);
+		snprintf(why, len, "routing cpu-clock's signals to the thread: %s", strerror(e));
+		return -1;
+	}
+	s->fd = fd;
+	s->credit = 0;
+	return 0;
+}
+
+static int timer_arm(struct tly_samp_thread *s, long ns, int signo, char *why, size_t len)
+{
+	struct sigevent ev;
+	struct itimerspec it;
+
+	memset(&ev, 0, sizeof ev);
+	ev.sigev_notify = SIGEV_THREAD_ID;
+	ev.sigev_signo = signo;
+	ev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+	if (timer_create(CLOCK_THREAD_CPUTIME_ID, &ev, &s->timer) != 0) {
+		snprintf(why, len, "timer_create: %s", strerror(errno));
+		return -1;
+	}
+	it.it_interval.tv_sec = ns / 1000000000L;
+	it.it_interval.tv_nsec = ns % 1000000000L;
+	it.it_value = it.it_interval;
+	if (timer_settime(s->timer, 0, &it, NULL) != 0) {
+		snprintf(why, len, "timer_settime: %s", strerror(errno));
+		timer_delete(s->timer);
+		return -1;
+	}
+	return 0;
+}
+
+/* Arm the calling thread's source; 0, or -1 with why.  The first thread
+ * decides auto's source for the process (st->source). */
+int tly_samp_arm(struct tly_samp_state *st, struct tly_samp_thread *s, char *why, size_t len)
+{
+	long ns = 1000000000L / st->rate;
+	int src = atomic_load(&st->source);
+
+	s->fd = -1;
+	if (src != TLY_SAMP_TIMER && perf_arm(s, ns, st->signo, why, len) == 0) {
+		atomic_store(&st->source, TLY_SAMP_PERF);
+		s->armed = TLY_SAMP_PERF;
+		return 0;
+	}
+	if (src == TLY_SAMP_PERF || st->want == TLY_SAMP_PERF)
+		return -1;   /* perf worked for another thread, or was asked for: no mixing */
+	if (src == TLY_SAMP_AUTO) {
+		snprintf(st->why_timer, sizeof st->why_timer, "%s", why);
+		atomic_store(&st->source, TLY_SAMP_TIMER);
+	}
+	if (timer_arm(s, ns, st->signo, why, len) != 0)
+		return -1;
+	s->armed = TLY_SAMP_TIMER;
+	return 0;
+}
+
+/* In the handler: is this signal the thread's source's?  Its weight
+ * (periods it stands for), 0 when it is not. */
+int tly_samp_signal_weight(struct tly_samp_thread *s, const siginfo_t *si)
+{
+	if (s->armed == TLY_SAMP_TIMER && si->si_code == SI_TIMER)
+		return 1 + (si->si_overrun > 0 ? si->si_overrun : 0);
+	if (s->armed == TLY_SAMP_PERF && si->si_fd == s->fd && (si->si_code == POLL_IN || si->si_code == POLL_HUP)) {
+		if (++s->credit >= SAMP_PERF_CREDIT / 2) {   /* give the credit back (async-signal-safe) */
+			ioctl(s->fd, PERF_EVENT_IOC_REFRESH, s->credit);
+			s->credit = 0;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+/* Stop the thread's source (caller holds the lock). */
+void tly_samp_disarm(struct tly_samp_thread *s)
+{
+	if (s->armed == TLY_SAMP_PERF) {
+		ioctl(s->fd, PERF_EVENT_IOC_DISABLE, 0);
+		close(s->fd);
+		s->fd = -1;
+	} else if (s->armed == TLY_SAMP_TIMER) {
+		timer_delete(s->timer);
+	}
+	s->armed = 0;
+}
