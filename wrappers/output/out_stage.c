@@ -354,8 +354,10 @@ int tly_out_stage_publish(struct tly_out_stage *s, const char *path, int replace
 
 void tly_out_stage_discard(struct tly_out_stage *s)
 {
-	if (inflight_end(s, 0) == -ETIMEDOUT)
-		return;   /* the deadline's, unfinished: left as it said */
+	if (inflight_end(s, 0) == -ETIMEDOUT) {
+		tly_out_stage_close(s);   /* the deadline's, unfinished: left as it said */
+		return;
+	}
 	if (s->privfd >= 0)
 		(void)tly_safe_remove_at(s->privfd, s->base, 0, s->fino);
 	if (s->dirfd >= 0)
