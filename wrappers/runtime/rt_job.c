@@ -322,8 +322,8 @@ void tly_rt_job_clean(const char *dir)
 			(void)tly_safe_remove_at(dirfd(d), e->d_name, 0, 0);   /* in the checked job directory */
 	rc = fstat(dirfd(d), &st) == 0 ? 0 : -errno;
 	closedir(d);
-	if (!rc)
-		rc = tly_safe_remove_at(pfd = dir_parent(dir), strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir, 1,
+	if (!rc && (rc = pfd = dir_parent(dir)) >= 0)
+		rc = tly_safe_remove_at(pfd, strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir, 1,
 					(unsigned long long)st.st_ino);   /* empty only: stale-* pieces stay, said */
 	if (pfd >= 0)
 		close(pfd);
