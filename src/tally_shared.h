@@ -19,6 +19,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define TLY_FNV_BASIS 14695981039346656037ULL
 
@@ -137,5 +138,31 @@ long tly_lock_holder(int fd);
  * the mkdir and the open is left alone, never adopted nor changed).
  * -EEXIST when the name is taken, -EXDEV for a swapped one, else -errno. */
 int tly_safe_mkdir_at(int dirfd, const char *name);
+/* The directory `dir` opened (O_DIRECTORY|O_NOFOLLOW; a link as its last
+ * component only when this user, root or the parent's owner made it).
+ * The descriptor, or -errno. */
+int tly_safe_open_dir(const char *dir);
+/* A directory shared by Tally's processes of this user (a job directory,
+ * $TMPDIR/tally-<uid>): `name` made in `dirfd` (0700) when absent, opened
+ * O_DIRECTORY|O_NOFOLLOW and used only when the descriptor shows a real
+ * directory of this user with none of the mode bits `closed` (022: nobody
+ * else writes; 077: nobody else enters).  Never checked by name: what the
+ * name holds after the mkdir is what is checked and used.  The
+ * descriptor, or -errno (-EPERM: a link, another owner, open to others). */
+int tly_safe_own_dir_at(int dirfd, const char *name, mode_t closed);
+/* The same for a path: its parent opened with tly_safe_open_dir. */
+int tly_safe_own_dir(const char *path, mode_t closed);
+/* Creates `name` in `dirfd` (O_CREAT|O_EXCL|O_NOFOLLOW, `mode` never
+ * o+w; `flags` gives the access mode and O_APPEND, never O_TRUNC); with
+ * `reuse` an existing file is opened instead, when it is a regular file
+ * of this user (a lock file).  The descriptor, or -errno. */
+int tly_safe_file_at(int dirfd, const char *name, int flags, mode_t mode, int reuse);
+/* Moves `from` (in `fromfd`) to `to` (in `tofd`); with `replace` 0 never
+ * replacing anything (RENAME_NOREPLACE, or where the file system lacks it
+ * link + unlink for a file, a check + rename for a directory).  0 or -errno. */
+int tly_safe_move_at(int fromfd, const char *from, int tofd, const char *to, int replace);
+/* Removes `name` in `dirfd` (a directory when `dir`; then only an empty
+ * one), when `ino` is 0 or still the inode the name holds.  0 or -errno. */
+int tly_safe_remove_at(int dirfd, const char *name, int dir, unsigned long long ino);
 
 #endif /* TALLY_SHARED_H */

@@ -59,7 +59,7 @@ def _regular_files(anchor):
     traces.def blocked the export for ever), checked on a descriptor
     opened non-blocking."""
     top = os.path.dirname(anchor) or "."
-    paths = [anchor, os.path.join(top, "traces.def")]
+    paths = [anchor, os.path.join(top, "traces.def"), os.path.join(top, "tally.id")]
     sub = os.path.join(top, "traces")
     try:
         paths += [os.path.join(sub, n) for n in sorted(os.listdir(sub))[:100001]]
@@ -274,9 +274,47 @@ def _read(anchor):
     return b, locs
 
 
+def _archive_id(anchor):
+    """The id the archive carries (tally.id beside traces.otf2), None when it has none;
+    read non-blocking from a regular file (a FIFO planted there blocks nothing)."""
+    p = os.path.join(os.path.dirname(anchor) or ".", "tally.id")
+    try:
+        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        raise TallyError(f"{printable(p)}: {e.strerror}; the trace archive is not read") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise TallyError(f"{printable(p)}: not a regular file; the trace archive is not read")
+        return os.read(fd, 128).decode("ascii", "backslashreplace").strip()
+    finally:
+        os.close(fd)
+
+
+def check_pair(path, anchor):
+    """A .h5 is exported with its own archive only: the file's trace_id is the archive's
+    id (a same-name run's archive beside it, or one put there, is refused in one line).
+    A file and an archive that both carry no id (Tally before ids) are read as before."""
+    if os.path.isdir(path) or path.endswith(".otf2"):
+        return   # the archive named itself: nothing to pair
+    from .reader import read   # pylint: disable=import-outside-toplevel
+    mine = read(path).meta.get("trace_id")
+    mine = str(mine).strip() if mine is not None else None
+    theirs = _archive_id(anchor)
+    if mine == theirs:
+        return
+    where = printable(os.path.dirname(anchor) or ".")
+    said = "carries no id" if theirs is None else f"is trace {printable(theirs)}"
+    own = "a file written without a trace" if not mine else f"trace {printable(mine)}"
+    raise TallyError(f"{printable(path)}: the trace archive {where} is not this file's ({own}; the archive {said}): "
+                     "another run's archive under this name; export the archive by its own name instead")
+
+
 def perfetto(path, out):
     """Export; returns (events, messages, unmatched)."""
     anchor = archive_of(path)
+    check_pair(path, anchor)
     b, locs = _read(anchor)
     meta = []
     for loc in locs:

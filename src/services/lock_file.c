@@ -28,23 +28,14 @@ static int private_dir(void)
 {
 	const char *base = tly_env_raw("TMPDIR");
 	char buf[480];
-	struct stat st;
 	int fd;
 
 	if (!base || base[0] != '/')
 		base = "/tmp";
 	if ((size_t)snprintf(buf, sizeof buf, "%s/tally-%ld", base, (long)geteuid()) >= sizeof buf)
 		return -1;
-	if (mkdir(buf, 0700) != 0 && errno != EEXIST)   /* safe-file: made then checked on its descriptor */
-		return -1;
-	fd = open(buf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077)) {
-		close(fd);
-		return -1;
-	}
-	return fd;
+	fd = tly_safe_own_dir(buf, 077);   /* safe_file.c: made, then checked on its descriptor */
+	return fd < 0 ? -1 : fd;
 }
 
 int tly_private_lock_open(const char *name, long *other_uid)
@@ -54,20 +45,14 @@ int tly_private_lock_open(const char *name, long *other_uid)
 
 	if (!name || !*name || strchr(name, '/') || other_uid == NULL || (dfd = private_dir()) < 0)
 		return -1;
-	fd = openat(dfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-	close(dfd);
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -1;
-	}
-	if (st.st_uid != geteuid()) {
+	fd = tly_safe_file_at(dfd, name, O_RDWR, 0600, 1);   /* never truncated, never through a link */
+	if (fd == -EPERM && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode)
+	    && st.st_uid != geteuid()) {
 		*other_uid = (long)st.st_uid;
-		close(fd);
-		return -2;
+		fd = -2;
 	}
-	return fd;
+	close(dfd);
+	return fd < 0 && fd != -2 ? -1 : fd;
 }
 
 /* One line of /proc/locks: "N: FLOCK  ADVISORY  WRITE PID MAJ:MIN:INODE ..."

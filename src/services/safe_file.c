@@ -1,7 +1,10 @@
 /*
- * safe_file.c - the library's own files created and read safely (see
- * safe_file.h): no planted link is followed, no file of another user is
- * read, no file is ever created world-writable.
+ * safe_file.c - the one service through which Tally creates, moves and
+ * removes anything on disk (safe_file.h; tally_shared.h for the calls by
+ * descriptor; testsuite/layout/check_file_creation.py forbids it
+ * elsewhere): no planted link is followed, no file of another user is
+ * read, nothing is ever created world-writable, and a directory is used
+ * only as checked on its descriptor, never by a name checked first.
  */
 #include "services/safe_file.h"
 #include "tally_shared.h"
@@ -174,4 +177,137 @@ int tly_safe_mkdir_at(int dirfd, const char *name)
 		return -EXDEV;
 	}
 	return fd;
+}
+
+/* ---- by descriptor: what every other file of Tally calls ---- */
+
+/* A link as the directory's last component is followed only when this
+ * user, root or the owner of the directory holding it made it (the rule
+ * of the kernel's protected_symlinks): a link someone else put there (in
+ * place of a job directory .parts, or of the directory a user named) is
+ * not.  The link checked is the one followed: opened O_PATH, its target
+ * read from that descriptor. */
+static int follow_trusted(const char *dir)
+{
+	char parent[1024], target[4096];
+	const char *slash = strrchr(dir, '/');
+	const char *name = slash ? slash + 1 : dir;
+	struct stat ls, ps;
+	int pfd, lfd, fd = -ELOOP;
+	ssize_t n;
+
+	snprintf(parent, sizeof parent, "%.*s", slash ? (slash == dir ? 1 : (int)(slash - dir)) : 1,
+		 slash ? dir : ".");
+	pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (pfd < 0)
+		return -errno;
+	lfd = openat(pfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (lfd >= 0 && fstat(lfd, &ls) == 0 && fstat(pfd, &ps) == 0 && S_ISLNK(ls.st_mode)
+	    && (ls.st_uid == geteuid() || ls.st_uid == 0 || ls.st_uid == ps.st_uid)
+	    && (n = readlinkat(lfd, "", target, sizeof target - 1)) > 0) {
+		target[n] = '\0';
+		fd = openat(pfd, target, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		fd = fd < 0 ? -errno : fd;
+	}
+	if (lfd >= 0)
+		close(lfd);
+	close(pfd);
+	return fd;
+}
+
+int tly_safe_open_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd >= 0)
+		return fd;
+	return errno == ELOOP ? follow_trusted(dir) : -errno;
+}
+
+int tly_safe_own_dir_at(int dirfd, const char *name, mode_t closed)
+{
+	struct stat st;
+	int fd;
+
+	if (mkdirat(dirfd, name, 0700) != 0 && errno != EEXIST)
+		return -errno;
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ELOOP || errno == ENOTDIR ? -EPERM : -errno;
+	if (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & closed)) {
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+int tly_safe_own_dir(const char *path, mode_t closed)
+{
+	char parent[4096];
+	const char *slash = strrchr(path, '/');
+	int pfd, fd;
+
+	if (!*path || strlen(path) >= sizeof parent || (slash && !slash[1]))
+		return -EINVAL;   /* "d/" would follow a link d */
+	snprintf(parent, sizeof parent, "%.*s", slash ? (slash == path ? 1 : (int)(slash - path)) : 1,
+		 slash ? path : ".");
+	pfd = tly_safe_open_dir(parent);
+	if (pfd < 0)
+		return pfd;
+	fd = tly_safe_own_dir_at(pfd, slash ? slash + 1 : path, closed);
+	close(pfd);
+	return fd;
+}
+
+int tly_safe_file_at(int dirfd, const char *name, int flags, mode_t mode, int reuse)
+{
+	struct stat st;
+	int fd;
+
+	flags &= O_ACCMODE | O_APPEND;
+	flags |= O_CREAT | O_NOFOLLOW | O_CLOEXEC | (reuse ? 0 : O_EXCL);   /* never O_TRUNC */
+	mode &= ~(mode_t)S_IWOTH;
+	fd = openat(dirfd, name, flags, mode);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+		close(fd);
+		return -EPERM;   /* reuse: a file of another user, or no regular file */
+	}
+	return fd;
+}
+
+int tly_safe_move_at(int fromfd, const char *from, int tofd, const char *to, int replace)
+{
+	struct stat st;
+
+	if (replace)
+		return renameat(fromfd, from, tofd, to) == 0 ? 0 : -errno;
+	if (renameat2(fromfd, from, tofd, to, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS)
+		return -errno;
+	/* no RENAME_NOREPLACE here: a file by link (which never replaces),
+	 * a directory by a plain rename, which replaces only an empty one */
+	if (fstatat(fromfd, from, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode)) {
+		if (linkat(fromfd, from, tofd, to, 0) != 0)
+			return -errno;
+		unlinkat(fromfd, from, 0);
+		return 0;
+	}
+	if (fstatat(tofd, to, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return -EEXIST;
+	return renameat(fromfd, from, tofd, to) == 0 ? 0 : -errno;
+}
+
+int tly_safe_remove_at(int dirfd, const char *name, int dir, unsigned long long ino)
+{
+	struct stat st;
+
+	if (ino && (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || (unsigned long long)st.st_ino != ino
+		    || !S_ISDIR(st.st_mode) != !dir))
+		return -EXDEV;   /* the name holds something else now: left alone */
+	return unlinkat(dirfd, name, dir ? AT_REMOVEDIR : 0) == 0 ? 0 : -errno;
 }

@@ -4,8 +4,9 @@ docs/runtime.md "Output files"): no C file of src/ or wrappers/ and no
 Python file of analysis/ creates, renames or removes a file or directory
 except through the safe-file service:
 
-  C:      src/services/safe_file.c, src/services/lock_file.c,
-          wrappers/output/out_stage.c
+  C:      src/services/safe_file.c (the one service: by directory
+          descriptors it made or opened and checked; out_stage.c,
+          lock_file.c, the job directory and the tools call it)
   Python: analysis/tally/outfiles.py
 
 Elsewhere a call of open/openat with O_CREAT, O_WRONLY, O_RDWR or O_TRUNC,
@@ -17,7 +18,10 @@ unlink/remove/rmdir/link/symlink, shutil.move/copy*/rmtree, tempfile's
 mk*temp, Path.write_*/mkdir/rename/unlink/touch fails the check, unless
 its line carries a reason: `safe-file: <why>` in a comment (only where the
 path is provably not an output path, or the call works relative to a
-descriptor the service made and checked).
+descriptor the service made and checked).  In C a reason is taken only for
+a call relative to a descriptor (the *at calls, not AT_FDCWD): a call by
+name (mkdir, rename, unlink, open O_CREAT, fopen "w", ...) outside the
+service fails whatever its comment says.
 
 Usage: check_file_creation.py <source root> | --self-test.  Exit 0 when
 clean, 1 with one line per call."""
@@ -26,7 +30,7 @@ import re
 import sys
 import tempfile
 
-C_SERVICE = {'src/services/safe_file.c', 'src/services/lock_file.c', 'wrappers/output/out_stage.c'}
+C_SERVICE = {'src/services/safe_file.c'}
 PY_SERVICE = {'analysis/tally/outfiles.py'}
 REASON = re.compile(r'safe-file:\s*\S')
 
@@ -78,7 +82,8 @@ def c_hits(rel, text):
             if not modes or re.fullmatch(r'"[rbe]*"', modes[-1]):
                 continue   # for reading
         end = line + a.count('\n') + 1
-        if any(REASON.search(lines[k]) for k in range(line, min(end, len(lines)))):
+        by_fd = name.endswith(('at', 'at2')) and not a.lstrip().startswith('AT_FDCWD')
+        if by_fd and any(REASON.search(lines[k]) for k in range(line, min(end, len(lines)))):
             continue
         yield f'{rel}:{line + 1}: {name}() creates, renames or removes outside the safe-file service'
 
@@ -128,15 +133,18 @@ PLANTED = {
                            'void b(void) { int fd = open("x",\n\tO_WRONLY | O_CREAT, 0600); (void)fd; }\n'
                            'void c(void) { rename("a", "b"); mkdir("d", 0700); }\n'
                            'void ok(void) { FILE *f = fopen("/proc/self/stat", "r"); open("y", O_RDONLY);\n'
-                           '\tunlink("z");   /* safe-file: a planted reason */\n}\n'),
+                           '\tunlink("z");   /* safe-file: a planted reason, by name: still found */\n'
+                           '\tunlinkat(4, "z", 0);   /* safe-file: a planted reason, by descriptor */\n}\n'),
     'wrappers/output/planted.c': 'void d(void) { unlinkat(3, "n", 0); }\n',
+    'wrappers/output/out_stage.c': 'void s(void) { mkdirat(3, "priv", 0700); }\n',
     'analysis/tally/planted.py': ('import os, shutil\n'
                                   'def e(p):\n    with open(p, "w") as fh:\n        fh.write("x")\n'
                                   '    os.makedirs(p)\n    shutil.move(p, p + "x")\n'
                                   '    open(p).read()\n    os.rename(p, p)  # safe-file: a planted reason\n'),
 }
 WANT = sorted([('src/core/planted.c', 3), ('src/core/planted.c', 4), ('src/core/planted.c', 6),
-               ('src/core/planted.c', 6), ('wrappers/output/planted.c', 1), ('analysis/tally/planted.py', 3),
+               ('src/core/planted.c', 6), ('src/core/planted.c', 8), ('wrappers/output/planted.c', 1),
+               ('wrappers/output/out_stage.c', 1), ('analysis/tally/planted.py', 3),
                ('analysis/tally/planted.py', 5), ('analysis/tally/planted.py', 6)])
 
 

@@ -25,6 +25,11 @@
 #           first event), 20 runs in a row (fewer if 150 s pass, at least
 #           5), default path, then 3 with --libomp=auto: every location's
 #           enters equal its visits (issue 49: the main thread's were lost)
+#   pair:   two traced runs (a, b; and a 2-rank MPI job r): the file's
+#           trace_id is its archive's tally.id (and OTF2 property
+#           TALLY::TRACE_ID), different per run; a.h5 exported with b's
+#           archive under its name is refused in one line (exit 2), with
+#           its own archive exported; the archive named itself exports
 #   cap:    10^7 region events with TALLY_TRACE_MAX_EVENTS=100000 and a
 #           512k buffer, and 2x10^6 events with no cap (flushed as the
 #           buffers fill): peak RSS (VmHWM from /proc) within the buffers
@@ -121,6 +126,49 @@ ring)
   /usr/bin/python3 "$here/check_trace.py" "$otf2print" q.h5 --reqs 1000 || fail=1
   grep -q "^.*trace: [0-9]* events dropped" q.txt || { echo "FAIL: the dropped requests are not said"; fail=1; }
   grep -q "message(s) without their other end" q.txt || { echo "FAIL: the check does not say the lost receives"; fail=1; }
+  ;;
+pair)
+  for n in a b; do
+    OMP_NUM_THREADS=2 timeout 120 "$run" --trace --output-name=$n.h5 -- "$app" 2000 > /dev/null || fail=1
+  done
+  OMP_NUM_THREADS=1 timeout 150 mpirun --oversubscribe -np 2 "$run" --trace --output-name=r.h5 \
+    -- "$TRACE_RING" 2 > /dev/null || fail=1
+  # the ids, read by the project's reader, against the archives' (and OTF2's own property)
+  /usr/bin/python3 - "$otf2print" <<'PY' || fail=1
+import subprocess, sys
+import tally
+ids = {}
+for n in "abr":
+    mine = tally.read(n + ".h5").meta.get("trace_id")
+    theirs = open(n + ".trace/tally.id").read().strip()
+    prop = subprocess.run([sys.argv[1], "-I", n + ".trace/traces.otf2"], capture_output=True, text=True).stdout
+    in_otf2 = "TALLY::TRACE_ID" in prop and theirs in prop
+    print(f"{n}: file trace_id {mine!r}, archive tally.id {theirs!r}, OTF2 property {'the same' if in_otf2 else 'MISSING'}")
+    if not mine or mine != theirs or not in_otf2:
+        sys.exit(f"FAIL: {n}.h5 and {n}.trace do not carry the same id")
+    ids[n] = mine
+if len(set(ids.values())) != 3:
+    sys.exit("FAIL: two runs' archives carry the same id")
+PY
+  perfetto a.h5 0 || fail=1
+  # another run's archive under a.h5's name: refused, one line, exit 2
+  mv a.trace a.own.trace && mv b.trace a.trace
+  "$report" a.h5 --trace-export perfetto x.json > x.out 2> x.err; rc=$?
+  cat x.err
+  if [ $rc != 2 ] || [ "$(wc -l < x.err)" != 1 ] || ! grep -q "is not this file's" x.err || [ -e x.json ]; then
+    echo "FAIL: a.h5 with b's archive: exit $rc, $(wc -l < x.err) lines, want 2 and one line saying it is not its own"
+    fail=1
+  fi
+  # an archive without an id (put there, or an older Tally's): refused too
+  mv a.trace/tally.id a.trace/id.moved
+  "$report" a.h5 --trace-export perfetto x.json 2> x.err; rc=$?
+  [ $rc = 2 ] && grep -q "carries no id" x.err || { echo "FAIL: an archive without an id: exit $rc: $(cat x.err)"; fail=1; }
+  mv a.trace/id.moved a.trace/tally.id
+  # the archive by its own name: exported
+  "$report" a.trace --trace-export perfetto b.json > /dev/null || { echo "FAIL: the archive by its name"; fail=1; }
+  mv a.trace b.trace && mv a.own.trace a.trace
+  perfetto a.h5 0 || fail=1
+  [ $fail = 0 ] && echo "trace pairing: each file exported with its own archive only"
   ;;
 onerank)
   export OMP_NUM_THREADS=2

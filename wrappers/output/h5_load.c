@@ -245,4 +245,5 @@ const struct tly_rt_writer tly_rt_writer_h5 = {
 	.write = tly_out_write,
 	.merge = tly_out_merge,
 	.choose_name = tly_out_choose_name,
+	.abandon = tly_out_stage_abandon,
 };

@@ -3,13 +3,15 @@
  * out_stage.h for the design and docs/runtime.md for why).  HDF5 opens
  * files by name and follows links, and MPI-IO needs a name every rank can
  * open; a name under a descriptor (/proc/self/fd/N/...) gives both without
- * a name anyone else can change.
+ * a name anyone else can change.  What it makes, moves and removes, it
+ * does through the safe-file service (services/safe_file.c).
  */
 #include "output/out_stage.h"
 #include "tally_shared.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/random.h>
@@ -19,53 +21,104 @@
 
 #define TRIES 8   /* private directories tried when one is swapped away */
 
+/* The file this process is writing alone (a serial file, a piece, a
+ * partial file; an MPI job's file on rank 0), where the exit deadlines
+ * reach it (tly_out_stage_abandon).  Guarded by `state` alone: the fields
+ * are written between IDLE and WRITING by the one writer, read by the
+ * deadline only after it moved WRITING to ABANDONED; a publish moves
+ * WRITING to PUBLISHING first, so the two never both move the file. */
+enum { IDLE, SETTING, WRITING, PUBLISHING, ABANDONED };
+static struct {
+	atomic_int state;
+	atomic_int published;         /* files put in place by this process */
+	int dirfd, privfd;
+	unsigned long long ino;
+	char dir[1024], priv[256], base[256], unfinished[256];
+} inflight;
+
+static void inflight_set(const struct tly_out_stage *s)
+{
+	size_t n = strlen(s->base);
+	int idle = IDLE;
+
+	if (!atomic_compare_exchange_strong(&inflight.state, &idle, SETTING))
+		return;   /* one at a time: a second file is not reached by the deadline */
+	inflight.dirfd = fcntl(s->dirfd, F_DUPFD_CLOEXEC, 0);
+	inflight.privfd = fcntl(s->privfd, F_DUPFD_CLOEXEC, 0);
+	inflight.ino = s->ino;
+	snprintf(inflight.dir, sizeof inflight.dir, "%s", s->dir);
+	snprintf(inflight.priv, sizeof inflight.priv, "%s", s->priv);
+	snprintf(inflight.base, sizeof inflight.base, "%s", s->base);
+	if (n > 3 && !strcmp(s->base + n - 3, ".h5"))
+		n -= 3;
+	snprintf(inflight.unfinished, sizeof inflight.unfinished, "%.*s.unfinished.h5", (int)(n > 230 ? 230 : n),
+		 s->base);
+	atomic_store(&inflight.state, inflight.dirfd >= 0 && inflight.privfd >= 0 ? WRITING : ABANDONED);
+}
+
+/* `s` is no longer written (published, discarded, closed): the deadline
+ * leaves it.  0, or -ETIMEDOUT when the deadline took it first. */
+static int inflight_end(const struct tly_out_stage *s, int publishing)
+{
+	int st = WRITING;
+
+	if (inflight.ino != s->ino || s->privfd < 0)
+		return 0;
+	if (publishing)
+		return atomic_compare_exchange_strong(&inflight.state, &st, PUBLISHING) ? 0
+		       : st == ABANDONED ? -ETIMEDOUT : 0;
+	st = atomic_load(&inflight.state);
+	if (st != WRITING && st != PUBLISHING)
+		return st == ABANDONED ? -ETIMEDOUT : 0;
+	close(inflight.dirfd);
+	close(inflight.privfd);
+	inflight.ino = 0;
+	atomic_store(&inflight.state, IDLE);
+	return 0;
+}
+
+/* s[] + t[] into buf, without stdio (a signal handler calls this). */
+static void join3(char *buf, size_t len, const char *a, const char *b, const char *c)
+{
+	const char *parts[3] = { a, b, c };
+	size_t k = 0;
+
+	for (int i = 0; i < 3; i++)
+		for (const char *q = parts[i]; *q && k + 1 < len; q++)
+			buf[k++] = *q;
+	if (len)
+		buf[k] = '\0';
+}
+
+int tly_out_stage_abandon(char *where, size_t len)
+{
+	struct timespec tick = { 0, 10000000 };
+	int st = WRITING, rc;
+
+	if (!atomic_compare_exchange_strong(&inflight.state, &st, ABANDONED)) {
+		for (int i = 0; st == PUBLISHING && i < 200; i++) {   /* a rename: done within 2 s */
+			nanosleep(&tick, NULL);
+			st = atomic_load(&inflight.state);
+		}
+		if (where && len)
+			where[0] = '\0';
+		return st == IDLE && atomic_load(&inflight.published) ? 2 : 0;
+	}
+	rc = tly_safe_move_at(inflight.privfd, inflight.base, inflight.dirfd, inflight.unfinished, 0);
+	if (rc == 0) {
+		(void)tly_safe_remove_at(inflight.dirfd, inflight.priv, 1, inflight.ino);
+		join3(where, len, inflight.dir, "/", inflight.unfinished);
+		return 1;
+	}
+	join3(where, len, inflight.dir, "/", inflight.priv);
+	join3(where + strlen(where), len - strlen(where), "/", inflight.base, "");
+	return rc;
+}
+
 static void reset(struct tly_out_stage *s)
 {
 	memset(s, 0, sizeof *s);
 	s->dirfd = s->privfd = -1;
-}
-
-/* A link as the output directory is followed only when this user, root
- * or the owner of the directory holding it made it (the rule of the
- * kernel's protected_symlinks): a link someone else put there (in place
- * of a job directory .parts, or of the directory a user named) is not.
- * The link checked is the one followed: opened O_PATH, its target read
- * from that descriptor. */
-static int follow_trusted(const char *dir)
-{
-	char parent[1024], target[4096];
-	const char *slash = strrchr(dir, '/');
-	const char *name = slash ? slash + 1 : dir;
-	struct stat ls, ps;
-	int pfd, lfd, fd = -ELOOP;
-	ssize_t n;
-
-	snprintf(parent, sizeof parent, "%.*s", slash ? (slash == dir ? 1 : (int)(slash - dir)) : 1,
-		 slash ? dir : ".");
-	pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (pfd < 0)
-		return -errno;
-	lfd = openat(pfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	if (lfd >= 0 && fstat(lfd, &ls) == 0 && fstat(pfd, &ps) == 0 && S_ISLNK(ls.st_mode)
-	    && (ls.st_uid == geteuid() || ls.st_uid == 0 || ls.st_uid == ps.st_uid)
-	    && (n = readlinkat(lfd, "", target, sizeof target - 1)) > 0) {
-		target[n] = '\0';
-		fd = openat(pfd, target, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		fd = fd < 0 ? -errno : fd;
-	}
-	if (lfd >= 0)
-		close(lfd);
-	close(pfd);
-	return fd;
-}
-
-static int open_out_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-
-	if (fd >= 0)
-		return fd;
-	return errno == ELOOP ? follow_trusted(dir) : -errno;
 }
 
 /* The directory part and the name of `path`. */
@@ -87,7 +140,7 @@ static int split(struct tly_out_stage *s, const char *path)
 	snprintf(s->base, sizeof s->base, "%s", base);
 	for (size_t n = strlen(s->dir); n > 1 && s->dir[n - 1] == '/'; n--)
 		s->dir[n - 1] = '\0';   /* "d/" would follow a link d */
-	s->dirfd = open_out_dir(s->dir);
+	s->dirfd = tly_safe_open_dir(s->dir);
 	return s->dirfd < 0 ? s->dirfd : 0;
 }
 
@@ -182,10 +235,9 @@ static int make_file(struct tly_out_stage *s, long long reserve)
 	int fd, rc = 0;
 
 	umask(um);
-	fd = openat(s->privfd, s->base, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		    (0666 & ~um) & ~(mode_t)S_IWOTH);
+	fd = tly_safe_file_at(s->privfd, s->base, O_RDWR, 0666 & ~um, 0);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (fchmod(fd, (0666 & ~um) & ~(mode_t)S_IWOTH) != 0 || fstat(fd, &st) != 0)
 		rc = -errno;
 	s->fino = (unsigned long long)st.st_ino;
@@ -215,6 +267,7 @@ int tly_out_stage_create(struct tly_out_stage *s, const char *path, long long re
 		return rc;
 	}
 	h5_name(s);
+	inflight_set(s);
 	return 0;
 }
 
@@ -263,47 +316,36 @@ static void numbered(const char *name, int n, char *buf, size_t len)
 		snprintf(buf, len, "%.240s.%d", name, n);
 }
 
-/* By descriptors, never replacing: renameat2(RENAME_NOREPLACE), or where
- * the file system lacks it, linkat + unlinkat (link never replaces). */
-static int move_noreplace(struct tly_out_stage *s, const char *to)
-{
-	if (renameat2(s->privfd, s->base, s->dirfd, to, RENAME_NOREPLACE) == 0)
-		return 0;
-	if (errno != EINVAL && errno != ENOSYS)
-		return -errno;
-	if (linkat(s->privfd, s->base, s->dirfd, to, 0) != 0)
-		return -errno;
-	unlinkat(s->privfd, s->base, 0);
-	return 0;
-}
-
 /* The private directory, when its name is still ours (a swapped name is
  * left alone: rmdir would act on whatever the name now is). */
 static void remove_private(struct tly_out_stage *s)
 {
-	struct stat st;
-
-	if (s->priv[0] && fstatat(s->dirfd, s->priv, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)
-	    && (unsigned long long)st.st_ino == s->ino)
-		unlinkat(s->dirfd, s->priv, AT_REMOVEDIR);
+	if (s->priv[0])
+		(void)tly_safe_remove_at(s->dirfd, s->priv, 1, s->ino);
 }
 
 int tly_out_stage_publish(struct tly_out_stage *s, const char *path, int replace, char *final, size_t len)
 {
 	char name[256];
 	size_t keep = strlen(path) - strlen(s->base);   /* path's directory part, as given */
-	int rc = -EEXIST;
+	int rc = inflight_end(s, 1);
 
+	if (rc) {   /* the exit deadline moved it out as <stem>.unfinished.h5 */
+		snprintf(final, len, "%s/%s", s->dir, inflight.unfinished);
+		return rc;
+	}
+	rc = -EEXIST;
 	snprintf(name, sizeof name, "%s", s->base);
 	if (replace)
-		rc = renameat(s->privfd, s->base, s->dirfd, name) == 0 ? 0 : -errno;
+		rc = tly_safe_move_at(s->privfd, s->base, s->dirfd, name, 1);
 	for (int n = 1; !replace && rc == -EEXIST && n < 10000; n++) {
-		rc = move_noreplace(s, name);
+		rc = tly_safe_move_at(s->privfd, s->base, s->dirfd, name, 0);
 		if (rc == -EEXIST)
 			numbered(s->base, n, name, sizeof name);
 	}
 	snprintf(final, len, "%.*s%s", (int)keep, path, name);
 	if (rc == 0) {
+		atomic_fetch_add(&inflight.published, 1);
 		remove_private(s);
 		tly_out_stage_close(s);
 	}
@@ -312,8 +354,12 @@ int tly_out_stage_publish(struct tly_out_stage *s, const char *path, int replace
 
 void tly_out_stage_discard(struct tly_out_stage *s)
 {
+	if (inflight_end(s, 0) == -ETIMEDOUT) {
+		tly_out_stage_close(s);   /* the deadline's, unfinished: left as it said */
+		return;
+	}
 	if (s->privfd >= 0)
-		unlinkat(s->privfd, s->base, 0);
+		(void)tly_safe_remove_at(s->privfd, s->base, 0, s->fino);
 	if (s->dirfd >= 0)
 		remove_private(s);
 	tly_out_stage_close(s);
@@ -321,6 +367,7 @@ void tly_out_stage_discard(struct tly_out_stage *s)
 
 void tly_out_stage_close(struct tly_out_stage *s)
 {
+	(void)inflight_end(s, 0);
 	if (s->privfd >= 0)
 		close(s->privfd);
 	if (s->dirfd >= 0)
@@ -382,22 +429,6 @@ const char *tly_out_stage_dirpath(const struct tly_out_stage *s, char *buf, size
 	return buf;
 }
 
-/* Our directory's name `from` moved to `to`, never replacing: where the
- * file system lacks RENAME_NOREPLACE a plain rename, which over a
- * directory replaces only an empty one and over anything else fails. */
-static int move_dir_noreplace(struct tly_out_stage *s, const char *from, const char *to)
-{
-	struct stat st;
-
-	if (renameat2(s->dirfd, from, s->dirfd, to, RENAME_NOREPLACE) == 0)
-		return 0;
-	if (errno != EINVAL && errno != ENOSYS)
-		return -errno;
-	if (fstatat(s->dirfd, to, &st, AT_SYMLINK_NOFOLLOW) == 0)
-		return -EEXIST;
-	return renameat(s->dirfd, from, s->dirfd, to) == 0 ? 0 : -errno;
-}
-
 int tly_out_stage_publish_dir(struct tly_out_stage *s, const char *path, char *final, size_t len)
 {
 	char name[256];
@@ -410,7 +441,7 @@ int tly_out_stage_publish_dir(struct tly_out_stage *s, const char *path, char *f
 		return -EXDEV;
 	snprintf(name, sizeof name, "%s", s->base);
 	for (int n = 1; rc == -EEXIST && n < 10000; n++) {
-		rc = move_dir_noreplace(s, s->priv, name);
+		rc = tly_safe_move_at(s->dirfd, s->priv, s->dirfd, name, 0);
 		if (rc == -EEXIST)
 			numbered(s->base, n, name, sizeof name);
 	}

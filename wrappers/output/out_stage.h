@@ -63,6 +63,15 @@ const char *tly_out_stage_dirpath(const struct tly_out_stage *s, char *buf, size
  * made.  The name used (or the private one, on failure) goes to
  * `final`.  0 or -errno; the descriptors stay open (tly_out_stage_close). */
 int tly_out_stage_publish_dir(struct tly_out_stage *s, const char *path, char *final, size_t len);
+/* The exit deadline (TALLY_EXIT_TIMEOUT) passed while this process was
+ * writing a file alone: the file, unfinished, is moved out of the private
+ * directory as `<stem>.unfinished.h5` beside where it was going (never
+ * replacing anything) and the private directory removed; a publish that
+ * comes later does nothing.  Async-signal-safe (system calls only).
+ * 1 when moved (its name in `where`), 2 when the write ended meanwhile
+ * (the file is in place), 0 when no file was being written, or -errno
+ * (it stays in the private directory: `where`). */
+int tly_out_stage_abandon(char *where, size_t len);
 /* "<dir>/<private directory>/<file>" for messages. */
 const char *tly_out_stage_where(const struct tly_out_stage *s, char *buf, size_t len);
 

@@ -14,6 +14,7 @@
 #include "runtime/rt.h"
 #include "runtime/rt_helper.h"
 #include "runtime/rt_writer.h"
+#include "tally_shared.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -45,8 +46,25 @@ static void deliver_deferred(void)
 		tly_rt_die(sig);
 }
 
-/* Async-signal-safe: what it calls (siglongjmp, sigaction, raise, _exit)
- * may be called from a handler. */
+/* Async-signal-safe: one line on stderr without stdio, saying where the
+ * unfinished file of a write abandoned at exit() went. */
+static void say_abandoned_raw(void)
+{
+	char where[1400];
+	int rc = tly_rt_writers[0]->abandon(where, sizeof where);
+	const char *head = "tally: the process's end took longer than TALLY_EXIT_TIMEOUT; ";
+	const char *what = rc == 1 ? "the file it was writing is left unfinished as "
+			   : rc < 0 ? "the file it was writing stays, unfinished, in " : NULL;
+
+	if (!what)
+		return;   /* none under way, or it was just put in place */
+	if (write(2, head, strlen(head)) < 0 || write(2, what, strlen(what)) < 0 || write(2, where, strlen(where)) < 0
+	    || write(2, "\n", 1) < 0)
+		return;
+}
+
+/* Async-signal-safe: what it calls (siglongjmp, sigaction, raise, _exit,
+ * the writer's abandon: system calls) may be called from a handler. */
 static void watchdog(int sig)
 {
 	sigjmp_buf *jb = exit_state.guard;
@@ -58,6 +76,7 @@ static void watchdog(int sig)
 		exit_state.abandoned = 1;
 		siglongjmp(*jb, 1);
 	}
+	say_abandoned_raw();
 	if (dying)
 		tly_rt_die(dying);
 	_exit(exit_state.exit_status);
@@ -75,22 +94,27 @@ static void arm_watchdog(void)
 
 /* The job directory, made 0700 by the first process (the pieces are this
  * user's until merged); one already there is used only when it is a real
- * directory of this user that nobody else may write to, never a link. */
+ * directory of this user that nobody else may write to, never a link:
+ * checked on the descriptor the safe-file service opened after the mkdir,
+ * never by the name (which a neighbour who can write the output directory
+ * may swap between the two).  What it holds is kept in `made`. */
 static int job_dir_make(const char *dir, struct stat *made)
 {
-	struct stat st;
+	int fd = tly_safe_own_dir(dir, 022);
 
-	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {   /* safe-file: checked */
-		tly_rt_log(1, "cannot create the job directory %s: %s; no measurement file written", dir,
-			   strerror(errno));
-		return -1;
-	}
-	if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022)) {
+	if (fd == -EPERM) {
 		tly_rt_log(1, "the job directory %s is not a directory of this user closed to others; "
 			   "no measurement file written", dir);
 		return -1;
 	}
-	*made = st;
+	if (fd < 0 || fstat(fd, made) != 0) {
+		tly_rt_log(1, "cannot create the job directory %s: %s; no measurement file written", dir,
+			   strerror(fd < 0 ? -fd : errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
 	return 0;
 }
 
@@ -98,8 +122,12 @@ static int job_dir_make(const char *dir, struct stat *made)
 static int job_dir_same(const char *dir, const struct stat *made)
 {
 	struct stat st;
+	int fd = tly_safe_open_dir(dir);
+	int same = fd >= 0 && fstat(fd, &st) == 0 && st.st_ino == made->st_ino && st.st_dev == made->st_dev;
 
-	return lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_ino == made->st_ino && st.st_dev == made->st_dev;
+	if (fd >= 0)
+		close(fd);
+	return same;
 }
 
 /* The piece written under its own name `own` becomes rank<r>.h5 (rt_job_dir.c);
@@ -227,6 +255,28 @@ static void signal_write(const char *why)
 		nanosleep(&tick, NULL);
 }
 
+/* The signal thread's deadline passed (rt_signal.c): the write under way
+ * is taken from the writer and said, once. */
+static int signal_late(int sig, int secs)
+{
+	char where[1400];
+	int rc = tly_rt_writers[0]->abandon(where, sizeof where);
+
+	if (rc == 2)
+		return 1;   /* the file went into place just then: said by its writer */
+	if (rc == 1)
+		tly_rt_log(1, "%s: the partial file was not complete after TALLY_EXIT_TIMEOUT=%d s; what it holds is "
+			   "left, unfinished, as %s; the process ends as the signal says", strsignal(sig), secs, where);
+	else if (rc < 0)
+		tly_rt_log(1, "%s: the partial file was not complete after TALLY_EXIT_TIMEOUT=%d s; it stays, "
+			   "unfinished, in %s (%s); the process ends as the signal says", strsignal(sig), secs, where,
+			   strerror(-rc));
+	else
+		tly_rt_log(1, "%s: no partial file was begun within TALLY_EXIT_TIMEOUT=%d s; the process ends as "
+			   "the signal says without one", strsignal(sig), secs);
+	return 0;
+}
+
 /* While the signal's writer is at work, an exiting thread waits: the
  * writer ends the process with the signal.  Also a destructor of the
  * preload: a preloaded library's on_exit handler runs after _dl_fini
@@ -309,9 +359,14 @@ static void exit_now(int status, void *arg)
 
 void tly_rt_guard_abandoned(void)
 {
+	char where[1400], left[1500] = "";
+	int rc = tly_rt_writers[0]->abandon(where, sizeof where);
+
+	if (rc == 1 || rc < 0)
+		snprintf(left, sizeof left, "; what it holds is left, unfinished, %s %s", rc == 1 ? "as" : "in", where);
 	tly_rt_log(1, "the job's end took longer than TALLY_EXIT_TIMEOUT=%d s (the measurement file is not "
-		   "complete); MPI_Finalize returns so the application ends with its own exit status",
-		   tly_rt_proc()->opt.exit_timeout);
+		   "complete%s); MPI_Finalize returns so the application ends with its own exit status",
+		   tly_rt_proc()->opt.exit_timeout, left);
 	tly_rt_proc()->finished = 1;
 	on_exit(exit_now, NULL);
 }
@@ -321,7 +376,7 @@ void tly_rt_exit_install(void)
 	on_exit(at_exit, NULL);
 	if (!tly_rt_proc()->opt.signals)
 		return;
-	tly_rt_signals_install(signal_write, tly_rt_proc()->opt.exit_timeout);
+	tly_rt_signals_install(signal_write, signal_late, tly_rt_proc()->opt.exit_timeout);
 }
 
 int tly_rt_final_begin(void)

@@ -288,8 +288,7 @@ int tly_rt_job_claim_merge(const char *dir, int size)
 		return 0;
 	/* pieces of two jobs met here (rt_job_dir.c): nothing is merged */
 	fd = fstatat(dirfd(d), "ambiguous", &st, AT_SYMLINK_NOFOLLOW) == 0 ? -1
-		: openat(dirfd(d), "merging",   /* safe-file: in the checked job directory */
-			 O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		: tly_safe_file_at(dirfd(d), "merging", O_WRONLY, 0600, 0);
 	closedir(d);
 	if (fd < 0)
 		return 0;
@@ -297,20 +296,39 @@ int tly_rt_job_claim_merge(const char *dir, int size)
 	return 1;
 }
 
+/* The directory holding `dir`, opened by the safe-file service. */
+static int dir_parent(const char *dir)
+{
+	char parent[1200];
+	const char *slash = strrchr(dir, '/');
+
+	snprintf(parent, sizeof parent, "%.*s", slash ? (slash == dir ? 1 : (int)(slash - dir)) : 1,
+		 slash ? dir : ".");
+	return tly_safe_open_dir(parent);
+}
+
 /* Remove the pieces, the marker and the directory after a merge. */
 void tly_rt_job_clean(const char *dir)
 {
 	DIR *d = open_job_dir(dir);
 	struct dirent *e;
+	struct stat st;
+	int rc, pfd = -1;
 
 	if (!d)
 		return;
 	while ((e = readdir(d)))
 		if (is_piece(e->d_name) || !strcmp(e->d_name, "merging"))
-			unlinkat(dirfd(d), e->d_name, 0);   /* safe-file: in the checked job directory itself */
+			(void)tly_safe_remove_at(dirfd(d), e->d_name, 0, 0);   /* in the checked job directory */
+	rc = fstat(dirfd(d), &st) == 0 ? 0 : -errno;
 	closedir(d);
-	if (rmdir(dir) != 0 && errno != ENOENT && errno != ENOTEMPTY)   /* safe-file: empty dirs only; stale-* pieces stay, said */
-		tly_rt_log(1, "cannot remove the job directory %s: %s", dir, strerror(errno));
+	if (!rc && (rc = pfd = dir_parent(dir)) >= 0)
+		rc = tly_safe_remove_at(pfd, strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir, 1,
+					(unsigned long long)st.st_ino);   /* empty only: stale-* pieces stay, said */
+	if (pfd >= 0)
+		close(pfd);
+	if (rc && rc != -ENOENT && rc != -ENOTEMPTY)
+		tly_rt_log(1, "cannot remove the job directory %s: %s", dir, strerror(-rc));
 }
 
 static int needs_mpi(struct dl_phdr_info *info, size_t size, void *data)

@@ -52,8 +52,9 @@ void tly_rt_final_end(int ok);
 /* Takes SIGTERM (and SIGINT, unless a Python interpreter is in the
  * process) where they are at SIG_DFL: the handler wakes a thread of
  * Tally's that calls `write` on another thread, waits at most `timeout`
- * seconds (0: no limit), then ends the process with the signal. */
-void tly_rt_signals_install(void (*write)(const char *why), int timeout);
+ * seconds (0: no limit; then `late` says what became of the file, 1 when
+ * it went into place just then), then ends the process with the signal. */
+void tly_rt_signals_install(void (*write)(const char *why), int (*late)(int sig, int secs), int timeout);
 int tly_rt_signal_caught(void);      /* the signal taken, 0: none (async-signal-safe) */
 /* The same, read inline by tly_rt_self() (rt.h) on every wrapper's way in:
  * written once, by the handler (an atomic store is async-signal-safe). */

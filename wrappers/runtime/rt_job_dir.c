@@ -4,8 +4,8 @@
  * and pieces of two jobs that share an id are never mixed.
  *
  * A process writes its piece under a name of its own (p<pid>-rank<r>.h5)
- * and then links it to rank<r>.h5 with link(2), which never replaces a
- * name: a second process claiming the same rank of the same id finds the
+ * and then moves it to rank<r>.h5 without replacing (safe_file.c), never
+ * replacing a name: a second process claiming the same rank of the same id finds the
  * name taken.  Then the id does not tell two jobs apart (two jobs started
  * directly by one process, with the same RANK/WORLD_SIZE): the directory
  * is marked `ambiguous`, nothing of it is merged, and every piece stays
@@ -26,6 +26,8 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "tally_shared.h"
 
 /* When this process started, on the real-time clock (file times). */
 static double started_at(void)
@@ -88,11 +90,11 @@ int tly_rt_job_sweep(const char *dir)
 		if ((double)st.st_mtim.tv_sec + (double)st.st_mtim.tv_nsec / 1e9 >= since)
 			continue;
 		if (!piece) {
-			unlinkat(dirfd(d), e->d_name, 0);   /* safe-file: in the checked job directory */
+			(void)tly_safe_remove_at(dirfd(d), e->d_name, 0, (unsigned long long)st.st_ino);
 			continue;
 		}
 		snprintf(aside, sizeof aside, "stale-%llu-%s", (unsigned long long)st.st_ino, e->d_name);
-		moved += renameat(dirfd(d), e->d_name, dirfd(d), aside) == 0;   /* safe-file: checked job dir */
+		moved += tly_safe_move_at(dirfd(d), e->d_name, dirfd(d), aside, 0) == 0;
 	}
 	closedir(d);
 	if (moved)
@@ -101,17 +103,17 @@ int tly_rt_job_sweep(const char *dir)
 	return moved;
 }
 
-/* rank<r>.h5 for the piece `own`, never replacing one: link(2), or
- * renameat2's RENAME_NOREPLACE where a file system has no hard links. */
+/* rank<r>.h5 for the piece `own`, never replacing one (the safe-file
+ * service's move: RENAME_NOREPLACE, or link(2) where the file system
+ * lacks it). */
 static int take_name(int dfd, const char *own, const char *name)
 {
-	if (linkat(dfd, own, dfd, name, 0) == 0) {   /* safe-file: dfd is the checked job directory */
-		unlinkat(dfd, own, 0);                  /* safe-file: the same */
+	int rc = tly_safe_move_at(dfd, own, dfd, name, 0);   /* dfd: the checked job directory */
+
+	if (rc == 0)
 		return 0;
-	}
-	if (errno == EEXIST)
-		return -1;
-	return renameat2(dfd, own, dfd, name, RENAME_NOREPLACE);   /* safe-file: the same, never replacing */
+	errno = -rc;
+	return -1;
 }
 
 int tly_rt_job_place(const char *dir, const char *own, int rank)
@@ -125,8 +127,7 @@ int tly_rt_job_place(const char *dir, const char *own, int rank)
 	snprintf(name, sizeof name, "rank%05d.h5", rank);
 	if (take_name(dirfd(d), own, name) != 0)
 		err = errno;
-	if (err == EEXIST && (fd = openat(dirfd(d), "ambiguous",   /* safe-file: in the checked job directory */
-					  O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600)) >= 0)
+	if (err == EEXIST && (fd = tly_safe_file_at(dirfd(d), "ambiguous", O_WRONLY, 0600, 1)) >= 0)
 		close(fd);
 	closedir(d);
 	return err == EEXIST ? 1 : err ? -1 : 0;

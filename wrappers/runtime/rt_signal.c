@@ -8,7 +8,11 @@
  * semaphore: it starts the writer of the partial file on a second thread
  * and waits for it at most TALLY_EXIT_TIMEOUT seconds (0: no limit), then
  * ends the process with the signal's default action (the exit status is
- * the signal's).  The writer never runs inside a handler, so a signal that
+ * the signal's).  A write still under way at the deadline is taken from
+ * the writer (`late`, rt_exit.c): the file keeps what it holds under a
+ * name that says it is unfinished, and the message says where; a publish
+ * that was already moving the file into place ends first, so the two
+ * never race for the name.  The writer never runs inside a handler, so a signal that
  * lands while another thread holds the allocator's or stdio's lock cannot
  * deadlock it: that thread keeps running and lets go.
  *
@@ -47,6 +51,7 @@ static struct {
 	sem_t wake, done;
 	atomic_int installed;
 	void (*write)(const char *why);
+	int (*late)(int sig, int secs);   /* the deadline passed: the unfinished file said; 1: in place just then */
 	int timeout;                  /* seconds, 0: none */
 } sigs;
 
@@ -127,9 +132,8 @@ static void *watch_main(void *arg)
 	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
 	if (pthread_create(&w, &at, writer_main, NULL) != 0)
 		writer_main(NULL);
-	else if (wait_done(sigs.timeout) != 0)
-		tly_rt_log(1, "%s: the partial file was not complete after TALLY_EXIT_TIMEOUT=%d s; the process "
-			   "ends as the signal says without it", strsignal(sig), sigs.timeout);
+	else if (wait_done(sigs.timeout) != 0 && sigs.late(sig, sigs.timeout) == 1)
+		(void)wait_done(2);   /* put in place as the time ran out: its writer's line said */
 	pthread_attr_destroy(&at);
 	tly_rt_die(sig);
 	return NULL;
@@ -143,7 +147,7 @@ static int python_inside(void)
 	return dlsym(RTLD_DEFAULT, "PyOS_setsig") != NULL;
 }
 
-void tly_rt_signals_install(void (*write)(const char *why), int timeout)
+void tly_rt_signals_install(void (*write)(const char *why), int (*late)(int sig, int secs), int timeout)
 {
 	sigset_t all, old;
 	pthread_t t;
@@ -152,6 +156,7 @@ void tly_rt_signals_install(void (*write)(const char *why), int timeout)
 	if (atomic_exchange(&sigs.installed, 1))
 		return;
 	sigs.write = write;
+	sigs.late = late;
 	sigs.timeout = timeout;
 	if (sem_init(&sigs.wake, 0, 0) != 0 || sem_init(&sigs.done, 0, 0) != 0)
 		return;

@@ -24,6 +24,11 @@ struct tly_rt_writer {
 	int (*merge)(const char *dir, int size, char *path, size_t len);
 	/* The output path, with `suffix` (".h5", ".partial.h5"). */
 	void (*choose_name)(char *buf, size_t len, const char *suffix);
+	/* The exit deadline passed during a write: the file, unfinished, moved
+	 * to `<stem>.unfinished.h5` (output/out_stage.h, tly_out_stage_abandon;
+	 * async-signal-safe).  1 moved (`where`), 2 the write ended meanwhile,
+	 * 0 no file under way, -errno it stays where `where` says. */
+	int (*abandon)(char *where, size_t len);
 };
 
 /* The writers the build enabled, NULL-terminated; the first is used. */

@@ -139,8 +139,18 @@ static void remove_images(const char *image)
 	snprintf(pat, sizeof pat, "%s.rank*.cdata", image);
 	if (glob(pat, 0, NULL, &g) != 0)
 		return;
-	for (size_t i = 0; i < g.gl_pathc; i++)
-		unlink(g.gl_pathv[i]);   /* safe-file: the name, never a link's target */
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		char *slash = strrchr(g.gl_pathv[i], '/');
+		int dfd;
+
+		if (slash)
+			*slash = '\0';
+		dfd = tly_safe_open_dir(slash ? (slash == g.gl_pathv[i] ? "/" : g.gl_pathv[i]) : ".");
+		if (dfd >= 0) {   /* the name, never a link's target */
+			(void)tly_safe_remove_at(dfd, slash ? slash + 1 : g.gl_pathv[i], 0, 0);
+			close(dfd);
+		}
+	}
 	globfree(&g);
 }
 

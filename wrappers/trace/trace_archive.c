@@ -18,12 +18,15 @@
 #include "trace/trace.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define OTF2_MPI_USE_PMPI
@@ -184,7 +187,8 @@ static int join_dir(void *comm_ptr, int e)
 		int e;
 		char priv[256];
 		unsigned long long ino;
-	} m = { e, "", 0 };
+		char id[sizeof tr->id];
+	} m = { e, "", 0, "" };
 	int je = e, all = 1;
 
 	for (int k = 0; comm_ptr && k < 4; k++) {
@@ -192,11 +196,13 @@ static int join_dir(void *comm_ptr, int e)
 			if (k && tly_out_stage_current(&tr->stage) != 0)
 				m.e = -EXDEV;
 			snprintf(m.priv, sizeof m.priv, "%s", tr->stage.priv);
+			snprintf(m.id, sizeof m.id, "%s", tr->id);
 			m.ino = tr->stage.ino;
 		}
 		PMPI_Bcast(&m, (int)sizeof m, MPI_BYTE, 0, *(MPI_Comm *)comm_ptr);
 		PMPI_Bcast(tr->dir, (int)sizeof tr->dir, MPI_CHAR, 0, *(MPI_Comm *)comm_ptr);
 		je = m.e;
+		snprintf(tr->id, sizeof tr->id, "%s", m.id);
 		if (!je && tr->rank != 0)
 			je = tly_out_stage_join(&tr->stage, tr->dir, m.priv, m.ino);
 		all = !je;
@@ -263,6 +269,43 @@ static void set_filter_properties(struct tly_trace_state *tr)
 	OTF2_Archive_SetProperty(tr->ar, "TALLY::TRACE_MIN_NS", num, true);
 }
 
+/* Rank 0: the archive's id, `<pid>-<64 random bits>` (the job file's
+ * trace_id attribute says the same: the export pairs a file with its own
+ * archive only). */
+static void make_id(char *id, size_t len)
+{
+	unsigned long long r = 0;
+
+	if (getrandom(&r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		r = (unsigned long long)ts.tv_nsec * 0x9e3779b97f4a7c15ULL ^ (unsigned long long)ts.tv_sec;
+	}
+	snprintf(id, len, "%ld-%016llx", (long)getpid(), r);
+}
+
+/* Rank 0: the id in the archive, as an OTF2 property of its anchor file
+ * (TALLY::TRACE_ID) and as the file tally.id beside it (what tally-report
+ * reads), made through the private directory's descriptor by the
+ * safe-file service.  0, or -1 when the archive carries no id. */
+static int write_id(void)
+{
+	struct tly_trace_state *tr = tly_trace();
+	char line[sizeof tr->id + 1];
+	int fd, n, ok;
+
+	if (tr->rank != 0)
+		return 0;
+	(void)OTF2_Archive_SetProperty(tr->ar, "TALLY::TRACE_ID", tr->id, true);
+	fd = tly_safe_file_at(tr->stage.privfd, "tally.id", O_WRONLY, 0644, 0);
+	if (fd < 0)
+		return -1;
+	n = snprintf(line, sizeof line, "%s\n", tr->id);
+	ok = write(fd, line, (size_t)n) == n;   /* 0644 & ~umask, like the archive's other files */
+	return close(fd) == 0 && ok ? 0 : -1;
+}
+
 static int open_archive(void)
 {
 	struct tly_trace_state *tr = tly_trace();
@@ -286,6 +329,7 @@ static int open_archive(void)
 	ok = ok && OTF2_Archive_OpenEvtFiles(tr->ar) == OTF2_SUCCESS;
 	if (ok)   /* what the trace leaves out, in the anchor file (otf2-print -I) */
 		set_filter_properties(tr);
+	ok = ok && write_id() == 0;
 	return ok ? 0 : -1;
 }
 
@@ -320,8 +364,10 @@ static void job_start(void *comm_ptr)
 	else
 		tly_out_choose_name(name, sizeof name, ".h5");
 	tr->stage.dirfd = tr->stage.privfd = -1;   /* none yet (a rank that joins none closes none) */
-	if (tr->rank == 0)
+	if (tr->rank == 0) {
+		make_id(tr->id, sizeof tr->id);
 		e = make_dir(tr->dir, sizeof tr->dir, name, !comm_ptr && p->job.size > 1 ? p->rank : -1);
+	}
 	e = join_dir(comm_ptr, e);
 	ok = !e && open_archive() == 0;
 	if (comm_ptr)

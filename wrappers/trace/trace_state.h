@@ -33,6 +33,7 @@ struct tly_trace_state {
 	int64_t unlocated;
 	int64_t msg[TLY_TRACE_MSG_BUCKETS];
 	char check[512];              /* "" or what is missing: the trace_check attribute */
+	char id[48];                  /* the archive's id (tally.id), the job file's trace_id */
 	int checked;                  /* check is this job's (the archive was closed) */
 };
 struct tly_trace_state *tly_trace(void);
