@@ -134,9 +134,11 @@ def budget_rows(run):
         deg = run.table("degraded")
         n = len(deg) if deg is not None else 0
         steps = deg["step"].value_counts().to_dict() if n else {}
+        est = int((deg["sampled_visits"] > 0).sum()) if n and "sampled_visits" in deg else 0
         rows.append(("cost budget (TALLY_BUDGET)",
                      f"{pct:g}%: {n} region(s) degraded '~' ({steps.get(1, 0)} counters off, "
-                     f"{steps.get(2, 0)} visits only)"))
+                     f"{steps.get(2, 0)} counters sampled, {steps.get(3, 0)} visits only; "
+                     f"{est} with counters estimated from a sample '~e')"))
     cpu, tally = float(rk["cpu_ns"].sum()), float(rk["tally_cpu_ns"].sum())
     rows.append(("Tally CPU time, sum over ranks [s]",
                  f"{tally / 1e9:.6f} of {cpu / 1e9:.6f} (loading: an upper bound; events: a timed sample)"))
@@ -146,9 +148,14 @@ def budget_rows(run):
 
 
 def degraded_ids(run):
-    """Region ids the budget degraded on some rank or thread."""
+    """Region id -> its mark, for the regions the budget degraded on some
+    rank or thread: '~e' where a sampled step estimated counters (the sums
+    over ranks and threads hold an estimate), else '~'."""
     deg = run.table("degraded") if run.has("degraded") else None
-    return set() if deg is None or not len(deg) else set(deg["region"].astype(int))
+    if deg is None or not len(deg):
+        return {}
+    est = set(deg[deg["sampled_visits"] > 0]["region"].astype(int)) if "sampled_visits" in deg else set()
+    return {rid: "~e" if rid in est else "~" for rid in deg["region"].astype(int)}
 
 
 def partial_rows(run):
@@ -208,7 +215,7 @@ def region_tree_section(an, top, metric, full=False):
     marked = degraded_ids(run)
     rows = []
     for rid, depth in tree.dfs_order(run.regions, keep):
-        row = {"region": "  " * depth + ("~ " if rid in marked else "") + shown[rid], "id": rid,
+        row = {"region": "  " * depth + (marked[rid] + " " if rid in marked else "") + shown[rid], "id": rid,
                "visits": int(np.nan_to_num(sums["visits"].get(rid, 0))), "incl mean [s]": t["mean"].get(rid, np.nan),
                "incl min [s]": t["min"].get(rid, np.nan), "incl max [s]": t["max"].get(rid, np.nan),
                "excl mean [s]": excl["mean"].get(rid, np.nan), "imbalance": t["imbalance"].get(rid, np.nan),
@@ -221,7 +228,8 @@ def region_tree_section(an, top, metric, full=False):
     note = (f"times: region wall time per rank (max over its threads), statistics across {len(an.ranks)} ranks; "
             "counters: sums over ranks and threads ('-': not measured, e.g. MPI calls without TALLY_MPI_COUNTERS)")
     if marked:
-        note += "; '~': degraded by the cost budget (table degraded: counters of its counted visits only)"
+        note += ("; '~': degraded by the cost budget (table degraded: counters of its counted visits only); "
+                 "'~e': its counters estimated, read on 1 visit in N and scaled to its visits")
     if keep is not None and len(keep) < len(run.regions):
         note += f"; showing the {top} regions with the largest max time and their ancestors (--top)"
     return Section("Region tree", pd.DataFrame(rows), note)

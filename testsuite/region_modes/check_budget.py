@@ -2,8 +2,10 @@
 """check_budget.py FILE TRUTH MODE - the cost budget on budget_app.c.
 
 MODE budget (TALLY_BUDGET=3): "short", whose counter reads cost far more
-than its own time, is degraded, and the degraded table says so: its step,
-the visit and time it began (after some visits, before the last), its
+than its own time, is degraded, and the degraded table says so: its step
+(counters off, then visits only: its bookkeeping alone costs more than 3%
+of its time without reads, so it is never sampled), the visit and time it
+began (after some visits, before the last), its
 measured cost above the budget; its visits stay exact and its counters are
 those of its counted visits.  "long" is not degraded: its page faults are
 exact (PAGES per visit, the pages it touched).  MODE off: nothing is
@@ -49,8 +51,10 @@ else:
     check(int(ranks["regions_degraded"].sum()) == len(deg), "ranks.regions_degraded counts the rows")
     if len(deg) == 1:
         d = deg.iloc[0]
-        check(int(d["step"]) in (1, 2), f"step {d['step']}")
-        check(0 < int(d["from_visit"]) < sv, f"degraded from visit {d['from_visit']} of {sv}")
+        check(int(d["step"]) == 3, f"step {d['step']}: visits only (3), its bookkeeping alone over the budget")
+        check(0 < int(d["from_visit"]) < int(d["visits_only_visit"]) < sv,
+              f"counters off from visit {d['from_visit']}, visits only from {d['visits_only_visit']}, of {sv}")
+        check(int(d["sample_n"]) == 0 and int(d["sampled_visits"]) == 0, "never sampled")
         check(int(d["from_ns"]) > 0, f"from {d['from_ns']} ns")
         check(float(d["cost_pct"]) > 3, f"why: records cost {d['cost_pct']}% of its time, over 3%")
         check(int(d["counted_visits"]) <= int(d["from_visit"]) + 1,

@@ -92,10 +92,13 @@ static int32_t child(struct tly_rt_thread *t, int32_t parent, const char *name, 
  * preempted (the thread lost the CPU to another on a loaded node), which
  * costs the program nothing: it is not a sample of the record's cost. */
 #define TLY_RT_COST_OUTLIER 50000
-static void cost_sample(struct tly_rt_cost *c, int64_t ns)
+static void cost_sample(struct tly_rt_thread *t, enum tly_rt_cost_kind kind, int64_t ns)
 {
+	struct tly_rt_cost *c = &t->cost[kind];
+
 	if (ns > TLY_RT_COST_OUTLIER)
 		return;
+	t->budget_last[kind][c->timed % TLY_RT_BUDGET_LAST] = (int32_t)ns;   /* regions/budget.c */
 	c->timed_ns += ns;
 	c->timed++;
 }
@@ -115,7 +118,7 @@ static int counters_read(struct tly_rt_thread *t, long long *v)
 		return PAPI_read(t->evset, v);
 	t0 = tly_rt_now();
 	rc = PAPI_read(t->evset, v);
-	cost_sample(c, tly_rt_now() - t0);
+	cost_sample(t, TLY_COST_counter_read, tly_rt_now() - t0);
 	return rc;
 }
 
@@ -124,10 +127,8 @@ static int counters_read(struct tly_rt_thread *t, long long *v)
  * fold) is taken as equal. */
 static void visit_timed(struct tly_rt_thread *t, int64_t t_in)
 {
-	struct tly_rt_cost *c = &t->cost[TLY_COST_visit];
-
 	if (t_in)
-		cost_sample(c, 2 * (tly_rt_now() - t_in));
+		cost_sample(t, TLY_COST_visit, 2 * (tly_rt_now() - t_in));
 }
 
 int tly_rt_enter(struct tly_rt_thread *t, const char *name, int kind, int counters)
@@ -170,7 +171,7 @@ int tly_rt_enter_at(struct tly_rt_thread *t, const char *name, int kind, int cou
 	deg = t->nodes[c].deg;   /* the cost budget's steps: regions/budget.c */
 	f->timed = !deg || deg->step < TLY_DEG_VISITS_ONLY || tly_region_hooks.follow;
 	f->t0 = t0 >= 0 ? t0 : f->timed ? tly_rt_now() : 0;
-	f->counters = counters && t->evset >= 0 && !deg;
+	f->counters = counters && t->evset >= 0 ? tly_budget_reads(deg) : 0;
 	visit_timed(t, t_in);
 	if (f->counters && counters_read(t, (long long *)f->v0) != PAPI_OK)
 		f->counters = 0;
@@ -183,6 +184,20 @@ int tly_rt_enter_at(struct tly_rt_thread *t, const char *name, int kind, int cou
 	return 0;
 }
 
+/* A sampled read's visit (regions/budget.h): its values times the
+ * region's N (the visits it stands for) apart from the exact sums; an
+ * open frame at the thread's end (no visit) is not a sample. */
+static void fold_sampled(struct tly_rt_thread *t, struct tly_rt_degrade *d, const struct tly_rt_frame *f,
+			 const long long *v, int visit)
+{
+	if (!visit)
+		return;
+	for (int i = 0; i < t->nev; i++)
+		d->scnt[i] += (v[i] - f->v0[i]) * d->sample_n;
+	d->sampled++;
+	d->weight += d->sample_n;
+}
+
 /* Add the open frame's time and counters so far to its node. */
 static void fold(struct tly_rt_thread *t, struct tly_rt_frame *f, int64_t now, const long long *v, int visit)
 {
@@ -193,7 +208,9 @@ static void fold(struct tly_rt_thread *t, struct tly_rt_frame *f, int64_t now, c
 		n->incl_ns += now - f->t0;
 		n->timed_visits += visit;
 	}
-	if (f->counters && v) {
+	if (f->counters == 2 && v && n->deg) {
+		fold_sampled(t, n->deg, f, v, visit);
+	} else if (f->counters && v) {
 		for (int i = 0; i < t->nev; i++)
 			n->cnt[i] += v[i] - f->v0[i];
 		n->counted = 1;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "output/names.h"
+#include "regions/budget.h"
 
 static void events_rows(struct tly_rt_proc *p, struct tly_rows *r)
 {
@@ -89,7 +90,8 @@ static void stats_rows(struct tly_rt_proc *p, int32_t **gid, struct tly_rows *r)
 			s[k].region = gid && gid[ti] ? gid[ti][i] : -1;
 			s[k].visits = t->nodes[i].visits;
 			s[k].incl_ns = t->nodes[i].incl_ns;
-			memcpy(s[k].counters, t->nodes[i].cnt, sizeof s[k].counters);
+			/* exact, and a sampled region's estimate (regions/budget.c) */
+			tly_budget_counters(&t->nodes[i], TLY_RT_MAX_EVENTS, s[k].counters);
 			s[k].uncounted = p->nev > 0 && !t->nodes[i].counted;
 		}
 }
@@ -177,7 +179,7 @@ static void rank_rows(struct tly_rt_proc *p, struct tly_rows *r, const struct ra
 static void degraded_rows(struct tly_rt_proc *p, int32_t **gid, struct tly_rows *r, int64_t n)
 {
 	struct tly_row_degraded *d = tly_rows_alloc(r, TLY_T_degraded, n, sizeof *d);
-	int64_t k = 0;
+	int64_t k = 0, cnt[TLY_RT_MAX_EVENTS];
 	int ti = 0;
 
 	for (struct tly_rt_thread *t = p->threads; d && t; t = t->next, ti++)
@@ -192,10 +194,15 @@ static void degraded_rows(struct tly_rt_proc *p, int32_t **gid, struct tly_rows 
 			d[k].step = nd->deg->step;
 			d[k].from_visit = nd->deg->from_visit;
 			d[k].from_ns = nd->deg->from_ns;
-			d[k].visits_only_visit = nd->deg->step2_visit;
-			d[k].visits_only_ns = nd->deg->step2_ns;
-			d[k].counted_visits = nd->counted_visits;
+			d[k].sampled_from_visit = nd->deg->sampled_visit;
+			d[k].sampled_from_ns = nd->deg->sampled_ns;
+			d[k].sample_n = nd->deg->sample_n;
+			d[k].sampled_visits = nd->deg->sampled;
+			d[k].visits_only_visit = nd->deg->step3_visit;
+			d[k].visits_only_ns = nd->deg->step3_ns;
+			d[k].counted_visits = tly_budget_counters(nd, TLY_RT_MAX_EVENTS, cnt);
 			d[k].timed_visits = nd->timed_visits;
+			d[k].sample_cost_pct = nd->deg->sample_pct;
 			d[k++].cost_pct = nd->deg->cost_pct;
 		}
 }

@@ -25,6 +25,8 @@
 #define TLY_RT_NAME 256
 #define TLY_RT_SITE_DEPTH 8   /* deepest MPI call-site stack */
 #define TLY_RT_MAX_PARTS 8    /* parts of the runtime (rt_parts.h) */
+#define TLY_RT_BUDGET_PEND 8  /* regions/budget.c: pending regions listed */
+#define TLY_RT_BUDGET_LAST 31 /* regions/budget.c: last record costs kept (odd: a median) */
 
 /* ---- the region tree of a thread (regions/regions.h works on it) ----- */
 enum tly_rt_kind { TLY_RK_ROOT, TLY_RK_USER, TLY_RK_MPI, TLY_RK_OMP_PARALLEL,
@@ -38,13 +40,24 @@ enum tly_rt_kind { TLY_RK_ROOT, TLY_RK_USER, TLY_RK_MPI, TLY_RK_OMP_PARALLEL,
 
 /* A region whose records the cost budget degraded (regions/budget.c):
  * what, from which visit and time, and why; kept apart from the node (few
- * regions have one). */
-enum tly_rt_degrade_step { TLY_DEG_NONE, TLY_DEG_COUNTERS_OFF, TLY_DEG_VISITS_ONLY };
+ * regions have one).  The steps in order (their numbers are on disk: the
+ * degraded table's step): counter reads off, then sampled 1 in N (values
+ * scaled: estimates), then visits only. */
+enum tly_rt_degrade_step { TLY_DEG_NONE, TLY_DEG_COUNTERS_OFF, TLY_DEG_SAMPLED, TLY_DEG_VISITS_ONLY };
 struct tly_rt_degrade {
 	int32_t step;
+	int32_t sample_n;                /* TLY_DEG_SAMPLED: reads on 1 visit in N (0: never sampled) */
+	int32_t gap;                     /* visits until the next sampled read */
+	uint32_t rng;                    /* the gaps' generator (xorshift) */
 	int64_t from_visit, from_ns;     /* visits and time since start when it began */
-	int64_t step2_visit, step2_ns;   /* when it reached TLY_DEG_VISITS_ONLY (0: never) */
+	int64_t off_incl_ns, off_timed;  /* the node's time and timed visits then: its mean without reads after */
+	int64_t sampled_visit, sampled_ns;  /* when sampled reads began (0: never) */
+	int64_t step3_visit, step3_ns;   /* when it reached TLY_DEG_VISITS_ONLY (0: never) */
+	int64_t sampled;                 /* visits whose counters were read while sampled */
+	int64_t weight;                  /* sum of N over them: the visits they stand for */
 	double cost_pct;                 /* its records' measured cost, % of its time */
+	double sample_pct;               /* its records' cost at 1 in N, % of its time without reads */
+	int64_t scnt[TLY_RT_MAX_EVENTS]; /* sampled visits' counter sums, each times its N */
 };
 
 struct tly_rt_node {
@@ -86,7 +99,7 @@ static inline int64_t tly_rt_cost_ns(const struct tly_rt_cost *c, int64_t fallba
 
 struct tly_rt_frame {
 	int32_t node;
-	int counters;         /* values read at entry */
+	int counters;         /* values read at entry (2: a sampled read, regions/budget.h) */
 	int timed;            /* t0 read (the budget's visits-only step: not) */
 	int64_t t0;
 	int64_t v0[TLY_RT_MAX_EVENTS];
@@ -125,6 +138,13 @@ struct tly_rt_thread {
 	/* the cost budget (regions/budget.c): enters until the next check,
 	 * the thread's CPU time and cost at the last one */
 	int32_t budget_tick;
+	int32_t budget_pending;   /* regions with counters off, their sampling not yet chosen */
+	int32_t budget_pend[TLY_RT_BUDGET_PEND];   /* their nodes, while that few */
+	int32_t budget_pend_lost;  /* more were pending at once: not all listed */
+	/* each kind's last timed costs, ns: the budget judges a region by
+	 * their median, which a preempted sample (up to 50 us) or the first
+	 * visits' allocations do not sway */
+	int32_t budget_last[TLY_COST_N][TLY_RT_BUDGET_LAST];
 	int64_t budget_cpu, budget_cost;
 	int64_t waits_skipped;    /* waits of one-thread teams, not recorded */
 	int64_t degraded;         /* regions degraded by the budget */
