@@ -114,8 +114,8 @@ static void check_mode(int line, int flags)
 	for (int i = 0; i < NTHREADS; i++) {
 		pthread_join(th[i], NULL);
 		TH_EQ(w[i].rc, PAPI_OK);
-		printf("flags 0x%x thread %d: %ld handler calls over %.1f ms of CPU\n", flags, i, w[i].calls,
-		       w[i].cpu_ns / 1e6);
+		printf("flags 0x%x thread %d: %ld handler calls over %.1f ms of CPU, %ld in spin\n", flags, i,
+		       w[i].calls, w[i].cpu_ns / 1e6, w[i].in_spin);
 		/* Task-clock runs at least as long as the thread's CPU time and
 		 * at most that plus the thread's own extra time (steal, IRQs)
 		 * around the counting; 10% for signal delivery and rounding. */
@@ -125,7 +125,12 @@ static void check_mode(int line, int flags)
 		TH_EQ(w[i].wrong_set, 0);
 		TH_EQ(w[i].wrong_vec, 0);
 		TH_EQ(w[i].bad_pc, 0);
-		TH_CHECK(w[i].in_spin >= 0.9 * w[i].calls);
+		/* a sampled PC (hardware rows) is where the clock crossed, in
+		 * user mode: the spin; the CPU-time timer's signal (FORCE_SW) is
+		 * delivered when the thread returns to user mode, on a busy
+		 * machine often from the clock's system call after a preemption
+		 * (under 90% in spin in one run at load ~20 on 2 cores) */
+		TH_CHECK(w[i].in_spin >= (flags & PAPI_OVERFLOW_FORCE_SW ? 0.75 : 0.9) * w[i].calls);
 	}
 	th_at(0);
 }
