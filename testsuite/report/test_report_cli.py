@@ -10,7 +10,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_report import WORK, check, done, generate, h5py, report, scratch  # noqa: E402
+from test_report import WORK, check, done, generate, report, scratch  # noqa: E402
 
 
 def case_cli():
@@ -50,11 +50,11 @@ def case_cli():
     rc, out, err = report(f, "--settings")
     check(rc == 0 and out.splitlines()[1:] == ["TALLY_MPI_CALLSITES=2", "TALLY_EVENTS=perf::TASK-CLOCK"],
           f"--settings: one line each ({rc}, {out!r}, {err!r})")
-    # a directory: two Tally files named, the others (text, plain HDF5) counted apart
+    # a directory: two Tally files named, the others (text, a cut copy) counted apart
     generate(os.path.join(d, "g.h5"), "--ranks", "1", "--regions", "3")
     open(os.path.join(d, "text.h5"), "w").write("not hdf5\n")
-    with h5py.File(os.path.join(d, "plain.h5"), "w") as h:
-        h["x"] = [1, 2, 3]
+    with open(f, "rb") as src, open(os.path.join(d, "cut.h5"), "wb") as dst:   # HDF5's signature, no Tally file
+        dst.write(src.read(4096))
     rc, out, err = report(d)
     check(rc == 2 and "holds 2 complete Tally files (f.h5, g.h5) and 2 other .h5 files" in err
           and err.count("\n") == 1, f"directory: the Tally files counted ({err!r})")
