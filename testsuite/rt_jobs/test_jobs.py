@@ -321,6 +321,13 @@ def case_cli():
             continue
         listed += 1
         check(want in h.stdout and env in h.stdout, f"--help lists {want} ({env})")
+    # an output no HDF5 file can take: one line, exit 2, nothing run, no file (issue 52)
+    for name in ("-", "/dev/null"):
+        o = run([RUN, f"--output-name={name}", "--", "/bin/sh", "-c", f"touch {marker}"], d)
+        lines = o.stderr.splitlines()
+        check(o.returncode == 2 and len(lines) == 1 and "cannot be written to" in lines[0]
+              and not os.path.exists(marker) and not os.path.exists("/dev/null.1"),
+              f"--output-name={name}: refused in one line, nothing run ({o.returncode}, {lines})")
     # no program: the forms of the command, not the whole list (issue 52)
     n = run([RUN], d)
     lines = n.stderr.splitlines()

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "python.h"
@@ -183,6 +184,32 @@ static void sigkill_grace(void)
 	setenv("OMPI_MCA_odls_base_sigkill_timeout", "5", 0);
 }
 
+/* An output name no HDF5 file can take: standard output ("-"), or an
+ * existing device or FIFO (/dev/null). The file is written by seeking
+ * and renamed into place, so neither can hold it, and a suffixed name
+ * beside /dev/null is no answer: refused in one line (rank 0's, under a
+ * launcher), nothing run.  1 when refused. */
+static int refuse_output(void)
+{
+	const char *name = tly_setting_raw(TLY_SET_output_name), *dir = tly_setting_raw(TLY_SET_output_dir);
+	const char *rank = tly_env_raw("OMPI_COMM_WORLD_RANK");
+	char path[PATH_MAX];
+	struct stat st;
+	int dev;
+
+	if (!name)
+		return 0;
+	snprintf(path, sizeof path, "%s/%s", name[0] == '/' ? "" : dir ? dir : ".", name);
+	dev = strcmp(name, "-") && !lstat(path, &st) && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode));
+	if (strcmp(name, "-") && !dev)
+		return 0;
+	if (!rank || !strcmp(rank, "0"))
+		fprintf(stderr, "tally-run: --output-name=%s: the job's HDF5 file cannot be written to %s (it is written "
+			"by seeking, then renamed into place); nothing run (give a file name; tally-report FILE -o - "
+			"prints a report to stdout)\n", name, dev ? "a device or FIFO" : "standard output");
+	return 1;
+}
+
 /* One option at argv[*i]; 0 when it is not an option of ours. */
 static int take_option(int argc, char **argv, int *i)
 {
@@ -241,6 +268,8 @@ int main(int argc, char **argv)
 	}
 	if (i >= argc)
 		return no_program();
+	if (refuse_output())
+		return 2;
 	find_preload(preload, sizeof preload);
 	if (access(preload, R_OK) != 0)
 		fprintf(stderr, "tally-run: %s not found; running without measurement\n", preload);
