@@ -100,6 +100,11 @@ int tly_setting_is_library(int id);
 /* 1 when the caller is the first to say setting id's malformed value in
  * this process (the library's messages then stay quiet), else 0. */
 int tly_setting_claim(int id);
+/* The settings this process was given (set in the environment, by hand
+ * or by tally-run's flags): one "NAME=value\n" line each (the value as
+ * tly_quote shows it), tally-report's own rows left out; lines that do
+ * not fit are cut whole, "...\n" said.  Returns the length. */
+size_t tly_settings_given(char *buf, size_t len);
 /* Say every malformed library setting once (PAPI_library_init). */
 void tly_settings_say_library(void);
 /* A CHOICE setting from the environment into out[len] (tly_setting_word),

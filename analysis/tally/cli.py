@@ -23,11 +23,18 @@ def parser():
     """The argument parser."""
     p = argparse.ArgumentParser(prog="tally-report", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
                                 description="Summarise a Tally measurement (a .h5 file or a directory of per-rank partial files).")
-    p.add_argument("path", metavar="FILE|DIR")
-    p.add_argument("--by", choices=["region", "rank", "thread", "kernel"], default="region")
-    p.add_argument("--metric", default="time")
+    p.add_argument("path", metavar="FILE|DIR",
+                   help="a job's .h5 file, or a directory holding one (or the per-rank partial files of a job)")
+    p.add_argument("--by", choices=["region", "rank", "thread", "kernel"], default="region",
+                   help="the main table's rows: regions (the tree, default), ranks, threads or GPU kernels")
+    p.add_argument("--metric", default="time",
+                   help="the metric of the per-region table across ranks (see below; default: time)")
     p.add_argument("--top", type=int, default=20, metavar="N", help="rows per table (0: all)")
-    p.add_argument("--format", choices=["text", "csv", "json", "markdown"], default="text")
+    p.add_argument("--format", choices=["text", "csv", "json", "markdown"], default="text",
+                   help="the report's format (default text, at most 120 columns)")
+    p.add_argument("--settings", action="store_true",
+                   help="print the settings the run was given (TALLY_* set in its environment or by tally-run's "
+                        "flags), one per line, and nothing else")
     p.add_argument("--plot", metavar="DIR", help="write PNG plots to DIR")
     p.add_argument("--csv-dir", metavar="DIR", help="write every table as CSV to DIR")
     p.add_argument("--hatchet", metavar="FILE", help="write the region tree as Hatchet literal JSON")
@@ -35,7 +42,9 @@ def parser():
     p.add_argument("--full-names", action="store_true",
                    help="whole region and kernel names (default: the innermost frame, kernels demangled and "
                         "shortened; CSV, JSON and Hatchet always whole) and no 120-column limit on text")
-    p.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write the report to FILE instead of stdout (an existing FILE is kept: FILE.1... is "
+                        "written; '-': stdout; a device or FIFO such as /dev/null: written to as it is)")
     p.add_argument("--sampling-export", nargs=2, metavar=("FORMAT", "OUT"),
                    help="write the call-path samples (tally-run --sampling): FORMAT 'folded' (folded stacks for "
                         "flamegraph.pl, speedscope, inferno), 'pprof' (profile.proto, gzipped: go tool pprof) or "
@@ -47,6 +56,22 @@ def parser():
                    help="the events and bytes a trace of this run would take, per region and in all (from the "
                         "profile's visits); with SIZE, the regions to leave out (TALLY_TRACE_EXCLUDE) to fit")
     return p
+
+
+def run_settings(args):
+    """--settings: the settings the run was given (the file's settings attribute)."""
+    from .reader import read
+    from .report import settings_given
+    run = read(args.path)
+    given = settings_given(run.meta)
+    if given is None:
+        raise TallyError(f"{args.path}: written by Tally {run.meta.get('tally_version', '?')} (schema "
+                         f"{run.meta.get('schema_version', '?')}), before files stored the run's settings")
+    print(f"# settings given to the run (Tally {run.meta.get('tally_version', '?')}); every other setting "
+          f"at its default (tally-run --help): {len(given)}")
+    for line in given:
+        print(line)
+    return 0
 
 
 def run_trace_estimate(args):
@@ -165,6 +190,8 @@ def main(argv=None):
         name, rest = argv[0], argv[1:]
         return guarded(f"tally-report {name}", rest[-1] if rest else "", lambda: COMMANDS[name](rest))
     args = parser().parse_args(argv)
+    if args.settings:
+        return guarded("tally-report", args.path, lambda: run_settings(args))
     if args.trace_estimate is not None:
         return guarded("tally-report", args.path, lambda: run_trace_estimate(args))
     if args.trace_export:

@@ -7,8 +7,11 @@ its place is refused) and each file is created in it with
 O_CREAT|O_EXCL|O_NOFOLLOW relative to that descriptor: an existing file
 or a planted link is never followed nor replaced; the file is written as
 <stem>.1<ext>, <stem>.2<ext>, ... instead, and the name really written is
-returned (and printed by the callers).
+returned (and printed by the callers).  "-" is standard output, and an
+existing character device or FIFO (/dev/null) is written in place: no file
+is created there.
 """
+import errno
 import os
 import stat
 
@@ -67,9 +70,54 @@ class OutDir:
         raise TallyError(f"{os.path.join(self.path, name)}: it and {MAX_SUFFIX - 1} suffixed names exist")
 
 
+def _to_stdout(data, binary):
+    import sys
+    if binary:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    else:
+        sys.stdout.write(data)
+        sys.stdout.flush()
+
+
+def _to_device(path, data, binary):
+    """Write to an existing character device or FIFO (/dev/null, a pipe
+    the user made, /dev/stdout): what the user named, nothing created.
+    False when path is no such thing.  The open never follows a link put
+    at the name nor blocks on a FIFO without a reader (ENXIO: one line)."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    if not (stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode)):
+        return False
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+                     | getattr(os, "O_NOCTTY", 0))
+    except OSError as e:
+        raise TallyError(f"{path}: cannot write to it ({e.strerror}"
+                         + ("; a FIFO needs its reader first" if e.errno == errno.ENXIO else "") + ")") from None
+    st = os.fstat(fd)
+    if not (stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode)):   # swapped since the lstat
+        os.close(fd)
+        raise TallyError(f"{path}: changed while being opened; nothing written")
+    os.set_blocking(fd, True)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data if binary else data.encode("utf-8"))
+    return True
+
+
 def write(path, data, binary=False):
     """Write data (str or bytes) to a new file at path (directory: the
-    path's, which must exist); returns the path written."""
+    path's, which must exist); returns the path written.  "-" is standard
+    output; an existing character device or FIFO (/dev/null) is written
+    as it is, never suffixed."""
+    if path == "-":
+        _to_stdout(data, binary)
+        return path
+    if _to_device(path, data, binary):
+        return path
     directory, name = os.path.split(path)
     with OutDir(directory or ".") as d:
         f, written = d.create(name, binary)

@@ -16,17 +16,44 @@ def _job_files(directory):
     return [f for f in files if f not in partial], partial
 
 
+def _is_tally(path, skip):
+    """Whether path is a Tally file: an HDF5 file with Tally's
+    schema_version attribute; a file the probe found crashing libhdf5
+    (skip) counts as one (it is named, not opened)."""
+    if path in skip:
+        return True
+    from .filecheck import open_h5   # non-blocking, regular files only: a FIFO named x.h5 never blocks
+    try:
+        with open_h5(path) as h:
+            return "schema_version" in h.attrs
+    except Exception:   # pylint: disable=broad-except  (whatever it is, it is not a Tally file)
+        return False
+
+
+def _complete_files(directory, complete, skip):
+    """The Tally files among complete; more than one is an error that
+    names them and says what else was left out."""
+    tally = [f for f in complete if _is_tally(f, skip)]
+    if len(tally) > 1:
+        names = ", ".join(os.path.basename(f) for f in tally[:4]) + (", ..." if len(tally) > 4 else "")
+        other = len(complete) - len(tally)
+        raise TallyError(f"{directory} holds {len(tally)} complete Tally files ({names})"
+                         + (f" and {other} other .h5 file{'s' if other > 1 else ''}" if other else "")
+                         + "; name the one to read")
+    return tally
+
+
 def read_dir(directory, sch=None, skip=None):
     """The job in directory: its complete file, else its merged partial files.
     skip: {file: sentence} of files known to crash the reader (probe.py)."""
     skip = skip or {}
     complete, partial = _job_files(directory)
+    if len(complete) > 1:
+        complete = _complete_files(directory, complete, skip)
     if len(complete) == 1 and complete[0] in skip:
         raise TallyError(skip[complete[0]])
     if len(complete) == 1:
         return read_file(complete[0], sch)
-    if len(complete) > 1:
-        raise TallyError(f"{directory} holds {len(complete)} complete Tally files; name the one to read")
     if not partial:
         raise TallyError(f"{directory}: no Tally files (*.h5) in this directory")
     runs, damaged = [], []

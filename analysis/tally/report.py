@@ -4,6 +4,7 @@ Sections appear only where their tables exist; tables this module does not
 know (e.g. NVTX payload tables, pass schedules) are listed generically.
 """
 import datetime
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -86,12 +87,28 @@ def meta_section(run):
         if "nvtx_marks_dropped" in rk:
             rows.append(("NVTX marks not kept (TALLY_NVTX_MAX_MARKS)", int(rk["nvtx_marks_dropped"].sum())))
     rows.append(("write time [s]", float(m.get("write_seconds", 0))))
+    given = settings_given(m)
+    if given is not None:
+        rows.append(("settings given", "; ".join(given) if given else "none (every setting at its default)"))
     for e in run.table("events").itertuples(index=False):
         rows.append((f"event {e.index}", f"{e.name} [{e.units}] ({e.component})"))
     rows += partial_rows(run)
     rows += trace_rows(run)
     rows.append(("files", ", ".join(run.sources)))
     return Section("Run", pd.DataFrame(rows, columns=["item", "value"]))
+
+
+def settings_given(meta):
+    """The settings the run was given, ["TALLY_X=v", ...] (schema 7's
+    settings attribute: rank 0's environment and tally-run's flags); None
+    for files written before Tally stored them."""
+    if "settings" not in meta:
+        return None
+    # the reader shows the file's newlines as '\\n' (filecheck.printable): a
+    # line ends where the next NAME= begins (a value's own newline, quoted
+    # by the writer, is followed by no NAME=)
+    text = str(meta["settings"])
+    return [line for line in re.split(r"\\n(?=[A-Z][A-Z0-9_]*=)|\\n$|\n", text) if line.strip()]
 
 
 #: Tally's cost per process (schema 5): column, what it covers
@@ -203,6 +220,20 @@ def region_names(run, full):
     return {rid: short[n] for rid, n in whole.items()}
 
 
+def event_units(run):
+    """Event name -> the unit its header shows: the file's units column
+    ('ns', 'bytes', ...), 'count' where the event has none (a preset)."""
+    if not run.has("events"):
+        return {}
+    ev = run.table("events")
+    return {str(n): (str(u).strip() or "count") for n, u in zip(ev["name"], ev["units"])}
+
+
+def with_unit(units, name, suffix=""):
+    """'PAPI_TOT_CYC incl [count]': an event column's header with its unit."""
+    return f"{name}{suffix} [{units.get(name, 'count')}]"
+
+
 def region_tree_section(an, top, metric, full=False):
     """The region tree: inclusive/exclusive time across ranks and counters."""
     run, pr = an.run, an.per_rank
@@ -213,6 +244,7 @@ def region_tree_section(an, top, metric, full=False):
     sums = pr.groupby("region").sum(numeric_only=True, min_count=1)   # not measured: NaN, shown as '-'
     shown = region_names(run, full)
     marked = degraded_ids(run)
+    units = event_units(run)
     rows = []
     for rid, depth in tree.dfs_order(run.regions, keep):
         row = {"region": "  " * depth + (marked[rid] + " " if rid in marked else "") + shown[rid], "id": rid,
@@ -222,8 +254,8 @@ def region_tree_section(an, top, metric, full=False):
                "cv": t["cv"].get(rid, np.nan)}
         for e in run.event_names:
             if e in sums.columns:
-                row[f"{e} incl"] = sums[e].get(rid, 0)
-                row[f"{e} excl"] = sums[f"{e} (excl)"].get(rid, 0)
+                row[with_unit(units, e, " incl")] = sums[e].get(rid, 0)
+                row[with_unit(units, e, " excl")] = sums[f"{e} (excl)"].get(rid, 0)
         rows.append(row)
     note = (f"times: region wall time per rank (max over its threads), statistics across {len(an.ranks)} ranks; "
             "counters: sums over ranks and threads ('-': not measured, e.g. MPI calls without TALLY_MPI_COUNTERS)")
@@ -274,6 +306,8 @@ def by_rank_section(an, top):
     out = whole[keep]
     if an.run.has("mpi"):
         out = out.join(mpi.by_rank(an.run).set_index("rank")[["mpi_time_s"]])
+    units = event_units(an.run)
+    out = out.rename(columns={e: with_unit(units, e) for e in an.run.event_names})
     return Section("By rank", out.reset_index().head(top or len(out)))
 
 
@@ -284,15 +318,23 @@ def by_thread_section(an, top):
     cols = ["visits", "incl_ns"] + [e for e in an.run.event_names if e in st.columns]
     out = st.groupby(["rank", "thread"])[cols].sum()
     out["incl_s"] = out.pop("incl_ns") / 1e9
+    units = event_units(an.run)
+    out = out.rename(columns={e: with_unit(units, e) for e in an.run.event_names})
     return Section("By thread", out.reset_index().head(top or len(out)))
+
+
+#: what the MPI tables' units are (issue 52: bytes/call said nothing)
+BYTES_NOTE = ("time_s: seconds, summed over ranks; bytes_sent, bytes_recv: bytes; "
+              "bytes/call = (bytes_sent + bytes_recv) / calls")
 
 
 def mpi_sections(an, top, full=False):
     """MPI profile: calls by time, per rank, message sizes."""
     fn = mpi.by_function(an.run, an.ranks)
-    return [Section("MPI calls by time", fn.head(top or len(fn))),
+    return [Section("MPI calls by time", fn.head(top or len(fn)), BYTES_NOTE),
             Section("MPI calls by bytes", fn.sort_values(["bytes_sent", "bytes_recv"], ascending=False)
-                    [["function", "calls", "bytes_sent", "bytes_recv", "bytes/call"]].head(top or len(fn))),
+                    [["function", "calls", "bytes_sent", "bytes_recv", "bytes/call"]].head(top or len(fn)),
+                    BYTES_NOTE),
             Section("MPI per rank", mpi.by_rank(an.run).sort_values("mpi_time_s", ascending=False).head(top or 10**9)),
             Section("MPI message sizes", mpi.histogram(an.run), "calls per log2 bucket of max(sent, received)")] \
         + site_section(an.run, top, full)

@@ -3,6 +3,7 @@
  * format is documented at the top of papi_hl_region.c.
  */
 #include "api/hl_region.h"
+#include "api/hl_common.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,11 +19,40 @@
 #define HL_FORMAT_NAME "tally-hl-regions"
 #define HL_FORMAT_VERSION 1
 
-/* Once-only message when the file cannot be written. */
+/* Once-only messages: where the file went, or that it could not be
+ * written. */
 static struct {
 	pthread_mutex_t lock;
-	int fallback_told;
-} hl_out = { PTHREAD_MUTEX_INITIALIZER, 0 };
+	int fallback_told, where_told;
+} hl_out = { PTHREAD_MUTEX_INITIALIZER, 0, 0 };
+
+/* The process's rank in a job a launcher started (0 for a process of
+ * its own): each process of an mpirun job writes a file of its own, and
+ * only rank 0 says so, once for the job. */
+static int launcher_rank(void)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID", "RANK" };
+
+	for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+		const char *v = tly_env_raw(vars[i]);
+
+		if (v && *v)
+			return atoi(v);
+	}
+	return 0;
+}
+
+/* Say once where the summary went: a program measured without tally-run
+ * (mpirun forgot it) otherwise leaves tally_hl_*.json files unannounced. */
+static void say_where(const char *path)
+{
+	pthread_mutex_lock(&hl_out.lock);
+	if (!hl_out.where_told && !tly_hl_quiet() && launcher_rank() == 0)
+		fprintf(stderr, "tally: region summary (PAPI_hl_*/tally_region_*) written to %s, one such file per "
+			"process; under tally-run the regions go into the job's .h5 instead (docs/hl-regions.md)\n", path);
+	hl_out.where_told = 1;
+	pthread_mutex_unlock(&hl_out.lock);
+}
 
 static void put_string(FILE *f, const char *s)
 {
@@ -165,8 +195,10 @@ void tly_hl_write_summary(const struct tly_hl_events *ev, struct tly_hl_thread *
 		err = ENAMETOOLONG;
 	else
 		err = write_file(path, ev, threads);
-	if (!err)
+	if (!err) {
+		say_where(path);
 		return;
+	}
 	pthread_mutex_lock(&hl_out.lock);
 	if (!hl_out.fallback_told)
 		fprintf(stderr, "tally: cannot write the region summary to '%s' (%s); "

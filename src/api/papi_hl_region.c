@@ -67,6 +67,7 @@ static struct {
 	struct tly_hl_events ev;
 	struct tly_hl_thread *threads, *threads_tail;
 	int exit_hook;              /* atexit registered */
+	int eisrun_told;            /* the EISRUN refusal was said */
 	int key_ok;
 	pthread_key_t key;          /* thread-exit hook: stops the event set */
 } hl = { .lock = PTHREAD_MUTEX_INITIALIZER };
@@ -406,6 +407,24 @@ static int check_name(const char *fn, const char *region)
 	return PAPI_OK;
 }
 
+/* A begin refused because the program's own event set runs on the same
+ * component: said once per process, since the summary would otherwise be
+ * empty without a word (the code alone is easy to leave unchecked, as in
+ * Fortran's TALLYF_region_begin). */
+static void say_eisrun(const char *region)
+{
+	int told;
+
+	pthread_mutex_lock(&hl.lock);
+	told = hl.eisrun_told;
+	hl.eisrun_told = 1;
+	pthread_mutex_unlock(&hl.lock);
+	if (!told)
+		tly_hl_warn("region '%s' not recorded: the thread's own event set is running (PAPI_EISRUN), and "
+			    "one set per component runs at a time; stop it before the region, or measure "
+			    "under tally-run (said once; later refusals return PAPI_EISRUN too)", region);
+}
+
 int PAPI_hl_region_begin(const char *region)
 {
 	struct tly_hl_thread *t = NULL;
@@ -415,6 +434,8 @@ int PAPI_hl_region_begin(const char *region)
 
 	if (rc == PAPI_OK)
 		rc = thread_ready(&t);
+	if (rc == PAPI_EISRUN)
+		say_eisrun(region);
 	if (rc != PAPI_OK)
 		return rc;
 	pthread_mutex_lock(&t->lock);

@@ -283,3 +283,37 @@ int tly_setting_num(int id, long long *out, char *why, size_t len)
 		*out = 0;
 	return rc;
 }
+
+/* A row only tally-report reads (its help starts so): not a setting of
+ * the measured run. */
+static int report_only(int id)
+{
+	return !strncmp(rows[id].help, "tally-report", 12);
+}
+
+size_t tly_settings_given(char *buf, size_t len)
+{
+	size_t at = 0;
+	char q[1024];
+
+	if (!len)
+		return 0;
+	buf[0] = '\0';
+	for (int id = 0; id < TLY_NSETTINGS; id++) {
+		const char *v = tly_setting_raw(id);
+		int n;
+
+		if (!v || report_only(id))
+			continue;
+		n = snprintf(buf + at, len - at, "%s=%s\n", rows[id].env, tly_quote(v, q, sizeof q));
+		if (n < 0 || (size_t)n >= len - at) {
+			/* never half a line: the ones that fit, and a mark */
+			buf[at] = '\0';
+			if (at + 4 < len)
+				snprintf(buf + at, len - at, "...\n");
+			break;
+		}
+		at += (size_t)n;
+	}
+	return at;
+}

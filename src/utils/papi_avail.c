@@ -15,9 +15,16 @@ struct avail_opts {
 	const char *event; /* -e */
 };
 
+#define MAX_NOTES 32
+
+/* The table names each distinct note once, below it: a reason shared by
+ * a hundred presets (a PMU the kernel does not expose) is one line, not
+ * a hundred. */
 struct avail_counts {
 	int possible, available, derived;
-	char first_note[PAPI_HUGE_STR_LEN]; /* why the first unavailable preset is */
+	int first_note; /* why the first unavailable preset is: index + 1 */
+	int nnotes, listed; /* listed: the Notes list was printed */
+	char notes[MAX_NOTES][PAPI_HUGE_STR_LEN];
 };
 
 static void usage(FILE *f, const char *prog)
@@ -91,14 +98,42 @@ static void print_detail(const PAPI_event_info_t *info, int avail)
 	printf("\n");
 }
 
-static void print_row(const PAPI_event_info_t *info, int avail)
+/* The note's number (1-based) in the table's list, added when new; 0 for
+ * none, or when the list is full (the row then carries the note itself). */
+static int note_index(struct avail_counts *n, const char *note)
 {
+	if (!note[0])
+		return 0;
+	for (int i = 0; i < n->nnotes; i++)
+		if (!strcmp(n->notes[i], note))
+			return i + 1;
+	if (n->nnotes == MAX_NOTES)
+		return 0;
+	snprintf(n->notes[n->nnotes], sizeof n->notes[0], "%s", note);
+	return ++n->nnotes;
+}
+
+static void print_row(const PAPI_event_info_t *info, int avail, struct avail_counts *n)
+{
+	int k = note_index(n, info->note);
+
 	printf("%-13s 0x%08x  %-3s   %-3s  %s", info->symbol, info->event_code,
 	       avail == PAPI_OK ? "Yes" : "No", util_info_is_derived(info) ? "Yes" : "No",
 	       info->long_descr);
-	if (info->note[0])
+	if (k)
+		printf(" (note %d)", k);
+	else if (info->note[0])
 		printf(" (%s)", info->note);
 	printf("\n");
+}
+
+static void print_notes(struct avail_counts *n)
+{
+	n->listed = n->nnotes > 0;
+	if (n->nnotes)
+		printf("\nNotes:\n");
+	for (int i = 0; i < n->nnotes; i++)
+		printf("  (note %d) %s\n", i + 1, n->notes[i]);
 }
 
 static void preset_info(int code, PAPI_event_info_t *info)
@@ -130,16 +165,18 @@ static void list_presets(const struct avail_opts *o, struct avail_counts *n)
 		if (avail == PAPI_OK) {
 			n->available++;
 			n->derived += util_info_is_derived(&info);
-		} else if (!n->first_note[0] && info.note[0]) {
-			snprintf(n->first_note, sizeof(n->first_note), "%s", info.note);
+		} else if (!n->first_note && info.note[0]) {
+			n->first_note = note_index(n, info.note);
 		}
 		if (o->avail_only && avail != PAPI_OK)
 			continue;
 		if (o->detail)
 			print_detail(&info, avail);
 		else
-			print_row(&info, avail);
+			print_row(&info, avail, n);
 	} while (PAPI_enum_event(&code, PAPI_ENUM_EVENTS) == PAPI_OK);
+	if (!o->detail)
+		print_notes(n);
 }
 
 static void print_summary(const struct avail_counts *n)
@@ -150,8 +187,12 @@ static void print_summary(const struct avail_counts *n)
 	if (n->available > 0)
 		return;
 	printf("No preset events can be counted on this machine.\n");
-	if (util_print_hw_notes(stdout, "Reason: ") == 0 && n->first_note[0])
-		printf("Reason: %s\n", n->first_note);
+	if (util_print_hw_notes(stdout, "Reason: ") > 0 || !n->first_note)
+		return;
+	if (n->listed)
+		printf("Reason: note %d above\n", n->first_note);
+	else
+		printf("Reason: %s\n", n->notes[n->first_note - 1]);
 }
 
 static void print_native_umasks(int code)

@@ -14,6 +14,7 @@
 #include <glob.h>
 
 #include "papi.h"
+#include "tally.h"
 #include "tharness.h"
 #include "th_file.h"
 #include "hl_test_util.h"
@@ -250,6 +251,8 @@ static void scenario_basic(void)
 	if (log) {
 		TH_EQ(hlt_count(log, BAD_EVENT), 1); /* reported once */
 		TH_EQ(hlt_count(log, "dangling"), 1);
+		/* where the summary went: once, though written twice */
+		TH_EQ(hlt_count(log, "region summary (PAPI_hl_*/tally_region_*) written to"), 1);
 		f_after = said_faults(log, "after");
 		fputs(log, stdout);
 	}
@@ -367,12 +370,50 @@ static void scenario_quiet_defaults(void)
 	TH_EQ(hlt_run_child(child_quiet, err), 0);
 	log = hlt_slurp(err);
 	TH_CHECK(log && hlt_count(log, BAD_EVENT) == 0);
+	TH_CHECK(log && hlt_count(log, "written to") == 0);
 	free(log);
 	snprintf(err, sizeof err, "%s/defaults.err", dir);
 	TH_EQ(hlt_run_child(child_defaults, err), 0);
 	log = hlt_slurp(err);
 	if (log)
 		fputs(log, stdout);
+	free(log);
+}
+
+/* Scenario 4: the program's own event set runs on the component: each
+ * begin returns PAPI_EISRUN, said once; after PAPI_stop regions count. */
+static int child_eisrun(void)
+{
+	int es = PAPI_NULL;
+	long long v[1];
+
+	set_env("perf::PAGE-FAULTS", dir, 0);
+	TH_EQ(PAPI_library_init(PAPI_VER_CURRENT), PAPI_VER_CURRENT);
+	TH_EQ(PAPI_create_eventset(&es), PAPI_OK);
+	TH_EQ(PAPI_add_named_event(es, "perf::PAGE-FAULTS"), PAPI_OK);
+	TH_EQ(PAPI_start(es), PAPI_OK);
+	TH_EQ(tally_region_begin("own"), PAPI_EISRUN);
+	TH_EQ(PAPI_hl_region_begin("own"), PAPI_EISRUN);
+	TH_EQ(PAPI_stop(es, v), PAPI_OK);
+	TH_EQ(tally_region_begin("later"), PAPI_OK);
+	TH_EQ(tally_region_end("later"), PAPI_OK);
+	return th_done();
+}
+
+static void scenario_eisrun(void)
+{
+	char err[128];
+	char *log;
+
+	snprintf(err, sizeof err, "%s/eisrun.err", dir);
+	TH_EQ(hlt_run_child(child_eisrun, err), 0);
+	log = hlt_slurp(err);
+	TH_CHECK(log != NULL);
+	if (log) {
+		TH_EQ(hlt_count(log, "region 'own' not recorded: the thread's own event set is running"), 1);
+		TH_EQ(hlt_count(log, "PAPI_EISRUN"), 2);   /* the one line names it twice */
+		fputs(log, stdout);
+	}
 	free(log);
 }
 
@@ -384,6 +425,7 @@ int main(void)
 	scenario_basic();
 	scenario_unwritable();
 	scenario_quiet_defaults();
+	scenario_eisrun();
 	if (th_failures == 0)
 		th_rm_tree(dir);
 	else

@@ -90,7 +90,10 @@ def attrs_for(args, version, nranks, partial_rank):
             "partial_rank": np.int32(partial_rank),
             "partial_reason": np.bytes_("SIGTERM" if partial_rank >= 0 else ""),
             # seconds since schema 4; microseconds (I64) before
-            "write_seconds": np.float64(0.001234) if version >= 4 else np.int64(1234)}
+            "write_seconds": np.float64(0.001234) if version >= 4 else np.int64(1234),
+            # the settings the run was given: schema 7
+            **({"settings": np.bytes_("TALLY_MPI_CALLSITES=2\nTALLY_EVENTS=perf::TASK-CLOCK\n")}
+               if version >= 7 else {})}
 
 
 def rows_for_rank(args, rank, regions, rng, nev, local_ids):

@@ -162,7 +162,7 @@ def case_numbers():
         ex = statistics.fmean([excl.get((rid, k), 0) / 1e9 for k in ranks])
         check(close(t["excl mean [s]"], ex), f"region {rid} excl mean {t['excl mean [s]']} != {ex}")
         tc = sum(r["counters"][0] for r in rows if r["region"] == rid)
-        check(t["perf::TASK-CLOCK incl"] == tc, f"region {rid} TASK-CLOCK {t['perf::TASK-CLOCK incl']} != {tc}")
+        check(t["perf::TASK-CLOCK incl [ns]"] == tc, f"region {rid} TASK-CLOCK {t.get('perf::TASK-CLOCK incl [ns]')} != {tc}")
     # Derived: IPC of the whole run per rank = TOT_INS / TOT_CYC at the root, summed over threads.
     ipc = [sum(r["counters"][3] for r in rows if r["rank"] == k and r["region"] == 0) /
            sum(r["counters"][2] for r in rows if r["rank"] == k and r["region"] == 0) for k in ranks]
@@ -406,7 +406,8 @@ def case_runtime():
         check(False, f"usage: TALLY_RUN={run!r}, TALLY_REPORT_PROG={prog!r}, TALLY_MPIRUN={mpirun!r}")
         return
     d = scratch("runtime")
-    cmd = [mpirun, "--allow-run-as-root", "--oversubscribe", "-np", "2", run, "--output-name=rt.h5", "--", prog]
+    cmd = [mpirun, "--allow-run-as-root", "--oversubscribe", "-np", "2", run, "--output-name=rt.h5", "--max-depth=40",
+           "--", prog]
     try:
         p = subprocess.run(cmd, cwd=d, capture_output=True, text=True, timeout=60)
         check(p.returncode == 0, f"{' '.join(cmd)}: exit {p.returncode}: {p.stderr[-2000:]}")
@@ -429,6 +430,13 @@ def case_runtime():
     steps = [r for r in regions.values() if r["name"] == "step"]
     check(steps and visits[steps[0]["id"]] == 10, "5 steps on each of 2 ranks")
     check_write_seconds(f, schema_def_version())
+    # the settings given (issue 52): the flags, as rank 0 had them, each a row of settings.def
+    rc, out, err = report(f, "--settings")
+    given = out.splitlines()[1:]
+    rows = set(re.findall(r"^TLY_SETTING\(\w+, (\w+),", open(os.path.join(HERE, "..", "..", "src", "settings",
+                                                                       "settings.def")).read(), re.M))
+    check(rc == 0 and "TALLY_OUTPUT_NAME=rt.h5" in given and "TALLY_MAX_DEPTH=40" in given
+          and all(g.split("=")[0] in rows for g in given), f"--settings of the runtime's file: {given} {err!r}")
 
 
 DATA = os.path.join(HERE, "data")

@@ -19,7 +19,8 @@ Cases:
             and an MPI run: no stray files, the parent's file intact, no
             partial file
   cli       an unknown option never runs its argument; --help lists every
-            setting exactly; --summary says one line for a bad file
+            setting exactly but tally-report's own; no program: a short
+            usage; --summary says one line for a bad file
   once      an invalid setting is reported once under -np 4 in the three
             launch styles
   report    every file above through tally-report, every --by and --format:
@@ -308,11 +309,31 @@ def case_cli():
     check("unknown option --output" in p.stderr, "unknown option named")
     h = run([RUN, "--help"], d)
     check(h.returncode == 0, "--help exits 0")
-    settings = re.findall(r"^TLY_SETTING\(\w+, (TALLY_\w+), (\w+),", open(os.environ["SETTINGS_DEF"]).read(), re.M)
-    for env, kind in settings:
+    settings = re.findall(r'^TLY_SETTING\(\w+, (TALLY_\w+), (\w+), .*\n\t"(.{12})', open(os.environ["SETTINGS_DEF"]).read(),
+                          re.M)
+    check(len(settings) > 50, f"settings.def read ({len(settings)} TALLY_* rows)")
+    listed = 0
+    for env, kind, help12 in settings:
         flag = env[6:].lower().replace("_", "-")
         want = f"--{flag}, --{flag}=yes|no, --no-{flag}" if kind == "BOOL" else f"--{flag}=VALUE, --{flag} VALUE"
+        if help12 == "tally-report":   # tally-report's own: not a flag of tally-run's help (issue 52)
+            check(want not in h.stdout, f"--help leaves out the report-only {env}")
+            continue
+        listed += 1
         check(want in h.stdout and env in h.stdout, f"--help lists {want} ({env})")
+    # an output no HDF5 file can take: one line, exit 2, nothing run, no file (issue 52)
+    for name in ("-", "/dev/null"):
+        o = run([RUN, f"--output-name={name}", "--", "/bin/sh", "-c", f"touch {marker}"], d)
+        lines = o.stderr.splitlines()
+        check(o.returncode == 2 and len(lines) == 1 and "cannot be written to" in lines[0]
+              and not os.path.exists(marker) and not os.path.exists("/dev/null.1"),
+              f"--output-name={name}: refused in one line, nothing run ({o.returncode}, {lines})")
+    # no program: the forms of the command, not the whole list (issue 52)
+    n = run([RUN], d)
+    lines = n.stderr.splitlines()
+    check(n.returncode == 2 and len(lines) < 15 and "no program to run" in lines[0]
+          and f"--help lists the {listed} options" in n.stderr and n.stdout == "",
+          f"no program: a short usage on stderr, exit 2 ({n.returncode}, {len(lines)} lines)")
     check(not re.search(r"--no-\s", h.stdout), "--help: no '--no-' without a name")
     for what in ("--summary FILE.h5", "--help", "\n  --\n"):
         check(what in h.stdout, f"--help lists {what.strip()}")

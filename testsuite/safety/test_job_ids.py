@@ -11,6 +11,8 @@ no launcher id) never share a file (issue 47; rt_job.c, rt_job_dir.c).
   stale   a job whose rank 1 never came, then a job of two from the same
           shell: the second's file holds only its own two pids; the first's
           piece is kept aside (stale-*), readable, and said once
+  parts_name  a PMIx job's lone rank 0: its job directory names the job id
+          once (tally-<program>-pmix<N>.parts)
 
 Files are read with tally.read.  Each case is bounded (60 s a launch).
 """
@@ -121,7 +123,19 @@ def case_stale(d):
     check(n == 1, f"stale: said once ({n})")
 
 
-CASES = {"shell": case_shell, "setsid": case_setsid, "stale": case_stale}
+def case_parts_name(d):
+    """A PMIx job's rank 0 alone (rank 1 never comes): its piece waits in
+    the job directory, named once for the job's id (issue 52: the default
+    name tally-<program>-<id> gave <...>-pmixN.pmixN.parts)."""
+    launch(d, "PMIX_NAMESPACE=973275137 RANK=0 WORLD_SIZE=2 " + PROC % ("", "pid.p.0"))
+    parts = [os.path.basename(p) for p in glob.glob(os.path.join(d, "*.parts"))]
+    check(len(parts) == 1, f"parts name: one job directory ({parts})")
+    for name in parts:
+        check(name.count("pmix973275137") == 1 and name.endswith("-pmix973275137.parts"),
+              f"parts name: the job id once ({name})")
+
+
+CASES = {"shell": case_shell, "setsid": case_setsid, "stale": case_stale, "parts_name": case_parts_name}
 for name in (sys.argv[3:] or CASES):
     work = tempfile.mkdtemp(prefix=f"tally-jobids-{name}-")
     print(f"== {name} ({work})")

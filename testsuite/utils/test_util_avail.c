@@ -2,7 +2,8 @@
  * test_util_avail.c - papi_avail -a lists exactly the presets for which
  * PAPI_query_event succeeds (computed here through the API), the full list
  * has one row per preset with the right Avail column, and when nothing is
- * available the output says why.  argv[1]: path of papi_avail.
+ * available the output says why; a note shared by many presets is printed
+ * once.  argv[1]: path of papi_avail.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "util_run.h"
@@ -117,6 +118,42 @@ static void check_all(const char *exe, const struct rowset *truth)
 	ut_free(&o);
 }
 
+static int count_of(const char *text, const char *needle)
+{
+	int k = 0;
+
+	for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle))
+		k++;
+	return k;
+}
+
+/* The table gives each distinct note once (in its Notes list), however
+ * many presets share it; returns how many presets carry a note. */
+static int check_notes_once(const char *exe)
+{
+	int code = PAPI_PRESET_MASK, noted = 0;
+	PAPI_event_info_t info;
+	struct ut_out o;
+
+	ut_run(&o, UT_STDOUT, "%s", exe);
+	TH_EQ(o.status, 0);
+	if (PAPI_enum_event(&code, PAPI_ENUM_FIRST) == PAPI_OK) {
+		do {
+			memset(&info, 0, sizeof(info));
+			if (PAPI_get_event_info(code, &info) != PAPI_OK || !info.note[0])
+				continue;
+			noted++;
+			TH_EQ(count_of(o.text, info.note), 1);
+		} while (PAPI_enum_event(&code, PAPI_ENUM_EVENTS) == PAPI_OK);
+	}
+	if (noted)
+		TH_CHECK(strstr(o.text, "(note 1)") != NULL);
+	if (th_failures)
+		ut_dump(&o);
+	ut_free(&o);
+	return noted;
+}
+
 static void check_event_option(const char *exe)
 {
 	struct ut_out o;
@@ -172,6 +209,7 @@ int main(int argc, char **argv)
 	TH_CHECK(truth.n > 0);
 	check_avail_only(argv[1], &truth);
 	check_all(argv[1], &truth);
+	printf("presets with a note: %d\n", check_notes_once(argv[1]));
 	check_event_option(argv[1]);
 	PAPI_shutdown();
 	return th_done();

@@ -78,11 +78,11 @@ static void attr_write(struct wctx *w, const char *name, hid_t type, const void 
 
 static void attr_str(struct wctx *w, const char *name, const char *s, size_t n)
 {
-	char buf[512];
+	char buf[8192];
 	hid_t t = H5Tcopy(H5T_C_S1);
 
 	snprintf(buf, sizeof buf, "%s", s);
-	H5Tset_size(t, n);
+	H5Tset_size(t, n < sizeof buf ? n : sizeof buf);
 	attr_write(w, name, t, buf, NULL);
 	H5Tclose(t);
 }
@@ -204,6 +204,7 @@ static void write_attrs(struct wctx *w, struct tly_rt_proc *p, int partial, cons
 	int32_t part = partial;
 	int64_t st = -reduce_i64(w, -p->start_wall, MPI_MAX), et = reduce_i64(w, p->end_wall, MPI_MAX);
 	char cmd[512];
+	static _Thread_local char given[sizeof p->settings];   /* 8 KiB off the writer's stack */
 
 	if (w->job) {
 		st = w->job->start_wall;
@@ -211,12 +212,16 @@ static void write_attrs(struct wctx *w, struct tly_rt_proc *p, int partial, cons
 	}
 
 	snprintf(cmd, sizeof cmd, "%s", p->cmdline);
-	if (w->comm)
+	snprintf(given, sizeof given, "%s", p->settings);
+	if (w->comm) {
 		PMPI_Bcast(cmd, (int)sizeof cmd, MPI_CHAR, 0, *w->comm);
+		PMPI_Bcast(given, (int)sizeof given, MPI_CHAR, 0, *w->comm);   /* rank 0's, as the command */
+	}
 	attr_write(w, "schema_version", H5T_NATIVE_INT32, &v, NULL);
 	attr_str(w, "tally_version", TALLY_VERSION_STRING, 32);
 	attr_str(w, "program", p->exe, 256);
 	attr_str(w, "command", cmd, 512);
+	attr_str(w, "settings", given, sizeof given);
 	attr_write(w, "start_time", H5T_NATIVE_INT64, &st, NULL);
 	attr_write(w, "end_time", H5T_NATIVE_INT64, &et, NULL);
 	attr_write(w, "nranks", H5T_NATIVE_INT32, &nr, NULL);

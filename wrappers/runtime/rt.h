@@ -220,6 +220,7 @@ struct tly_rt_proc {
 	int64_t mpi_init_cpu_ns, exit_cpu0;   /* the same for MPI_Init's part and the end */
 	char why[64];         /* reason of a partial file */
 	char cmdline[2048];
+	char settings[8192];  /* the settings given (tly_settings_given), the file's settings attribute */
 	char exe[256];
 	char outname[1024];   /* agreed file path, set at MPI_Init or first write */
 	struct tly_rt_thread *threads;  /* list, guarded by lock */

@@ -228,14 +228,19 @@ int tly_rt_job_env(struct tly_rt_job *j)
 	return 0;
 }
 
-/* "<dir>/<name>.h5" -> "<dir>/<name>.<id>.parts" */
+/* "<dir>/<name>.h5" -> "<dir>/<name>.<id>.parts"; a name that already
+ * ends in "-<id>" (the default name of a job without MPI) gets
+ * "<dir>/<name>.parts", not the id twice. */
 void tly_rt_job_dir(const char *final, const struct tly_rt_job *j, char *buf, size_t len)
 {
-	size_t n = strlen(final);
+	size_t n = strlen(final), k = strlen(j->id);
 
 	if (n > 3 && !strcmp(final + n - 3, ".h5"))
 		n -= 3;
-	snprintf(buf, len, "%.*s.%s.parts", (int)n, final, j->id);
+	if (k && n > k + 1 && final[n - k - 1] == '-' && !strncmp(final + n - k, j->id, k))
+		snprintf(buf, len, "%.*s.parts", (int)n, final);
+	else
+		snprintf(buf, len, "%.*s.%s.parts", (int)n, final, j->id);
 }
 
 /* rank<digits>.h5 exactly: a piece placed by rt_job_dir.c, never another

@@ -240,6 +240,7 @@ static void start_measuring(void)
 	proc->init_cpu_ns = -tly_rt_thread_cpu_ns();
 	tly_rt_config_load(&proc->opt);
 	read_cmdline(script, sizeof script);
+	tly_settings_given(proc->settings, sizeof proc->settings);
 	proc->pid = (long)getpid();
 	proc->nranks = 1;
 	if (tly_rt_job_env(&proc->job)) {   /* the launcher's rank, before MPI_Init */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "python.h"
@@ -57,17 +58,29 @@ static const char *value_words(size_t i, char *buf, size_t len)
 	return "text";
 }
 
-static void usage(FILE *f)
+/* A setting only tally-report reads (its help says so): no flag of
+ * tally-run's help, which is about running a program. */
+static int report_only(size_t i)
 {
-	char name[64], words[256];
+	return !strncmp(settings[i].help, "tally-report", 12);
+}
 
+static void usage_lines(FILE *f)
+{
 	fprintf(f, "usage: tally-run [options] [--] program [args...]\n"
 		   "       mpirun -np N tally-run [options] -- ./app     (per rank; any launcher)\n"
 		   "       tally-run [options] -- mpirun -np N ./app     (one node)\n"
 		   "       tally-run [options] -- torchrun ... | srun ... (jobs without MPI: ranks from the launcher)\n"
 		   "       tally-run --passes=auto [options] -- mpirun -np N ./app  (application replay)\n"
-		   "       tally-run --summary FILE.h5                   (short summary of a file)\n\n"
-		   "Runs the program with libtally-preload.so: per-thread counters and regions,\n"
+		   "       tally-run --summary FILE.h5                   (short summary of a file)\n");
+}
+
+static void usage(FILE *f)
+{
+	char name[64], words[256];
+
+	usage_lines(f);
+	fprintf(f, "\nRuns the program with libtally-preload.so: per-thread counters and regions,\n"
 		   "MPI profile and OpenMP regions, written to one HDF5 file per job.\n"
 		   "Options come before the program; '--' ends them.  An unknown option is an\n"
 		   "error (exit status 2): the program is not run.\n\n"
@@ -75,7 +88,7 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < NSET; i++) {
 		int isbool = !strcmp(settings[i].kind, "BOOL");
 
-		if (strncmp(settings[i].env, "TALLY_", 6) != 0)
+		if (strncmp(settings[i].env, "TALLY_", 6) != 0 || report_only(i))
 			continue;   /* PAPI's own names (PAPI_EVENTS): no flag */
 		flag_name(settings[i].env, name, sizeof name);
 		if (isbool)
@@ -87,7 +100,23 @@ static void usage(FILE *f)
 	}
 	fprintf(f, "  --summary FILE.h5\n      print a short summary of a Tally file and exit\n"
 		   "  --help\n      this text\n"
-		   "  --\n      end of options: the program and its arguments follow\n");
+		   "  --\n      end of options: the program and its arguments follow\n"
+		   "tally-report's own settings (TALLY_DEBUG, TALLY_SCHEMA, ...) are set in the environment: "
+		   "tally-report --help, docs/settings.md\n");
+}
+
+/* No program given: the forms of the command and where the rest is, not
+ * the whole option list. */
+static int no_program(void)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < NSET; i++)
+		n += !strncmp(settings[i].env, "TALLY_", 6) && !report_only(i);
+	fprintf(stderr, "tally-run: no program to run\n");
+	usage_lines(stderr);
+	fprintf(stderr, "tally-run --help lists the %zu options (each also a TALLY_* environment setting)\n", n);
+	return 2;
 }
 
 static void exe_dir(char *buf, size_t len)
@@ -155,6 +184,32 @@ static void sigkill_grace(void)
 	setenv("OMPI_MCA_odls_base_sigkill_timeout", "5", 0);
 }
 
+/* An output name no HDF5 file can take: standard output ("-"), or an
+ * existing device or FIFO (/dev/null). The file is written by seeking
+ * and renamed into place, so neither can hold it, and a suffixed name
+ * beside /dev/null is no answer: refused in one line (rank 0's, under a
+ * launcher), nothing run.  1 when refused. */
+static int refuse_output(void)
+{
+	const char *name = tly_setting_raw(TLY_SET_output_name), *dir = tly_setting_raw(TLY_SET_output_dir);
+	const char *rank = tly_env_raw("OMPI_COMM_WORLD_RANK");
+	char path[PATH_MAX];
+	struct stat st;
+	int dev;
+
+	if (!name)
+		return 0;
+	snprintf(path, sizeof path, "%s/%s", name[0] == '/' ? "" : dir ? dir : ".", name);
+	dev = strcmp(name, "-") && !lstat(path, &st) && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode));
+	if (strcmp(name, "-") && !dev)
+		return 0;
+	if (!rank || !strcmp(rank, "0"))
+		fprintf(stderr, "tally-run: --output-name=%s: the job's HDF5 file cannot be written to %s (it is written "
+			"by seeking, then renamed into place); nothing run (give a file name; tally-report FILE -o - "
+			"prints a report to stdout)\n", name, dev ? "a device or FIFO" : "standard output");
+	return 1;
+}
+
 /* One option at argv[*i]; 0 when it is not an option of ours. */
 static int take_option(int argc, char **argv, int *i)
 {
@@ -203,7 +258,7 @@ int main(int argc, char **argv)
 			return 0;
 		}
 		if (!strcmp(argv[i], "--summary"))
-			return i + 1 < argc ? summary(argv[i + 1]) : (usage(stderr), 2);
+			return i + 1 < argc ? summary(argv[i + 1]) : (usage_lines(stderr), 2);
 		if (!take_option(argc, argv, &i)) {
 			/* never run what follows: "--output /tmp" would execute /tmp */
 			fprintf(stderr, "tally-run: unknown option %s; nothing run (tally-run --help lists the "
@@ -211,10 +266,10 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (i >= argc) {
-		usage(stderr);
+	if (i >= argc)
+		return no_program();
+	if (refuse_output())
 		return 2;
-	}
 	find_preload(preload, sizeof preload);
 	if (access(preload, R_OK) != 0)
 		fprintf(stderr, "tally-run: %s not found; running without measurement\n", preload);
