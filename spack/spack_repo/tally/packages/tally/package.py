@@ -37,10 +37,9 @@ class Tally(CMakePackage):
     license("BSD-3-Clause")
 
     # HEAD of the default branch, the usual way (`spack install tally@develop`);
-    # `main` is the same branch under its own name. A full clone: --test=root
-    # checks every release below against its commit (test_release_versions).
-    version("develop", branch="main", get_full_repo=True)
-    version("main", branch="main", get_full_repo=True)
+    # `main` is the same branch under its own name.
+    version("develop", branch="main")
+    version("main", branch="main")
     # 0.2.0: commit b480fc9edc38 (spack/release.py tarball --ref b480fc9edc38)
     version("0.2.0", sha256="a76347dbac62649c4f8effca55897fe66fb2eed3d9483d1ce7d26a376dd634b1")
     # 0.1.1: commit a1d07cd4b676 (spack/release.py tarball --ref a1d07cd4b676)
