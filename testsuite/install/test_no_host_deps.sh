@@ -19,7 +19,7 @@ conf() { # dir args...
     -DCMAKE_EXPORT_COMPILE_COMMANDS=ON "$@" >"$tmp/$d.log" 2>&1 || { cat "$tmp/$d.log"; fail "configure $d"; }
 }
 leaks() { # dir: print what of OTF2/NVTX/CUDA the build took
-  grep -E '^(TALLY_OTF2_LIB|TALLY_OTF2_INCLUDE|TALLY_NVTX3_INCLUDE)[:A-Z]*=.+' "$tmp/$1/CMakeCache.txt" \
+  grep -E '^(TALLY_OTF2_LIB|TALLY_OTF2_INCLUDE|TALLY_NVTX3_INCLUDE|CUDAToolkit_[A-Za-z_]*)[:A-Z]*=.+' "$tmp/$1/CMakeCache.txt" \
     | grep -v -E '=(|.*-NOTFOUND)$' || true
   grep -o -E 'otf2[^ "]*|TALLY_HAVE_(OTF2|NVTX)=1|/usr/local/cuda[^ "]*' "$tmp/$1/compile_commands.json" \
     | sort -u || true

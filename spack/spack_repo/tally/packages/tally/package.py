@@ -9,6 +9,9 @@ from spack_repo.builtin.build_systems.cmake import CMakePackage
 
 from spack.package import *
 
+# The Tally checkout holding this file (spack/spack_repo/tally/packages/tally/).
+_CHECKOUT = os.path.abspath(os.path.join(os.path.dirname(__file__), *[os.pardir] * 5))
+
 
 class Tally(CMakePackage):
     """Tally is an MPI/OpenMP/GPU-aware HPC measurement library implementing
@@ -18,17 +21,20 @@ class Tally(CMakePackage):
     (libpapi.so, papi.h, papi.pc, the papi_* utilities); ~papi_names leaves
     them out so that Tally and Spack's papi can share an environment view."""
 
-    # Tally has no public download site: the release tarball is the one that
-    # spack/release.py makes (tally-<version>.tar.gz, byte for byte the same
-    # on any machine); a Spack mirror holding it under tally/ serves this
-    # URL's file name (docs/install.md).
-    homepage = "https://github.com/tally-hpc/tally"
-    url = "https://github.com/tally-hpc/tally/releases/download/v0.1.1/tally-0.1.1.tar.gz"
-    git = "https://github.com/tally-hpc/tally.git"
+    # Tally has no public site, repository or download: this package lives in
+    # the Tally checkout (spack/spack_repo/tally), and fetches from that
+    # checkout. `git` is it (develop and main build its branch main); `url`
+    # is its dist/ folder, where `spack/release.py tarball --out dist` puts
+    # the release tarball (byte for byte the same on any machine). A Spack
+    # mirror holding the tarball (by its sha256) serves it as well, and
+    # packages.yaml's package_attributes can point git/url elsewhere
+    # (docs/install.md). No homepage and no maintainers: there is no site,
+    # and spack-packages wants the GitHub names of people who answer for
+    # the package, which it gets when it is submitted there.
+    git = f"file://{_CHECKOUT}"
+    url = f"file://{_CHECKOUT}/dist/tally-0.2.0.tar.gz"
 
-    maintainers("tally-hpc")
-
-    license("BSD-3-Clause", checked_by="tally-hpc")
+    license("BSD-3-Clause")
 
     # HEAD of the default branch, the usual way (`spack install tally@develop`);
     # `main` is the same branch under its own name.
@@ -157,6 +163,11 @@ class Tally(CMakePackage):
             args.append(self.define("LLVM_OPENMP_ROOT", spec["llvm-openmp"].prefix))
         if spec.satisfies("+cuda"):
             args.append(self.define("CUDAToolkit_ROOT", spec["cuda"].prefix))
+        if spec.satisfies("+nvtx"):
+            # the headers of the spec's nvtx (or cuda), never a search that
+            # could find the machine's /usr/local/cuda first
+            nvtx = spec["cuda"] if spec.satisfies("+cuda") else spec["nvtx"]
+            args.append(self.define("TALLY_NVTX3_INCLUDE", nvtx.prefix.include))
         if spec.satisfies("+analysis"):
             # tally-report's #! is this Python, and it finds h5py, pandas, ...
             # in their own prefixes.
