@@ -258,6 +258,37 @@ def _as_user():
             nobody.pw_uid)
 
 
+def _others_can_reach(path):
+    """Whether every directory above and at path lets others through (o+x)."""
+    path = os.path.realpath(path)
+    while True:
+        if not os.stat(path).st_mode & 0o001:
+            return False
+        parent = os.path.dirname(path)
+        if parent == path:
+            return True
+        path = parent
+
+
+def _user_scratch(name):
+    """A fresh directory the unprivileged user can reach: under WORK, or,
+    when the build tree is closed to others (Spack's stage is 0700), a
+    private one in /tmp (removed at exit)."""
+    d = scratch(name)
+    if os.geteuid() != 0 or _others_can_reach(d):
+        return d
+    import atexit
+    import tempfile
+    d = tempfile.mkdtemp(prefix=f"tally-{name}-", dir="/tmp")
+
+    def remove():   # the read-only copies made writable first
+        for dp, dn, fn in os.walk(d):
+            os.chmod(dp, 0o755)
+        shutil.rmtree(d, ignore_errors=True)
+    atexit.register(remove)
+    return d
+
+
 def _read_only_copy(src, dst):
     """src copied to dst, owned by this user (root), read-only for all."""
     shutil.copytree(src, dst, symlinks=False, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
@@ -276,7 +307,7 @@ def case_package():
     f = runtime_file()
     with read_raw(f) as h:
         nreg = len(h["regions"])
-    d = scratch("package")
+    d = _user_scratch("package")
     os.chmod(d, 0o755)
     user, uid = _as_user()
     wheel = os.path.join(PKG, "tally_report-1-py3-none-any.whl")
