@@ -119,7 +119,7 @@ def case_stale(d):
     if stale:
         pids, _, _ = pids_in(stale[0])
         check(pids == [pid_of(d, "pid.a.0")], f"stale: the piece kept is the first job's rank 0 ({pids})")
-    n = p.stderr.count("written before this process started")
+    n = p.stderr.count("written before this rank was started")
     check(n == 1, f"stale: said once ({n})")
 
 

@@ -166,7 +166,7 @@ static int write_piece(struct tly_rt_proc *p, int partial)
 	tly_rt_job_dir(path, &p->job, dir, sizeof dir);
 	if (job_dir_make(dir, &made) != 0)
 		return -1;
-	tly_rt_job_sweep(dir);
+	tly_rt_job_sweep(dir, tly_rt_job_top_start(&p->job));
 	snprintf(piece, sizeof piece, "%s/p%ld-rank%05d.h5", dir, (long)getpid(), p->rank);
 	if (tly_rt_writers[0]->write(piece, sizeof piece, partial) != 0)
 		return -1;

@@ -159,6 +159,22 @@ static long launcher(const struct tly_rt_job *j, unsigned long long *start)
 	return pid;
 }
 
+unsigned long long tly_rt_job_top_start(const struct tly_rt_job *j)
+{
+	char a[48], b[48];
+	long pid = (long)getppid(), top = (long)getpid(), up = 0;
+
+	snprintf(a, sizeof a, "RANK=%d", j->rank);
+	snprintf(b, sizeof b, "WORLD_SIZE=%d", j->size);
+	for (int depth = 0; depth < 64 && pid > 1 && env_holds(pid, a, b); depth++) {
+		if (!proc_stat(pid, &up) || up < 1)
+			break;
+		top = pid;
+		pid = up;
+	}
+	return proc_stat(top, NULL);
+}
+
 /* RANK/WORLD_SIZE without a run id: torchrun's rendezvous address when
  * set (every worker has it), else the launching process and the size. */
 static void by_hand(struct tly_rt_job *j)

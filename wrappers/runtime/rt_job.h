@@ -28,7 +28,12 @@ void tly_rt_job_clean(const char *dir);
 unsigned long long tly_rt_start_ticks(long pid);
 /* rt_job_dir.c: pieces and markers of an earlier job (written before this
  * process started) moved aside as stale-*, said; how many. */
-int tly_rt_job_sweep(const char *dir);
+/* Pieces written before `since` (clock ticks since boot) are an earlier
+ * job's: moved aside as stale-*, never merged; how many. */
+int tly_rt_job_sweep(const char *dir, unsigned long long since);
+/* Start time (ticks since boot) of this rank's first process below the
+ * launcher: the wrapper script that runs the program, or the program. */
+unsigned long long tly_rt_job_top_start(const struct tly_rt_job *j);
 /* The piece `own` (a name in dir) becomes rank<r>.h5 unless another
  * process has that name: 0 placed, 1 taken (the directory is marked
  * ambiguous, `own` stays), -1 error (`own` stays). */

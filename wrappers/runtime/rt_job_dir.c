@@ -11,10 +11,14 @@
  * is marked `ambiguous`, nothing of it is merged, and every piece stays
  * readable under its own name.
  *
- * A piece, or a marker, whose file was last written before this process
- * started belongs to an earlier job (its process ended before this one
- * began: the processes of one job run together): it is moved aside as
- * stale-<inode>-<name>, said once, and never merged.
+ * A piece, or a marker, whose file was last written before this rank's
+ * first process below the launcher started (the wrapper script that runs
+ * the program, or the program: the launcher starts them together) belongs
+ * to an earlier job: it is moved aside as stale-<inode>-<name>, said once,
+ * and never merged.  The program's own start is no such mark: behind a
+ * wrapper, one rank's program may start after another's has ended
+ * (rt_jobs_wrapper, mode child, at load 3 on 2 cores: rank 0's piece was
+ * taken for stale and no job file was written).
  */
 #include "runtime/rt.h"
 
@@ -29,12 +33,11 @@
 
 #include "tally_shared.h"
 
-/* When this process started, on the real-time clock (file times). */
-static double started_at(void)
+/* Clock ticks since boot on the real-time clock (file times). */
+static double ticks_real(unsigned long long ticks)
 {
 	struct timespec real, boot;
 	long hz = sysconf(_SC_CLK_TCK);
-	unsigned long long ticks = tly_rt_start_ticks((long)getpid());
 
 	if (!ticks || hz <= 0 || clock_gettime(CLOCK_REALTIME, &real) || clock_gettime(CLOCK_BOOTTIME, &boot))
 		return 0;   /* unknown: nothing is taken as stale */
@@ -73,9 +76,9 @@ static DIR *open_dir(const char *dir)
 	return d;
 }
 
-int tly_rt_job_sweep(const char *dir)
+int tly_rt_job_sweep(const char *dir, unsigned long long since_ticks)
 {
-	double since = started_at();
+	double since = ticks_real(since_ticks);
 	DIR *d = since > 0 ? open_dir(dir) : NULL;
 	struct dirent *e;
 	struct stat st;
@@ -98,7 +101,7 @@ int tly_rt_job_sweep(const char *dir)
 	}
 	closedir(d);
 	if (moved)
-		tly_rt_log(1, "%d piece(s) in %s were written before this process started, by an earlier job of the "
+		tly_rt_log(1, "%d piece(s) in %s were written before this rank was started, by an earlier job of the "
 			   "same launcher: kept there as stale-*.h5 and not merged", moved, dir);
 	return moved;
 }
