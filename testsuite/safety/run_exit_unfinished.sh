@@ -16,7 +16,9 @@ app=$1 run=$2 slow=$3 planted=${4:-}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
 unset TALLY_PYTHONPATH
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
-pre=$slow; [ -n "$planted" ] && pre=
+# a sanitizer build's runtime comes first in LD_PRELOAD
+asan=$(ldd "$slow" 2>/dev/null | awk '$1 ~ /^libasan\.so/ {print $3 " "; exit}')
+pre="$asan$slow"; [ -n "$planted" ] && pre=
 fail=0
 bad() { echo "FAILED: $*"; fail=1; }
 check() {   # WHAT DIR WANT_RC RC WANT_LINE
