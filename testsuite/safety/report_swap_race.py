@@ -107,9 +107,22 @@ while True:
 if in_flight or time.monotonic() - t0 > 1:
     print(f"waited {time.monotonic() - t0:.1f} s for the swappers' logs; {len(in_flight)} swaps still in flight")
 swapped = collections.Counter()
+
+
+def where(p):
+    """Where p is now; a swap that began after the wait above (the
+    swappers run on) is waited for, as long as its log line may take."""
+    global moved
+    end = time.monotonic() + 5
+    while p not in moved and (os.path.islink(p) or not os.path.exists(p)) and time.monotonic() < end:
+        time.sleep(0.1)
+        moved = moved_names()
+    return moved.get(p, p)
+
+
 for kind, paths in written.items():
     for p in paths:
-        at = moved.get(p, p)
+        at = where(p)
         swapped[kind] += at != p
         th.check(not os.path.islink(at) and os.path.isfile(at) and os.path.getsize(at) > 0,
                  f"{kind}: {p} holds its data (at {at})")
