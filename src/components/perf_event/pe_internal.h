@@ -178,6 +178,10 @@ struct tly_pe_ovf {
 	 * handler's exit, signals in a row that came too close). */
 	long long missed[TLY_PE_MAX_EVENTS];
 	long long period[TLY_PE_MAX_EVENTS];
+	/* the period before the last back-off and when it changed
+	 * (monotonic ns): a sample taken before counts the old period */
+	long long prev_period[TLY_PE_MAX_EVENTS];
+	uint64_t period_ns[TLY_PE_MAX_EVENTS];
 	unsigned char given[TLY_PE_MAX_EVENTS];
 	int at_stop; /* PAPI_stop's flush: one call per counter, not per sample */
 	uint64_t out_ns;

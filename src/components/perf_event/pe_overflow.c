@@ -203,11 +203,17 @@ static void drain(struct tly_pe_ctl *c, int i, void *uc)
 			break;
 		if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof rec) {
 			/* a counter without its count in the sample crossed its
-			 * threshold once per period */
-			long long k = c->ovf.period[i] / c->ovf.threshold[i];
+			 * threshold once per period: the period it was taken
+			 * with (a sample still in the ring when the period was
+			 * doubled counts the old one: pmu_ovf_livelock in the
+			 * arm64 guest counted 11 thresholds more than the count) */
+			long long per = c->ovf.period[i], k;
 			uint64_t count;
 
 			ring_copy(pg, tail, rec, sizeof rec);
+			if (c->ovf.prev_period[i] && rec[3] < c->ovf.period_ns[i])
+				per = c->ovf.prev_period[i];
+			k = per / c->ovf.threshold[i];
 			if (at && h.size >= at + sizeof count) {
 				ring_copy(pg, tail + at, &count, sizeof count);
 				k = owed(c, i, count);
@@ -264,8 +270,11 @@ static void back_off(struct tly_pe_ctl *c)
 		if (!c->ovf.ring[i] || c->ovf.period[i] >= OVF_MAX_PERIOD_MUL * c->ovf.threshold[i])
 			continue;
 		p = (uint64_t)c->ovf.period[i] * 2;
-		if (ioctl(c->g.fds[i], PERF_EVENT_IOC_PERIOD, &p) == 0)
+		if (ioctl(c->g.fds[i], PERF_EVENT_IOC_PERIOD, &p) == 0) {
+			c->ovf.prev_period[i] = c->ovf.period[i];
+			c->ovf.period_ns[i] = mono_ns();
 			c->ovf.period[i] = (long long)p;
+		}
 	}
 }
 
@@ -400,6 +409,7 @@ int tly_pe_ovf_start(struct tly_pe_ctl *c)
 		pg->data_tail = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
 		c->ovf.done[i] = 0;
 		c->ovf.missed[i] = 0;
+		c->ovf.prev_period[i] = 0;
 		if (c->ovf.period[i] != c->g.period[i]) {   /* backed off in the last run */
 			uint64_t p = (uint64_t)c->g.period[i];
 
