@@ -114,7 +114,7 @@ static void count_loop(int k, int mid_read)
 		 * time around it plus this thread's own measured extra time
 		 * (steal, interrupts) and what each switch books to its
 		 * task-clock after its CPU time stopped (tharness.h) above */
-		lo = (double)(t1 - t0) - th_clock_slack((double)(t1 - t0)) - (double)(w1 - w0) * TH_SWITCH_GAP_NS;
+		lo = (double)(t1 - t0) - th_clock_slack((double)(t1 - t0)) - (double)(w1 - w0) * TH_SWITCH_LOSS_NS;
 		hi = (double)(s1 - s0 + extra);
 		hi += th_clock_slack(hi) + (double)(w1 - w0) * TH_SWITCH_GAP_NS;
 		T_EXPECT(v[0] >= lo && v[0] <= hi, k);

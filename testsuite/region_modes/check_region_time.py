@@ -3,7 +3,7 @@
 
 MODE counters: the default; each region's counters were read (uncounted 0)
 and its task-clock lies between the thread CPU time inside it, less
-SWITCH_GAP_NS per context switch of the thread inside it, and its wall
+SWITCH_LOSS_NS per context switch of the thread inside it, and its wall
 time around the calls.  The switches: the scheduler starts charging a
 thread's CPU time when it picks it, perf starts its task-clock only at
 its sched-in after the switch (tharness.h, TH_SWITCH_GAP_NS); measured
@@ -17,7 +17,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
-from th import check, done, SWITCH_GAP_NS  # noqa: E402
+from th import check, done, SWITCH_LOSS_NS  # noqa: E402
 
 sys.path.insert(0, os.environ["REGION_PYTHONPATH"])
 from tally.reader import read  # noqa: E402
@@ -32,7 +32,7 @@ TC = "perf::TASK-CLOCK"   # CNT columns are named after the events
 for line in open(truth_path):
     name, visits, inner, outer, cpu, switches = line.split()
     visits, inner, outer, cpu, switches = int(visits), int(inner), int(outer), int(cpu), int(switches)
-    low = cpu - switches * SWITCH_GAP_NS
+    low = cpu - switches * SWITCH_LOSS_NS
     ids = list(regions[regions["path"] == "(thread) / " + name]["id"])
     check(len(ids) == 1, f"{name}: one region ({ids})")
     if len(ids) != 1:
@@ -49,7 +49,7 @@ for line in open(truth_path):
         check(int(row["uncounted"]) == 0, f"{name}: uncounted {row['uncounted']}, want 0 (counters read)")
         check(low <= int(row[TC]) <= outer,
               f"{name}: task-clock {int(row[TC])} outside [{low}, {outer}] "
-              f"(CPU inside {cpu} less {switches} switches x {SWITCH_GAP_NS}, wall around)")
+              f"(CPU inside {cpu} less {switches} switches x {SWITCH_LOSS_NS}, wall around)")
 root = stats[(stats["region"] == 0) & (stats["thread"] == 0)].iloc[0]
 check(int(root["uncounted"]) == 0 and int(root[TC]) > 0,
       f"root region counted in every mode (uncounted {root['uncounted']}, task-clock {root[TC]})")
