@@ -3,7 +3,7 @@
 # default cost budget and with TALLY_BUDGET=off (today's full records).
 set -u
 app=$1 run=$2 checker=$3
-/usr/bin/python3 -c "import pandas, h5py" 2>/dev/null || { echo "python3-pandas/h5py missing"; exit 77; }
+/usr/bin/python3 -c "import pandas, h5py" 2>/dev/null || { echo "FAILED: python3-pandas/h5py missing (testsuite/install-deps.sh installs them)"; exit 1; }
 export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
 dir=$(mktemp -d) ; trap 'rm -rf "$dir"' EXIT
 cd "$dir"
