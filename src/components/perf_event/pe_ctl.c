@@ -244,7 +244,7 @@ int tly_pe_ctl_reset(void *ctl)
 	}
 	c->based = 0;
 	rc = leaders_ioctl(c, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
-	if (c->ovf.nclock)
+	if (c->ovf.any)
 		tly_pe_ovf_reset(c);
 	return rc;
 }

@@ -167,8 +167,10 @@ struct tly_pe_ovf {
 	void *arg;
 	void *ring[TLY_PE_MAX_EVENTS];        /* mmap'd sample buffers */
 	int nclock;           /* sampling counters with g.rd (clocks) */
-	/* thresholds crossed and delivered since start/reset, per counter
-	 * with g.rd; written by the owning thread's handler and start/reset */
+	/* thresholds accounted for (delivered or missed) since start/reset:
+	 * from the counts of counters with g.rd, from the samples' periods of
+	 * the others (settled against their count at stop); written by the
+	 * owning thread's handler and start/stop/reset */
 	long long done[TLY_PE_MAX_EVENTS];
 	void *last_pc;   /* IP of the last sample drained: the PC of what PAPI_stop catches up */
 	/* Bounded delivery (pe_overflow.c): crossings not delivered since

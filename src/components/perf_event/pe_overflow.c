@@ -217,7 +217,8 @@ static void drain(struct tly_pe_ctl *c, int i, void *uc)
 			if (at && h.size >= at + sizeof count) {
 				ring_copy(pg, tail + at, &count, sizeof count);
 				k = owed(c, i, count);
-			}
+			} else if (!at)
+				c->ovf.done[i] += k;
 			sample_ns = rec[3];
 			c->ovf.last_pc = (void *)(uintptr_t)rec[1];
 			/* each sample is one overflow the kernel signalled (its
@@ -424,6 +425,53 @@ int tly_pe_ovf_start(struct tly_pe_ctl *c)
 	return PAPI_OK;
 }
 
+/* The count of counter i (its sub-group's read(2): async-signal-safe). */
+static int count_of(const struct tly_pe_ctl *c, int i, uint64_t *v)
+{
+	uint64_t buf[3 + TLY_PE_MAX_EVENTS];
+	int s = c->g.sub_of[i];
+
+	if (read(c->g.sub_fd[s], buf, c->g.sub_bytes[s]) != (ssize_t)c->g.sub_bytes[s])
+		return -1;
+	if (c->g.nogroup) {
+		*v = buf[0];
+		return 0;
+	}
+	for (int j = 0; j < c->g.sub_cnt[s]; j++)
+		if (c->g.pos[c->g.sub_start[s] + j] == i) {
+			*v = buf[3 + j];
+			return 0;
+		}
+	return -1;
+}
+
+/* Counters whose samples do not carry their count (hardware events):
+ * the kernel throttles an event that samples faster than
+ * perf_event_max_sample_rate allows and writes no sample for the
+ * overflows meanwhile (PAPI_TOT_INS every 1,000 in the arm64 guest: 19
+ * samples for 60,000 crossings), and a full ring drops samples; the
+ * crossings their count shows beyond those accounted for are settled at
+ * stop, like the clocks' (one call, the rest missed).  The count is the
+ * truth: a sample credited a period it was not taken with (its time
+ * against the back-off's, two clocks: 3 crossings over in 1 guest run)
+ * comes off the missed ones. */
+static void settle_uncounted(struct tly_pe_ctl *c)
+{
+	for (int i = 0; i < c->g.n; i++) {
+		uint64_t v;
+		long long n;
+
+		if (!c->ovf.ring[i] || c->g.rd[i] || c->ovf.threshold[i] <= 0 || count_of(c, i, &v) != 0)
+			continue;
+		n = (long long)(v / (uint64_t)c->ovf.threshold[i]) - c->ovf.done[i];
+		c->ovf.done[i] += n;
+		if (n > 0)
+			deliver(c, i, n, c->ovf.last_pc, NULL);
+		else
+			c->ovf.missed[i] -= -n < c->ovf.missed[i] ? -n : c->ovf.missed[i];
+	}
+}
+
 /* Stopping in the thread that ran the set (counters disabled by now):
  * what the signals did not bring is accounted here, with the signals held
  * off, as the software path flushes at stop: like one more signal, at
@@ -447,6 +495,7 @@ void tly_pe_ovf_stop(struct tly_pe_ctl *c)
 		memset(c->ovf.given, 0, sizeof c->ovf.given);
 		c->ovf.at_stop = 1;
 		catch_up_all(c, NULL);
+		settle_uncounted(c);
 		c->ovf.at_stop = 0;
 	}
 	for (int i = 0; i < c->g.n; i++)
@@ -466,7 +515,7 @@ void tly_pe_ovf_reset(struct tly_pe_ctl *c)
 	for (int i = 0; i < c->g.n; i++) {
 		struct perf_event_mmap_page *pg = c->ovf.ring[i];
 
-		if (!pg || !c->g.rd[i])
+		if (!pg)
 			continue;
 		__atomic_store_n(&pg->data_tail, __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE),
 		                 __ATOMIC_RELEASE);
