@@ -32,6 +32,11 @@
 #           records counted in tally::dropped_events exactly and said at
 #           the end of the job (before: the receives and the count
 #           were missing, silently)
+#   lulesh: LULESH's shape (bench_lulesh_proxy: 12 OpenMP loops, a halo
+#           exchange of Isend/Irecv and an Allreduce per step), 8 ranks x
+#           2 threads: every location's enters equal its visits, messages
+#           matched; --trace-estimate of its profile within 10% of the
+#           archive's events and bytes
 #   pair:   two traced runs (a, b; and a 2-rank MPI job r): the file's
 #           trace_id is its archive's tally.id (and OTF2 property
 #           TALLY::TRACE_ID), different per run; a.h5 exported with b's
@@ -186,6 +191,17 @@ threads)
   /usr/bin/python3 "$here/check_trace.py" "$otf2print" t.h5 --mpi --elsewhere 200 || fail=1
   grep -q "trace: 800 events dropped" t.txt || { echo "FAIL: the 2 x 400 records not said"; fail=1; }
   if grep -q "trace is incomplete" t.txt; then echo "FAIL: the check finds messages lost"; fail=1; fi
+  ;;
+lulesh)
+  OMP_NUM_THREADS=2 timeout 300 mpirun --oversubscribe -np 8 "$run" --trace --output-name=l.h5 -- "$app" 10 4096 \
+    || fail=1
+  /usr/bin/python3 "$here/check_trace.py" "$otf2print" l.h5 --mpi --threads 16 || fail=1
+  "$report" l.h5 --trace-estimate > est.txt || fail=1
+  e_ev=$(awk '/^trace estimate:/ {print $3}' est.txt) e_b=$(awk '/^trace estimate:/ {print $5}' est.txt)
+  r_ev=$("$otf2print" l.trace/traces.otf2 | grep -cE '^[A-Z_]+ +[0-9]+ +[0-9]+ ') r_b=$(du -sb l.trace | cut -f1)
+  echo "LULESH shape, 8 x 2: estimate $e_ev events, $e_b bytes; archive $r_ev events, $r_b bytes"
+  awk -v a="$e_ev" -v b="$r_ev" -v c="$e_b" -v d="$r_b" 'BEGIN { exit !(b > 0 && d > 0 &&
+    a >= 0.9 * b && a <= 1.1 * b && c >= 0.9 * d && c <= 1.1 * d) }' || { echo "FAIL: estimate beyond 10%"; fail=1; }
   ;;
 onerank)
   export OMP_NUM_THREADS=2
