@@ -33,7 +33,9 @@ static uint64_t hash(MPI_Request h)
 	uint64_t v = 0;
 
 	memcpy(&v, &h, sizeof h < sizeof v ? sizeof h : sizeof v);
-	return v * 0x9E3779B97F4A7C15ull;
+	v ^= v >> 31;   /* a pointer's or an index's bits all reach the high ones */
+	v *= 0x9E3779B97F4A7C15ull;
+	return v ^ v >> 29;
 }
 
 static int same(MPI_Request a, MPI_Request b)

@@ -14,7 +14,7 @@
 #include <mpi.h>
 #include <stdint.h>
 
-#include "trace/trace.h"
+struct tly_trace_loc;   /* trace.h */
 
 enum { TLY_RQ_RECV, TLY_RQ_SEND, TLY_RQ_COLL };
 enum { TLY_REQS_PENDING, TLY_REQS_PERSISTENT, TLY_REQS_MAPS };
