@@ -86,8 +86,6 @@ static uint64_t req_add(struct tly_trace_loc *l, MPI_Request h, MPI_Comm comm, i
 	e->kind = kind;
 	e->id = ++l->next_req;
 	r = tly_trace_reqs_put(TLY_REQS_PENDING, e);
-	if (r < 0)
-		return 0;
 	return r < 0 ? 0 : e->id;
 }
 
@@ -177,8 +175,11 @@ static void coll_events(struct tly_trace_loc *l, int op, MPI_Comm comm, int root
 static void done_elsewhere(struct tly_trace_loc *l, const struct tly_trace_req *e, const MPI_Status *st, int cancelled,
 			   int64_t ts)
 {
-	l->dropped += e->kind != TLY_RQ_COLL;
-	if (e->kind == TLY_RQ_RECV && !cancelled && st->MPI_SOURCE >= 0)
+	int msg = e->kind == TLY_RQ_RECV && !cancelled && st->MPI_SOURCE >= 0;
+
+	/* (a receive from MPI_PROC_NULL has no record at its end anyway) */
+	l->dropped += msg || cancelled || e->kind == TLY_RQ_SEND;
+	if (msg)
 		recv_event(l, st, e->comm, ts, 0);
 }
 
