@@ -36,8 +36,11 @@ Usage: check_trace.py OTF2PRINT FILE.h5 [--capped] [--user-events N] [--mpi]
 - --reqs N: each rank's thread 0 made N receive and N send requests
   pending at once (trace_ring's FLOOD) and nothing else of the kind: its
   MPI_IRECV_REQUEST, MPI_IRECV, MPI_ISEND and MPI_ISEND_COMPLETE records
-  plus its tally::dropped_events are 4 N exactly (what could not be kept
-  is counted), and some were dropped;
+  are 4 N exactly, none dropped (the trace's request map grows);
+- --elsewhere N: each rank's thread 0 posted N receives and N sends that
+  another thread completed (trace_mt): that thread has the N receives as
+  MPI_RECV, and the rank's tally::dropped_events are 2 N exactly (the
+  MPI_IRECV and MPI_ISEND_COMPLETE the posting location cannot have);
 - every location's root region "(thread)" lasts in the trace exactly the
   profile's time of it (incl_ns).
 """
@@ -208,6 +211,21 @@ def check_mpi(evs, colls=None, persist=None):
     return nsend
 
 
+def check_elsewhere(evs, dropped, n):
+    """trace_mt: requests of thread 0 completed on another thread of its rank."""
+    for rank in sorted({loc >> 16 for loc in evs}):
+        locs = [loc for loc in evs if loc >> 16 == rank]
+        other = [loc for loc in locs if loc & 0xffff]
+        recvs = sum(1 for loc in other for k, _, rest in evs[loc] if k == "MPI_RECV" and fields(rest).get("Tag") == 5)
+        d = sum(dropped.get(loc, 0) for loc in locs)
+        check(recvs == n and d == 2 * n, "rank %d: %d receives on the completing thread, %d dropped; want %d and %d"
+              % (rank, recvs, d, n, 2 * n))
+        for loc in other:   # counted there; the rest must be none
+            dropped[loc] = dropped.get(loc, 0) - d
+            d = 0
+    print("ELSEWHERE %d receives per rank written where they completed, %d records counted dropped" % (n, 2 * n))
+
+
 def main():
     args = sys.argv[1:]
     otf2print, h5 = args[0], args[1]
@@ -256,10 +274,11 @@ def main():
                 continue
             kept = sum(1 for k, _, _ in lst if k in REQ_KINDS)
             d = dropped.get(loc, -1)
-            check(kept + d == 4 * reqs and d > 0, "location %d: %d request records kept + %d dropped, want %d "
-                  "(and some dropped)" % (loc, kept, d, 4 * reqs))
-            dropped[loc] = d - (4 * reqs - kept)   # the rest must be none
-        print("REQUESTS %d pending per rank: kept + dropped = %d per location" % (reqs, 4 * reqs))
+            check(kept == 4 * reqs and d == 0, "location %d: %d request records kept, %d dropped, want %d and 0"
+                  % (loc, kept, d, 4 * reqs))
+        print("REQUESTS %d pending per rank: %d request records per location, none dropped" % (reqs, 4 * reqs))
+    if "--elsewhere" in args:
+        check_elsewhere(evs, dropped, int(args[args.index("--elsewhere") + 1]))
     check(len(evs) == len({loc for loc, _ in visits}),
           "%d locations in the trace, %d threads in the profile" % (len(evs), len({loc for loc, _ in visits})))
     if "--threads" in args:

@@ -13,7 +13,13 @@
 #      queued in the launch carries the launch's correlation id and must
 #      not take the kernel's place: issue 49); and the counted
 #      instructions per kernel equal those of the same run untraced
-#      (exactly: the trace's Activity API must not count).
+#      (exactly: the trace's Activity API must not count);
+#   3. the kinds of records (--trace-kinds, issue 49), its default run: with
+#      every kind but gpu, no GPU stream and no GPU record while the NVTX
+#      range gpu_phase is traced; with gpu alone, the 4 work kernels (3 in
+#      gpu_phase, 1 after: the program's launches) each on its stream with
+#      its launch mark, and no NVTX region; the archive's TALLY::TRACE_KINDS
+#      says which.
 # 77 without a GPU or otf2-print.
 app=$1 run=$2 otf2print=$3 checker=$4
 . "$(dirname "$0")/../gpu/gpu_present.sh"
@@ -34,6 +40,23 @@ timeout 200 "$run" --trace --verbose=2 --output-name=one.h5 --events=cuda:::smsp
   > one.log 2>&1 || { cat one.log; exit 1; }
 $PY "$checker" "$otf2print" one.trace/traces.otf2 --slack-ns 2000 --h5 one.h5 || fail=1
 "$otf2print" one.trace/traces.otf2 | grep -o 'Region: "[^"]*"' | sort | uniq -c | sed 's/^/  regions in the trace: /'
+for kinds in user,mpi,openmp,nvtx gpu; do
+  out=k_${kinds%%,*}
+  timeout 200 "$run" --trace --trace-kinds=$kinds --verbose=2 --output-name=$out.h5 -- "$app" > $out.log 2>&1 ||
+    { cat $out.log; exit 1; }
+  grep -q "test_rt_nompi_kernels: done" $out.log || { cat $out.log; echo "FAIL: the program did not run"; fail=1; }
+  prop=$("$otf2print" -I $out.trace/traces.otf2 | awk '/^Property name/ {n = $NF} /^Property value/ && n == "TALLY::TRACE_KINDS" {print $NF}')
+  [ "$prop" = "$kinds" ] || { echo "FAIL: TALLY::TRACE_KINDS is '$prop', want $kinds"; fail=1; }
+  nvtx=$("$otf2print" $out.trace/traces.otf2 | grep -c '^ENTER .*Region: "gpu_phase"')
+  echo "--trace-kinds=$kinds: $nvtx gpu_phase enters"
+  if [ "$kinds" = gpu ]; then
+    $PY "$checker" "$otf2print" $out.trace/traces.otf2 --slack-ns 2000 --kernels 4 --match "work(" || fail=1
+    [ "$nvtx" = 0 ] || { echo "FAIL: NVTX ranges traced with --trace-kinds=gpu"; fail=1; }
+  else
+    $PY "$checker" "$otf2print" $out.trace/traces.otf2 --records 0 --streams 0 || fail=1
+    [ "$nvtx" = 1 ] || { echo "FAIL: the NVTX range not traced without gpu"; fail=1; }
+  fi
+done
 timeout 200 "$run" --verbose=2 --output-name=plain.h5 --events=cuda:::smsp__inst_executed.sum -- "$app" \
   > plain.log 2>&1 || { cat plain.log; exit 1; }
 analysis=${TLY_TEST_PYTHONPATH:-$(cd "$(dirname "$0")/../../analysis" && pwd)}

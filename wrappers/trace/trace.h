@@ -7,6 +7,8 @@
  *                    there as an OTF2 Metric of class 0), filters and the
  *                    event cap
  *   trace_mpi.c      messages and collectives (the MPI layer's hooks)
+ *   trace_reqs.c     the MPI requests followed, by handle, for the
+ *                    whole process (trace_reqs.h): they grow as needed
  *   trace_archive.c  the archive: opened when the job starts (collective
  *                    over the tool's communicator), OTF2's buffers flushed
  *                    to its files as they fill; the runtime part (the top:
@@ -75,8 +77,7 @@ struct tly_trace_loc {
 	int nfr, cap, npending;
 	uint8_t *excl;                /* per node: 0 not yet known, 1 traced, 2 left out */
 	int32_t nexcl;
-	struct tly_trace_reqs *reqs;  /* pending MPI requests (trace_mpi.c) */
-	uint64_t next_req;
+	uint64_t next_req;            /* the last MPI request id of this location (trace_mpi.c) */
 	/* the self-check (trace_check.c): region enters and leaves written,
 	 * enters the follower gave per node, the profile's visits per node
 	 * when the location was made (NULL: none before) */

@@ -12,6 +12,7 @@
 #include "trace/trace.h"
 #include "trace/trace_gpu.h"
 #include "trace/trace_gpu_map.h"
+#include "trace/trace_reqs.h"
 #include "trace/trace_state.h"
 
 #include <mpi.h>
@@ -303,12 +304,12 @@ static void free_locs(struct tly_trace_state *s)
 		free(l->excl);
 		free(l->seen);
 		free(l->base);
-		free(l->reqs);
 		free(l);
 	}
 	free(s->base0);
 	s->base0 = NULL;
 	pthread_mutex_unlock(&s->lock);
+	tly_trace_reqs_free();
 }
 
 /* The writer module's write (output/out_module.h): close the archive. */
@@ -354,9 +355,9 @@ static int close_archive(const struct tly_out_ctx *c, hid_t file, hid_t dxpl)
 	tly_trace_gpu_free(gn.names, gn.n);
 	tly_trace_publish(OTF2_Archive_Close(s->ar) == OTF2_SUCCESS);
 	if (s->rank == 0 && dropped)
-		tly_rt_log(1, "trace: %lld events dropped (beyond TALLY_TRACE_MAX_EVENTS=%lld per thread, or of MPI "
-			   "requests beyond the trace's 768 pending per thread; per location in the archive: "
-			   "tally::dropped_events)", (long long)dropped, (long long)s->opt.max_events);
+		tly_rt_log(1, "trace: %lld events dropped (beyond TALLY_TRACE_MAX_EVENTS=%lld per thread, records of "
+			   "MPI requests completed on another thread or whose completion the trace did not see, "
+			   "or memory short; per location in the archive: tally::dropped_events)", (long long)dropped, (long long)s->opt.max_events);
 	s->ar = NULL;
 	free_locs(s);
 	free(v);

@@ -12,6 +12,7 @@
  * line joins two locations of the archive.
  */
 #include "trace/trace.h"
+#include "trace/trace_reqs.h"
 #include "trace/trace_state.h"
 
 #include <mpi.h>
@@ -19,34 +20,6 @@
 #include <string.h>
 
 #include "mpi/mpi_support.h"
-
-#define NREQ 1024   /* pending requests per thread: 3/4 of it are kept (more: their records that
-			 * need the request are dropped, counted in tly_trace_loc.dropped) */
-
-enum { RQ_RECV, RQ_SEND, RQ_COLL };
-struct req {
-	MPI_Request h;
-	MPI_Comm comm;
-	uint64_t id;
-	int send;                 /* RQ_* */
-	int op, root;             /* RQ_COLL: OTF2 op + 1, root in comm */
-	int64_t sent, recv;
-};
-/* A persistent request's arguments, by handle (a handle freed and made
- * again is overwritten by its new *_init). */
-#define NPREQ 256
-struct preq {
-	MPI_Request h;
-	MPI_Comm comm;
-	int send, peer, tag, used;
-	int64_t bytes;
-};
-struct tly_trace_reqs {
-	struct req e[NREQ];
-	int n;
-	struct preq p[NPREQ];
-	int np;
-};
 
 static struct {
 	uint8_t *op;   /* [mpi function id] -> OTF2 collective op */
@@ -92,62 +65,28 @@ static struct tly_trace_loc *loc(struct tly_rt_thread *t)
 	return tly_trace_loc_of(t, t->depth);
 }
 
-static uint32_t slot(MPI_Request h)
+/* Events of a thread that has no location (its records cannot be written): counted for the check. */
+static void unlocated(int64_t n)
 {
-	uintptr_t v = (uintptr_t)h;
-
-	return (uint32_t)((v >> 4) ^ (v >> 16)) & (NREQ - 1);
+	__atomic_fetch_add(&tly_trace()->unlocated, n, __ATOMIC_RELAXED);
 }
 
-/* A new pending request; 0 when the table is full or memory is short. */
-static uint64_t req_add(struct tly_trace_loc *l, MPI_Request h, MPI_Comm comm, int send)
+/* A new pending request of l (e's kind and arguments); its id, 0 when it
+ * cannot be kept (no memory). */
+static uint64_t req_add(struct tly_trace_loc *l, MPI_Request h, MPI_Comm comm, int kind, struct tly_trace_req *e)
 {
-	struct tly_trace_reqs *q = l->reqs;
-	uint32_t i = slot(h);
+	struct tly_trace_req z = { 0 };
+	int r;
 
-	if (!q && !(q = l->reqs = calloc(1, sizeof *q)))
-		return 0;
-	if (q->n >= NREQ * 3 / 4)
-		return 0;
-	while (q->e[i].id)
-		i = (i + 1) & (NREQ - 1);
-	q->e[i].h = h;
-	q->e[i].comm = comm;
-	q->e[i].send = send;
-	q->e[i].id = ++l->next_req;
-	q->n++;
-	return q->e[i].id;
-}
-
-/* Take the pending request h out (linear probing: the rest of its run is reinserted). */
-static int req_take(struct tly_trace_loc *l, MPI_Request h, uint64_t *id, MPI_Comm *comm, struct req *out)
-{
-	struct tly_trace_reqs *q = l->reqs;
-	uint32_t i;
-	int send;
-
-	if (!q)
-		return -1;
-	for (i = slot(h); q->e[i].id && q->e[i].h != h; i = (i + 1) & (NREQ - 1))
-		;
-	if (!q->e[i].id)
-		return -1;
-	*id = q->e[i].id;
-	*comm = q->e[i].comm;
-	send = q->e[i].send;
-	*out = q->e[i];
-	q->e[i].id = 0;
-	q->n--;
-	for (uint32_t j = (i + 1) & (NREQ - 1); q->e[j].id; j = (j + 1) & (NREQ - 1)) {
-		struct req e = q->e[j];
-		uint32_t k = slot(e.h);
-
-		q->e[j].id = 0;
-		while (q->e[k].id)
-			k = (k + 1) & (NREQ - 1);
-		q->e[k] = e;
-	}
-	return send;
+	if (!e)
+		e = &z;
+	e->h = h;
+	e->l = l;
+	e->comm = comm;
+	e->kind = kind;
+	e->id = ++l->next_req;
+	r = tly_trace_reqs_put(TLY_REQS_PENDING, e);
+	return r < 0 ? 0 : e->id;
 }
 
 static void on_send(struct tly_rt_thread *t, int peer, int tag, MPI_Comm comm, int64_t bytes, MPI_Request req,
@@ -158,8 +97,10 @@ static void on_send(struct tly_rt_thread *t, int peer, int tag, MPI_Comm comm, i
 
 	uint64_t id;
 
-	if (!l)
+	if (!l) {
+		unlocated(1 + (req != MPI_REQUEST_NULL));
 		return;
+	}
 	if (!tly_trace_admit(l, &ts)) {
 		l->dropped += req != MPI_REQUEST_NULL;   /* and its MpiIsendComplete */
 		return;
@@ -169,9 +110,9 @@ static void on_send(struct tly_rt_thread *t, int peer, int tag, MPI_Comm comm, i
 		OTF2_EvtWriter_MpiSend(l->w, NULL, (OTF2_TimeStamp)ts, to, 0, (uint32_t)tag, (uint64_t)bytes);
 		return;
 	}
-	/* no room for the request: the message is written, its completion
+	/* no memory for the request: the message is written, its completion
 	 * cannot be (the request is not known when it completes) */
-	if (!(id = req_add(l, req, comm, 1)))
+	if (!(id = req_add(l, req, comm, TLY_RQ_SEND, NULL)))
 		l->dropped++;
 	OTF2_EvtWriter_MpiIsend(l->w, NULL, (OTF2_TimeStamp)ts, to, 0, (uint32_t)tag, (uint64_t)bytes, id);
 }
@@ -201,6 +142,8 @@ static void on_recv(struct tly_rt_thread *t, const MPI_Status *st, MPI_Comm comm
 
 	if (l)
 		recv_event(l, st, comm, ts, 0);
+	else
+		unlocated(1);
 }
 
 static void on_irecv(struct tly_rt_thread *t, MPI_Comm comm, MPI_Request req, int64_t ts)
@@ -208,10 +151,12 @@ static void on_irecv(struct tly_rt_thread *t, MPI_Comm comm, MPI_Request req, in
 	struct tly_trace_loc *l = loc(t);
 	uint64_t id;
 
-	if (!l)
+	if (!l) {
+		unlocated(2);   /* its MpiIrecvRequest and its MpiIrecv */
 		return;
-	if (!(id = req_add(l, req, comm, 0))) {
-		l->dropped += 2;   /* no room for the request: its MpiIrecvRequest and its MpiIrecv */
+	}
+	if (!(id = req_add(l, req, comm, TLY_RQ_RECV, NULL))) {
+		l->dropped += 2;   /* no memory for the request: its MpiIrecvRequest and its MpiIrecv */
 		return;
 	}
 	if (tly_trace_admit(l, &ts))
@@ -221,33 +166,52 @@ static void on_irecv(struct tly_rt_thread *t, MPI_Comm comm, MPI_Request req, in
 static void coll_events(struct tly_trace_loc *l, int op, MPI_Comm comm, int root, int64_t sent, int64_t recv,
 			int64_t t0, int64_t t1);
 
+/* A request posted on another thread (its location e->l) completes on
+ * this one (l): OTF2 ties a request's records to one location, and the
+ * other's writer is its own thread's.  A receive is written here as a
+ * blocking MpiRecv (the message keeps its two ends), a collective here as
+ * it would be; the record the posting location misses (MpiIrecv,
+ * MpiIsendComplete, MpiRequestCancelled) is counted dropped here. */
+static void done_elsewhere(struct tly_trace_loc *l, const struct tly_trace_req *e, const MPI_Status *st, int cancelled,
+			   int64_t ts)
+{
+	int msg = e->kind == TLY_RQ_RECV && !cancelled && st->MPI_SOURCE >= 0;
+
+	/* (a receive from MPI_PROC_NULL has no record at its end anyway) */
+	l->dropped += msg || cancelled || e->kind == TLY_RQ_SEND;
+	if (msg)
+		recv_event(l, st, e->comm, ts, 0);
+}
+
 static void on_done(struct tly_rt_thread *t, MPI_Request req, const MPI_Status *st, int64_t ts)
 {
 	struct tly_trace_loc *l = loc(t);
-	struct req e;
-	MPI_Comm comm;
-	uint64_t id;
-	int send;
-
+	struct tly_trace_req e;
 	int cancelled = 0;
 
-	if (!l || (send = req_take(l, req, &id, &comm, &e)) < 0)
+	if (tly_trace_reqs_get(TLY_REQS_PENDING, req, l, &e, 1) != 0)
+		return;   /* not a request the trace follows (I/O, RMA; or counted dropped when it was posted) */
+	if (!l) {
+		unlocated(e.kind == TLY_RQ_COLL ? 2 : 1);
 		return;
-	if (send == RQ_COLL) {
-		coll_events(l, e.op, comm, e.root, e.sent, e.recv, ts, ts);
+	}
+	if (e.kind == TLY_RQ_COLL) {
+		coll_events(l, e.op, e.comm, e.root, e.sent, e.recv, ts, ts);
 		return;
 	}
 	/* a cancelled request's status names no peer */
 	if (PMPI_Test_cancelled(st, &cancelled) != MPI_SUCCESS)
 		cancelled = 0;
-	if (cancelled) {
+	if (e.l != l)
+		done_elsewhere(l, &e, st, cancelled, ts);
+	else if (cancelled) {
 		if (tly_trace_admit(l, &ts))
-			OTF2_EvtWriter_MpiRequestCancelled(l->w, NULL, (OTF2_TimeStamp)ts, id);
-	} else if (!send) {
+			OTF2_EvtWriter_MpiRequestCancelled(l->w, NULL, (OTF2_TimeStamp)ts, e.id);
+	} else if (e.kind == TLY_RQ_RECV) {
 		if (st->MPI_SOURCE >= 0)
-			recv_event(l, st, comm, ts, id);
+			recv_event(l, st, e.comm, ts, e.id);
 	} else if (tly_trace_admit(l, &ts)) {
-		OTF2_EvtWriter_MpiIsendComplete(l->w, NULL, (OTF2_TimeStamp)ts, id);
+		OTF2_EvtWriter_MpiIsendComplete(l->w, NULL, (OTF2_TimeStamp)ts, e.id);
 	}
 }
 
@@ -273,8 +237,12 @@ static void on_coll(struct tly_rt_thread *t, int id, MPI_Comm comm, int root, in
 {
 	struct tly_trace_loc *l = loc(t);
 
-	if (l && tm.op && tm.op[id])
+	if (!tm.op || !tm.op[id])
+		return;
+	if (l)
 		coll_events(l, tm.op[id], comm, root, sent, recv, t0, t1);
+	else
+		unlocated(2);
 }
 
 /* A non-blocking collective: kept with its request until it completes. */
@@ -282,74 +250,46 @@ static void on_icoll(struct tly_rt_thread *t, int id, MPI_Comm comm, int root, i
 		     MPI_Request req, int64_t ts)
 {
 	struct tly_trace_loc *l = loc(t);
-	struct tly_trace_reqs *q;
-	uint64_t rid;
+	struct tly_trace_req e = { .op = tm.op ? tm.op[id] : 0, .root = root, .sent = sent, .recv = recv };
 
 	(void)ts;
-	if (!l || !tm.op || !tm.op[id])
+	if (!e.op)
 		return;
-	if (!(rid = req_add(l, req, comm, RQ_COLL))) {
-		l->dropped += 2;   /* no room for the request: the collective's begin and end */
-		return;
-	}
-	q = l->reqs;
-	for (uint32_t i = slot(req);; i = (i + 1) & (NREQ - 1))
-		if (q->e[i].id == rid) {
-			q->e[i].op = tm.op[id];
-			q->e[i].root = root;
-			q->e[i].sent = sent;
-			q->e[i].recv = recv;
-			break;
-		}
-}
-
-static struct preq *preq_of(struct tly_trace_loc *l, MPI_Request h, int make)
-{
-	struct tly_trace_reqs *q = l->reqs;
-	uint32_t i = slot(h) & (NPREQ - 1);
-
-	if (!q && (!make || !(q = l->reqs = calloc(1, sizeof *q))))
-		return NULL;
-	for (int k = 0; k < NPREQ; k++, i = (i + 1) & (NPREQ - 1)) {
-		if (q->p[i].used && q->p[i].h == h)
-			return &q->p[i];
-		if (!q->p[i].used) {
-			if (!make || q->np >= NPREQ * 3 / 4)
-				return NULL;
-			q->np++;
-			q->p[i].used = 1;
-			q->p[i].h = h;
-			return &q->p[i];
-		}
-	}
-	return NULL;
+	if (!l)
+		unlocated(2);
+	else if (!req_add(l, req, comm, TLY_RQ_COLL, &e))
+		l->dropped += 2;   /* no memory for the request: the collective's begin and end */
 }
 
 static void on_pinit(struct tly_rt_thread *t, int send, int peer, int tag, MPI_Comm comm, int64_t bytes,
 		     MPI_Request req)
 {
-	struct tly_trace_loc *l = loc(t);
-	struct preq *p = l ? preq_of(l, req, 1) : NULL;
+	struct tly_trace_req e = { .h = req, .id = 1, .comm = comm, .kind = send ? TLY_RQ_SEND : TLY_RQ_RECV,
+				   .peer = peer, .tag = tag, .sent = bytes };
 
-	if (p)
-		*p = (struct preq){ req, comm, send, peer, tag, 1, bytes };
+	(void)t;
+	/* a handle made again replaces its earlier *_init; with no memory it
+	 * is not kept, and each of its starts counts its records dropped */
+	tly_trace_reqs_put(TLY_REQS_PERSISTENT, &e);
 }
 
 static void on_start(struct tly_rt_thread *t, MPI_Request req, int64_t ts)
 {
 	struct tly_trace_loc *l = loc(t);
-	struct preq *p = l ? preq_of(l, req, 0) : NULL;
+	struct tly_trace_req p;
 
-	if (!l)
-		return;
-	if (!p) {   /* its *_init was not kept (NPREQ) or came before the trace: the message's two records */
-		l->dropped += 2;
+	if (tly_trace_reqs_get(TLY_REQS_PERSISTENT, req, l, &p, 0) != 0) {
+		/* its *_init was not kept (no memory): the message's two records */
+		if (l)
+			l->dropped += 2;
+		else
+			unlocated(2);
 		return;
 	}
-	if (p->send)
-		on_send(t, p->peer, p->tag, p->comm, p->bytes, req, ts);
+	if (p.kind == TLY_RQ_SEND)
+		on_send(t, p.peer, p.tag, p.comm, p.sent, req, ts);
 	else
-		on_irecv(t, p->comm, req, ts);
+		on_irecv(t, p.comm, req, ts);
 }
 
 static const struct tly_mpi_msg_hooks hooks = {
@@ -359,6 +299,7 @@ static const struct tly_mpi_msg_hooks hooks = {
 
 void tly_trace_mpi_start(void)
 {
+	tly_trace_reqs_init();
 	tm.op = calloc((size_t)tly_mpi_nfuncs, 1);
 	for (int i = 0; tm.op && i < tly_mpi_nfuncs; i++)
 		for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
