@@ -194,7 +194,9 @@ static int enter(struct tly_rt_thread *t, const char *name, int kind, int counte
 	if (f->counters && counters_read(t, (long long *)f->v0) != PAPI_OK)
 		f->counters = 0;
 	/* a borrowed frame is followed (the trace nests the call in it), but
-	 * it is not the thread's own region: no rotation, no part sees it */
+	 * it is not the thread's own region: no rotation, and the parts see
+	 * the stack change at the call's own frame, entered next (and at each
+	 * exit, so none keeps a frame that is gone) */
 	f->borrowed = borrowed;
 	rotate = borrowed ? NULL : __atomic_load_n(&tly_region_hooks.rotate_enter, __ATOMIC_RELAXED);
 	if (rotate)
@@ -276,8 +278,7 @@ int tly_rt_exit_at(struct tly_rt_thread *t, int64_t now)
 	fold(t, f, now, ok ? v : NULL, !f->borrowed);
 	t->depth--;
 	tly_region_note(t, f->node, now, 0, ok ? v : NULL);
-	if (!f->borrowed)
-		tly_rt_parts_region_change(t);
+	tly_rt_parts_region_change(t);   /* a borrowed one too: the thread's stack is shorter */
 	return 0;
 }
 

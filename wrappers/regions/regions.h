@@ -25,8 +25,9 @@ int tly_rt_exit_at(struct tly_rt_thread *t, int64_t now);
  * first) before a call it makes there, so the call lands under that path
  * (NCCL's ranges on PyTorch's autograd thread: nvtx/nvtx_borrow.c).  The
  * frame is timed and counted like any, so the thread's values add up,
- * but its exit adds no visit, and no follower, rotation or part sees it.
- * Left with tly_rt_exit.
+ * but its exit adds no visit; the follower (trace) sees it, no rotation
+ * does, and the parts (rt_parts.h region_change) see its exit but not its
+ * entry: the caller's own frame follows at once.  Left with tly_rt_exit.
  */
 int tly_rt_enter_borrowed(struct tly_rt_thread *t, const char *name, int kind, int counters);
 /* Exit the innermost open region called `name` (closing those inside). */
