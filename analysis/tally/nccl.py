@@ -5,6 +5,9 @@ Derived when the file is read, from what the runtime already writes (no
 table of its own; docs/gpu.md, 'NCCL as communication'):
 - NCCL's NVTX ranges are regions `NCCL::nccl<Op>` (kind 7) of the region
   tree: calls = visits, time = inclusive time, summed over the rank's threads;
+  called_in = the parent's path, the region open in the process when the
+  calling thread had none of its own (the runtime enters it as borrowed
+  frames: DDP's all-reduce from the autograd thread is under `backward`);
 - NCCL's NVTX payloads are rows of /nvtx/payloads/<schema> tied to
   (rank, thread, region): bytes = the sum of "Message size [bytes]" over the
   rows of the range's push (its pop's rows only where a range has none);

@@ -9,8 +9,10 @@ program printed (USED lines of LOG, from cudaGetDeviceProperties) and that
 nvidia-smi -L gives for that index (when all GPUs are visible); the
 profiled ones have the work kernel's 3 launches, each with the reference
 run's value (REF: one rank on GPU 0) of smsp__inst_executed.sum; shared:
-rank 0 profiles, the other rank's row says -1 with owner rank 0 and the log
-says so once with the UUID; --compare: every metric of the work kernel
+one rank profiles (the first to claim the GPU, either), the others' rows
+say -1 with its rank and its pid (this job's ranks table: the live holder
+of the lock, never an earlier job's) and the log says so once per other
+rank with the UUID, that rank and that pid; --compare: every metric of the work kernel
 equals KR's (kernel replay) per rank and GPU."""
 import argparse
 import re
@@ -59,6 +61,28 @@ def smi_uuids(path):
             re.finditer(r"^GPU (\d+):.*\(UUID: (GPU-[0-9a-f-]+)\)", open(path).read(), re.M)}
 
 
+def shared_checks(a, rows, prof, log):
+    """One rank profiles GPU 0; every other rank names it by rank and pid,
+    the pid of this job's ranks table (the live holder of the lock)."""
+    pids = {int(r["rank"]): int(r["pid"]) for r in table(a.file, "ranks")}
+    check(len(prof) == 1, f"one rank profiles the shared GPU (profiled: {sorted(prof)})")
+    owner = next(iter(prof))[0] if len(prof) == 1 else -1
+    pid = pids.get(owner, -1)
+    print(f"     owner: rank {owner}, pid {pid} (this job's ranks: {pids})")
+    for rk in range(a.ranks):
+        r = rows.get((rk, 0))
+        if rk == owner or r is None:
+            check(r is not None, f"rank {rk}: a gpu_devices row for GPU 0")
+            continue
+        check(int(r["profiled"]) == -1 and int(r["owner_rank"]) == owner and int(r["owner_pid"]) == pid,
+              f"rank {rk}: profiled {int(r['profiled'])} (-1), owner rank {int(r['owner_rank'])} pid "
+              f"{int(r['owner_pid'])} == the live holder rank {owner} pid {pid}")
+    u = s(rows[(owner, 0)]["uuid"]) if (owner, 0) in rows else "?"
+    said = [l for l in log.splitlines() if "is profiled by rank" in l]
+    check(len(said) == a.ranks - 1 and all(u in l and f"rank {owner} (pid {pid})" in l for l in said),
+          f"said once per other rank with the UUID and 'rank {owner} (pid {pid})': {said}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("file")
@@ -98,15 +122,7 @@ def main():
     ref = work_rows(a.ref)[(0, 0, METRIC)][2] if a.ref else None
     prof = {k for k in want if k in rows and int(rows[k]["profiled"]) == 1}
     if a.mode == "shared":
-        check(prof == {(0, 0)}, f"rank 0 alone profiles the shared GPU (profiled: {sorted(prof)})")
-        for rk in range(1, a.ranks):
-            r = rows.get((rk, 0))
-            check(r is not None and int(r["profiled"]) == -1 and int(r["owner_rank"]) == 0,
-                  f"rank {rk}: profiled -1, owner rank 0")
-        u = s(rows[(0, 0)]["uuid"]) if (0, 0) in rows else "?"
-        said = [l for l in log.splitlines() if "is profiled by rank" in l]
-        check(len(said) == a.ranks - 1 and all(u in l and "rank 0" in l for l in said),
-              f"said once per other rank with the UUID and rank 0: {said}")
+        shared_checks(a, rows, prof, log)
     else:
         check(prof == want, f"every GPU used is profiled by its rank ({sorted(prof)})")
     for k in sorted(prof):

@@ -16,7 +16,11 @@
 # itself with a flush before every pass (cuda_replay_own.c): no word about
 # CUPTI's missing flush, rows "flush" (not "flush, pass 1"), and the
 # program's memory after each launch is that of one run (mode bump: 3
-# launches adding 1 in place leave every element 3, under kr3's list).
+# launches adding 1 in place leave every element 3, under kr3's list), also
+# with 2 threads launching into the one context at once (mode bump2: 2 x 10
+# launches leave every element 20, each launch replayed alone:
+# cuda_replay_serial.c; 20 launches of bump, each with the same instruction
+# count, cache 'flush').
 # The same list with --cuda-cache=none is printed, not checked.
 # APP is test_rt_multi.  77 without a GPU, ncu or h5py.
 set -u
@@ -45,12 +49,13 @@ ncu_run 32 copy ncu.csv
 ncu_run 16 copy ncu16.csv
 ncu_run 32 read ncuR.csv
 for j in 32:copy:one:$D 32:copy:kr:$M 16:copy:one16:$D 16:copy:kr3:$I3 32:read:oneR:$D 32:read:krR:$I3 \
-         16:bump:bump3:$I3; do
+         16:bump:bump3:$I3 16:bump2:bumpT:$I3; do
   mib=${j%%:*} rest=${j#*:} mode=${rest%%:*} rest=${rest#*:}
   TG_COPY_MIB=$mib timeout 120 mpirun -np 1 "$run" --events=${rest#*:} --output-name=${rest%%:*}.h5 --verbose=2 \
     -- "$app" $mode > ${rest%%:*}.log 2>&1 || { cat ${rest%%:*}.log; echo "FAIL: job ${rest%%:*}"; exit 1; }
 done
 grep -h "^bump:" bump3.log
+grep -h "^bump2:" bumpT.log
 TG_COPY_MIB=16 timeout 120 mpirun -np 1 "$run" --events=$I3 --cuda-cache=none --output-name=none3.h5 --verbose=2 \
   -- "$app" copy > none3.log 2>&1 || { cat none3.log; echo "FAIL: job none3"; exit 1; }
 for j in 32:copy:ar:$M 16:copy:ar3:$I3 32:read:arR:$I3; do
@@ -60,7 +65,7 @@ for j in 32:copy:ar:$M 16:copy:ar3:$I3 32:read:arR:$I3; do
 done
 # Tally replays these lists itself, flushing before every pass: CUPTI's
 # missing flush is not the case, so it is not said
-for j in kr kr3 krR bump3; do
+for j in kr kr3 krR bump3 bumpT; do
   if grep -q "no L2 flush between them" $j.log; then cat $j.log; echo "FAIL: $j: replayed by CUPTI"; exit 1; fi
 done
 PYTHONPATH="$analysis" "$py" - <<'PY'
@@ -101,5 +106,14 @@ for ref_file, kernel, names, checked in (("ncu.csv", "copy", ("one", "kr", "ar")
         print(f"{tag} {name}: dram__bytes_read.sum per launch {v:,.0f}, ncu {ref:,.0f} "
               f"({100 * (v - ref) / ref:+.2f}%), cache {sorted({r['cache'].decode() for r in rows})}, "
               f"replay {sorted({r['replay'].decode() for r in rows})}")
+with tally.raw("bumpT.h5") as f:   # 2 threads x 10 launches into one context, each replayed alone
+    rows = [r for r in f["gpu_kernels"][:] if r["kernel"].decode().startswith("bump")
+            and r["metric"].decode() == "smsp__inst_executed.sum"]
+la = sum(int(r["launches"]) for r in rows)
+lo, hi = min((float(r["min"]) for r in rows), default=0), max((float(r["max"]) for r in rows), default=-1)
+good = la == 20 and lo == hi > 0 and {r["cache"].decode() for r in rows} == {"flush"}
+ok = ok and good
+print(f"{'ok  ' if good else 'FAIL'} bumpT: {la} launches of bump from 2 threads (want 20), instructions per launch "
+      f"{lo:,.0f}..{hi:,.0f} (want one value), cache {sorted({r['cache'].decode() for r in rows})}")
 sys.exit(0 if ok else 1)
 PY

@@ -8,10 +8,14 @@
  * 0 (TG_COPY_MIB MiB read each; run_rt_cache.sh); "read": 3 of a kernel
  * that only reads them; "bump": 3 of a kernel adding 1 in place, then
  * every element must be 3 (a replay that did not restore the memory
- * between its passes adds once per pass).  Ranks take turns (barriers).  Each rank prints
+ * between its passes adds once per pass); "bump2": TM_THREADS threads each
+ * launch it TM_THREAD_LAUNCHES times into the one context at once, then
+ * every element must be their product (Tally's own replay of one thread's
+ * launch must not take in the other's: cuda_replay_serial.c).  Ranks take turns (barriers).  Each rank prints
  * "USED rank device uuid" for every GPU it launched on.  77 without a GPU.
  */
 #include <mpi.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,6 +23,38 @@
 #include "gpu_present.h"
 
 #define TM_LAUNCHES 3
+#define TM_THREADS 2
+#define TM_THREAD_LAUNCHES 10
+
+static void *bump_thread(void *arg)
+{
+	int *ok = arg;
+
+	for (int k = 0; k < TM_THREAD_LAUNCHES && *ok; k++)
+		*ok = tg_bump() == 0 && tg_sync() == 0;
+	return NULL;
+}
+
+/* Mode bump2: TM_THREADS threads launching bump into one context at once. */
+static int bump_threads(void)
+{
+	pthread_t th[TM_THREADS];
+	int ok[TM_THREADS], all = 1, made = 0;
+	long bad;
+
+	for (int i = 0; i < TM_THREADS; i++) {
+		ok[i] = 1;
+		made += pthread_create(&th[i], NULL, bump_thread, &ok[i]) == 0;
+	}
+	for (int i = 0; i < made; i++) {
+		pthread_join(th[i], NULL);
+		all = all && ok[i];
+	}
+	bad = tg_count_not((float)(TM_THREADS * TM_THREAD_LAUNCHES));
+	printf("bump2: %ld of %zu elements not %d (%d threads x %d launches)\n", bad, tg_copy_floats(),
+	       TM_THREADS * TM_THREAD_LAUNCHES, TM_THREADS, TM_THREAD_LAUNCHES);
+	return all && made == TM_THREADS && bad == 0;
+}
 
 static int run_on(int rank, int dev)
 {
@@ -44,6 +80,7 @@ int main(int argc, char **argv)
 	int copy = argc > 1 && !strcmp(argv[1], "copy");
 	int rd = argc > 1 && !strcmp(argv[1], "read");
 	int bmp = argc > 1 && !strcmp(argv[1], "bump");
+	int bmp2 = argc > 1 && !strcmp(argv[1], "bump2");
 
 	MPI_Init(&argc, &argv);   /* before any CUDA call: the device is chosen after it */
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -59,11 +96,13 @@ int main(int argc, char **argv)
 		MPI_Finalize();
 		return gpu ? 1 : 77;
 	}
-	if ((copy || rd || bmp) && tg_init((size_t)TG_BLOCKS * TG_THREADS, tg_copy_floats()) != 0)
+	if ((copy || rd || bmp || bmp2) && tg_init((size_t)TG_BLOCKS * TG_THREADS, tg_copy_floats()) != 0)
 		ok = 0;
 	for (int turn = 0; turn < size && ok; turn++) {
 		if (turn == rank) {
-			if (copy || rd || bmp)
+			if (bmp2)
+				ok = bump_threads();
+			else if (copy || rd || bmp)
 				for (int k = 0; k < TM_LAUNCHES && ok; k++)
 					ok = (copy ? tg_copy() : rd ? tg_readsum() : tg_bump()) == 0 && tg_sync() == 0;
 			if (bmp && ok) {

@@ -5,7 +5,8 @@ rank r on the GPU the script reported (UUID), profiled; both ranks have
 per-kernel values; every compute kernel (not NCCL's) of the
 single-process reference has the same launches and instruction total in
 each rank; NCCL's all-reduce NVTX ranges per rank equal the calls the
-script's DDP hook counted (and the hook's bytes the gradient bytes)."""
+script's DDP hook counted (and the hook's bytes the gradient bytes), all
+of them under 'step / backward' though the autograd thread called them."""
 import math
 import re
 import os
@@ -51,11 +52,13 @@ def kernels(f, rank, varying=None):
     return out
 
 
-def allreduce_visits(f, rank):
-    """Visits of NVTX regions whose name holds AllReduce, for rank."""
-    reg = {int(r["id"]): s(r["name"]) for r in f["regions"][:]}
+def allreduce_visits(f, rank, under=None):
+    """Visits of NVTX regions whose name holds AllReduce, for rank; under:
+    only those whose path ends with it (e.g. 'step / backward / NCCL::ncclAllReduce')."""
+    reg = {int(r["id"]): (s(r["name"]), s(r["path"])) for r in f["regions"][:]}
     return sum(int(r["visits"]) for r in f["region_stats"][:]
-               if int(r["rank"]) == rank and "allreduce" in reg.get(int(r["region"]), "").lower())
+               if int(r["rank"]) == rank and "allreduce" in reg.get(int(r["region"]), ("", ""))[0].lower()
+               and (under is None or reg[int(r["region"])][1].endswith(under)))
 
 
 plain, tally, ddp, ref = sys.argv[1:5]
@@ -92,6 +95,9 @@ with read_raw(ddp) as f, read_raw(ref) as g:
         calls, nbytes = hook.get(rank, (0, 0))
         v = allreduce_visits(f, rank)
         check(calls > 0 and v == calls, f"rank {rank}: NCCL all-reduce ranges {v} == the hook's calls {calls}")
+        # issue 50: called from the autograd thread, in the process's 'backward'
+        vb = allreduce_visits(f, rank, "step / backward / NCCL::ncclAllReduce")
+        check(vb == calls, f"rank {rank}: NCCL all-reduces under 'step / backward' {vb} == the hook's calls {calls}")
         steps = sum(1 for l in lt if int(l[0]) == rank)
         check(nbytes == steps * grad.get(rank, -1),
               f"rank {rank}: the hook's bytes {nbytes} = {steps} steps x gradient bytes {grad.get(rank)}")

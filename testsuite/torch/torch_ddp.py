@@ -8,7 +8,10 @@ their bytes (then runs the default all-reduce).  Prints per rank
 'GRAD_BYTES <rank> <bytes of all gradients>' and 'DEVICE <rank> <index>
 <uuid>'.  The same program under torchrun --nproc_per_node=1 is the
 single-process reference: every rank computes the same batch (seeded),
-so the compute kernels' work is the same in every rank."""
+so the compute kernels' work is the same in every rank.  The loop's
+NVTX ranges: 'step', and 'backward' around loss.backward(), where the
+autograd thread calls DDP's all-reduces (issue 50: listed under
+'step / backward')."""
 import argparse
 import os
 
@@ -51,7 +54,8 @@ def main():
         with torch.cuda.nvtx.range("step"):
             loss = torch.nn.functional.cross_entropy(ddp(x), y)
             opt.zero_grad(set_to_none=True)
-            loss.backward()
+            with torch.cuda.nvtx.range("backward"):
+                loss.backward()   # DDP's all-reduces: called from the autograd thread
             opt.step()
         losses.append(loss)
     torch.cuda.synchronize()

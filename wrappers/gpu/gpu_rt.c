@@ -248,6 +248,7 @@ void tly_gpu_rt_start(void *comm_ptr)
 	int yield, rc;
 
 	(void)comm_ptr;   /* GPUs are claimed per physical GPU, at binding (gpu_share.c) */
+	tly_gpu_scope_register();   /* NCCL's calls in the process's region, metrics or not */
 	if (!job)
 		return;   /* no passes part: no GPU metrics taken out of TALLY_EVENTS */
 	gs.job = job;

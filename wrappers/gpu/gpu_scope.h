@@ -11,6 +11,9 @@
  * region a launch of t is attributed to (t's own innermost region, else
  * under 'process' the region open in the process). */
 void tly_gpu_scope_start(void);
+/* Give regions/ the process's region (tly_region_scope): NCCL's calls
+ * placed there (nvtx/nvtx_borrow.c); follows it from NCCL's appearance. */
+void tly_gpu_scope_register(void);
 void tly_gpu_scope_note(const struct tly_rt_thread *t);
 void tly_gpu_scope_of(const struct tly_rt_thread *t, const struct tly_rt_thread **pt, int32_t *node);
 /* 1 when t's launches count for another thread's region (process scope,

@@ -31,6 +31,7 @@ static void enter_time_only(struct tly_rt_thread *t, struct tly_mpi_stat *s, int
 	f = &t->stack[t->depth++];
 	f->node = s->rnode;
 	f->counters = 0;
+	f->borrowed = 0;
 	f->t0 = t0;
 	tly_region_note(t, f->node, t0, 1, NULL);
 }

@@ -13,6 +13,7 @@
  *   nvtx_ext.c      payload extension handlers (InitializeInjectionNvtxExtension)
  *   nvtx_store.c    per-thread records (marks, payload rows) and start/end ranges
  *   nvtx_arena.c    the records' bump allocator (store and decoder)
+ *   nvtx_borrow.c   NCCL's ranges in the process's region (borrowed frames)
  * Output: nvtx/nvtx_rows.c (writer module "nvtx").
  */
 #ifndef TALLY_NVTX_H
@@ -225,7 +226,8 @@ struct tly_nv_prow {
 struct tly_nv_thread {
 	struct tly_rt_thread *rt;
 	int depth;                    /* open NVTX push ranges */
-	uint8_t entered[256];         /* per level: 1 when it entered a region */
+	uint8_t entered[256];         /* per level: bit 0 it entered a region, the rest the
+				       * borrowed frames entered before it (nvtx_borrow.c) */
 	struct tly_nv_mark *marks;
 	size_t nmarks, capmarks;
 	struct tly_nv_prow *rows;
@@ -241,6 +243,10 @@ struct tly_nv_range {
 	char message[256];
 };
 struct tly_nv_thread *tly_nv_self(void);      /* NULL when not measuring */
+/* NCCL's ranges in the process's region (nvtx_borrow.c): a domain was
+ * created; the borrowed frames t enters before a push in domain dom. */
+void tly_nv_borrow_domain(nvtxDomainHandle_t d, const char *name);
+int tly_nv_borrow(struct tly_nv_thread *t, int dom);
 struct tly_nv_thread *tly_nv_threads(void);   /* list (read at write time) */
 
 /* What the payload tables' writer (nvtx_h5.c, in the HDF5 writer library

@@ -74,7 +74,7 @@ int tly_nv_push(nvtxDomainHandle_t d, const nvtxEventAttributes_t *a, const char
 	char mbuf[256], pbuf[256], nbuf[300];
 	const nvtxPayloadData_t *pd;
 	size_t n = 0, first;
-	int dom = tly_nv_domain_index(d), lvl;
+	int dom = tly_nv_domain_index(d), lvl, borrowed;
 
 	if (!t)
 		return NVTX_NO_PUSH_POP_TRACKING;
@@ -92,9 +92,12 @@ int tly_nv_push(nvtxDomainHandle_t d, const nvtxEventAttributes_t *a, const char
 
 		msg = msg ? msg : pm;
 	}
+	borrowed = lvl < 256 ? tly_nv_borrow(t, dom) : 0;
+	if (lvl < 256)
+		t->entered[lvl] = (uint8_t)(borrowed << 1);
 	if (tly_rt_enter(t->rt, tly_nv_region_name(dom, msg, nbuf, sizeof nbuf), TLY_RK_NVTX,
 			 tly_nv_opts()->counters) == 0 && lvl < 256)
-		t->entered[lvl] = 1;
+		t->entered[lvl] |= 1;
 	for (size_t k = first; k < t->nrows; k++)
 		((struct tly_nv_hdr *)t->rows[k].row)->region = t->rt->stack[t->rt->depth - 1].node;
 	return lvl;
@@ -111,8 +114,10 @@ int tly_nv_pop(nvtxDomainHandle_t d)
 	if (!t->depth)
 		return -1;
 	lvl = --t->depth;
-	if (lvl >= 256 || t->entered[lvl])
+	if (lvl >= 256 || (t->entered[lvl] & 1))
 		tly_rt_exit(t->rt);
+	for (int b = lvl < 256 ? t->entered[lvl] >> 1 : 0; b > 0; b--)
+		tly_rt_exit(t->rt);   /* the process's region it borrowed (nvtx_borrow.c) */
 	return lvl;
 }
 
@@ -297,14 +302,17 @@ static nvtxStringHandle_t h_DomainRegisterStringW(nvtxDomainHandle_t d, const wc
 }
 static nvtxDomainHandle_t h_DomainCreateA(const char *n)
 {
-	return tly_nv_domain_create(n);
+	nvtxDomainHandle_t d = tly_nv_domain_create(n);
+
+	tly_nv_borrow_domain(d, n);
+	return d;
 }
 static nvtxDomainHandle_t h_DomainCreateW(const wchar_t *n)
 {
 	char b[256];
 
 	tly_nv_utf8(n ? (const void *)n : (const void *)L"", sizeof(wchar_t), sizeof b, b, sizeof b);
-	return tly_nv_domain_create(b);
+	return h_DomainCreateA(b);
 }
 static void h_DomainDestroy(nvtxDomainHandle_t d)
 {

@@ -29,6 +29,24 @@ void tly_region_rotate(tly_region_rotate_fn enter, tly_region_rotate_fn leave)
 	__atomic_store_n(&tly_region_hooks.rotate_leave, leave, __ATOMIC_RELEASE);
 }
 
+void tly_region_scope(tly_region_scope_on_fn on, tly_region_scope_path_fn path)
+{
+	__atomic_store_n(&tly_region_hooks.scope_path, path, __ATOMIC_RELEASE);
+	__atomic_store_n(&tly_region_hooks.scope_on, on, __ATOMIC_RELEASE);
+	if (on && __atomic_load_n(&tly_region_hooks.scope_wanted, __ATOMIC_ACQUIRE))
+		on();
+}
+
+void tly_region_scope_want(void)
+{
+	tly_region_scope_on_fn on;
+
+	__atomic_store_n(&tly_region_hooks.scope_wanted, 1, __ATOMIC_RELEASE);
+	on = __atomic_load_n(&tly_region_hooks.scope_on, __ATOMIC_ACQUIRE);
+	if (on)
+		on();
+}
+
 static int32_t new_node(struct tly_rt_thread *t, int32_t parent, const char *name, int kind, uint32_t h)
 {
 	struct tly_rt_node *n;
@@ -141,7 +159,7 @@ int tly_rt_exit(struct tly_rt_thread *t)
 	return tly_rt_exit_at(t, -1);
 }
 
-int tly_rt_enter_at(struct tly_rt_thread *t, const char *name, int kind, int counters, int64_t t0)
+static int enter(struct tly_rt_thread *t, const char *name, int kind, int counters, int64_t t0, int borrowed)
 {
 	struct tly_rt_frame *f;
 	struct tly_rt_degrade *deg;
@@ -175,13 +193,30 @@ int tly_rt_enter_at(struct tly_rt_thread *t, const char *name, int kind, int cou
 	visit_timed(t, t_in);
 	if (f->counters && counters_read(t, (long long *)f->v0) != PAPI_OK)
 		f->counters = 0;
-	rotate = __atomic_load_n(&tly_region_hooks.rotate_enter, __ATOMIC_RELAXED);
+	/* a borrowed frame is followed (the trace nests the call in it), but
+	 * it is not the thread's own region: no rotation, and the parts see
+	 * the stack change at the call's own frame, entered next (and at each
+	 * exit, so none keeps a frame that is gone) */
+	f->borrowed = borrowed;
+	rotate = borrowed ? NULL : __atomic_load_n(&tly_region_hooks.rotate_enter, __ATOMIC_RELAXED);
 	if (rotate)
 		rotate(t, c);   /* passes/: region rotation */
 	tly_region_note(t, c, f->t0, 1, f->counters ? (const long long *)f->v0 : NULL);
+	if (borrowed)
+		return 0;
 	tly_rt_parts_region_change(t);   /* gpu/: ranges per region */
 	tly_budget_tick(t);
 	return 0;
+}
+
+int tly_rt_enter_at(struct tly_rt_thread *t, const char *name, int kind, int counters, int64_t t0)
+{
+	return enter(t, name, kind, counters, t0, 0);
+}
+
+int tly_rt_enter_borrowed(struct tly_rt_thread *t, const char *name, int kind, int counters)
+{
+	return enter(t, name, kind, counters, -1, 1);
 }
 
 /* A sampled read's visit (regions/budget.h): its values times the
@@ -235,15 +270,15 @@ int tly_rt_exit_at(struct tly_rt_thread *t, int64_t now)
 		return -1;
 	f = &t->stack[t->depth - 1];
 	rotate = __atomic_load_n(&tly_region_hooks.rotate_leave, __ATOMIC_RELAXED);
-	if (rotate)
+	if (rotate && !f->borrowed)
 		rotate(t, f->node);   /* passes/: region rotation */
 	ok = f->counters && counters_read(t, v) == PAPI_OK;
 	if (now < 0)
 		now = f->timed ? tly_rt_now() : 0;
-	fold(t, f, now, ok ? v : NULL, 1);
+	fold(t, f, now, ok ? v : NULL, !f->borrowed);
 	t->depth--;
 	tly_region_note(t, f->node, now, 0, ok ? v : NULL);
-	tly_rt_parts_region_change(t);
+	tly_rt_parts_region_change(t);   /* a borrowed one too: the thread's stack is shorter */
 	return 0;
 }
 

@@ -19,6 +19,17 @@ int tly_rt_exit(struct tly_rt_thread *t);
  * theirs with the region); a negative time stamp: take one. */
 int tly_rt_enter_at(struct tly_rt_thread *t, const char *name, int kind, int counters, int64_t t0);
 int tly_rt_exit_at(struct tly_rt_thread *t, int64_t now);
+/*
+ * A borrowed frame: a thread with no region of its own enters the path
+ * of the region open in the process (its names below the root, outermost
+ * first) before a call it makes there, so the call lands under that path
+ * (NCCL's ranges on PyTorch's autograd thread: nvtx/nvtx_borrow.c).  The
+ * frame is timed and counted like any, so the thread's values add up,
+ * but its exit adds no visit; the follower (trace) sees it, no rotation
+ * does, and the parts (rt_parts.h region_change) see its exit but not its
+ * entry: the caller's own frame follows at once.  Left with tly_rt_exit.
+ */
+int tly_rt_enter_borrowed(struct tly_rt_thread *t, const char *name, int kind, int counters);
 /* Exit the innermost open region called `name` (closing those inside). */
 int tly_rt_exit_named(struct tly_rt_thread *t, const char *name);
 /* Exit the innermost open region of `kind` and those inside it; nothing
@@ -48,9 +59,26 @@ void tly_region_follow(tly_region_follow_fn fn);
  */
 typedef void (*tly_region_rotate_fn)(struct tly_rt_thread *t, int32_t node);
 void tly_region_rotate(tly_region_rotate_fn enter, tly_region_rotate_fn leave);
+/*
+ * The process's region (gpu/gpu_scope.c registers it at its start, when
+ * TALLY_CUDA_SCOPE=process): `on` starts following it; `path` gives, for
+ * a thread at its root while a region is open in another thread, the
+ * names and kinds of that region's path below the root (names stay
+ * valid: nodes are never freed), else 0.  tly_region_scope_want: a
+ * producer needs it (nvtx/: NCCL's domain appeared); `on` runs then, or
+ * at registration when that came first.
+ */
+typedef void (*tly_region_scope_on_fn)(void);
+typedef int (*tly_region_scope_path_fn)(const struct tly_rt_thread *t, const char **names, int32_t *kinds,
+					int max);
+void tly_region_scope(tly_region_scope_on_fn on, tly_region_scope_path_fn path);
+void tly_region_scope_want(void);
 extern struct tly_region_hooks {
 	tly_region_follow_fn follow;
 	tly_region_rotate_fn rotate_enter, rotate_leave;
+	tly_region_scope_on_fn scope_on;
+	tly_region_scope_path_fn scope_path;
+	int scope_wanted;
 } tly_region_hooks;
 
 static inline void tly_region_note(struct tly_rt_thread *t, int32_t node, int64_t ts, int enter,

@@ -101,6 +101,7 @@ struct tly_rt_frame {
 	int32_t node;
 	int counters;         /* values read at entry (2: a sampled read, regions/budget.h) */
 	int timed;            /* t0 read (the budget's visits-only step: not) */
+	int borrowed;         /* a frame of the process's region, no visit (regions.h) */
 	int64_t t0;
 	int64_t v0[TLY_RT_MAX_EVENTS];
 };

@@ -264,6 +264,12 @@ void tly_cu_own_before(struct tly_cu_coll *c, CUstream stream);
 int tly_cu_own_after(struct tly_cu_coll *c, CUpti_CallbackId id, const void *params);
 /* Whether any collection of the process replayed kernels itself. */
 int tly_cu_own_used(void);
+/* One launch at a time per context Tally replays (cuda_replay_serial.c):
+ * the context added at the collection's open; enter at the launch entry
+ * (before the range lock), leave at its exit (this thread's hold). */
+void tly_cu_own_serial_add(CUcontext ctx);
+void tly_cu_own_serial_enter(CUcontext ctx);
+void tly_cu_own_serial_leave(void);
 
 /* ---- kernel mode without a ceiling (cuda_range_full.c) --------------------- */
 /* From the launch callback (entry), on the launching thread: a kernel-mode

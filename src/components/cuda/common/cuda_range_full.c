@@ -120,6 +120,7 @@ static void before_launch(CUcontext ctx, CUstream stream)
 {
 	if (in_refill || !atomic_load_explicit(&full.nk, memory_order_relaxed))
 		return;
+	tly_cu_own_serial_enter(ctx);   /* Tally's own replay: one launch at a time (left at the exit) */
 	tly_cu_range_lock(1);
 	for (int i = 0; i < MAX_LIVE; i++) {
 		struct tly_cu_coll *c = full.k[i];
@@ -139,8 +140,12 @@ static void before_launch(CUcontext ctx, CUstream stream)
  * harvested (one kernel per image: the next kernel starts from pass 0). */
 static void after_launch(CUcontext ctx, CUpti_CallbackId id, const void *params)
 {
-	if (in_refill || !atomic_load_explicit(&full.nk, memory_order_relaxed))
+	if (in_refill)
 		return;
+	if (!atomic_load_explicit(&full.nk, memory_order_relaxed)) {
+		tly_cu_own_serial_leave();
+		return;
+	}
 	tly_cu_range_lock(1);
 	for (int i = 0; i < MAX_LIVE; i++) {
 		struct tly_cu_coll *c = full.k[i];
@@ -155,4 +160,5 @@ static void after_launch(CUcontext ctx, CUpti_CallbackId id, const void *params)
 			refill_locked(c, full.harvest[i]);
 	}
 	tly_cu_range_lock(0);
+	tly_cu_own_serial_leave();
 }

@@ -22,7 +22,9 @@
  * The kernel runs once per pass, as under CUPTI's replay, and the
  * program's memory after the launch is that of its own single run (the
  * last pass starts from the saved state).  A launch into a stream being
- * captured into a CUDA graph does not run, so it gets no passes.  Without
+ * captured into a CUDA graph does not run, so it gets no passes.  Threads
+ * launching into one such context are replayed one launch at a time
+ * (cuda_replay_serial.c).  Without
  * the Checkpoint library the list is replayed by CUPTI and said once
  * (cuda_replay_cache.c).
  */
@@ -74,6 +76,7 @@ int tly_cu_own_open(struct tly_cu_coll *c)
 	c->ckpt->ctx = c->ctx;
 	c->ckpt->reserveDeviceMB = RESERVE_DEVICE_MB;
 	c->ckpt->allowOverwrite = 1;
+	tly_cu_own_serial_add(c->ctx);   /* its launches replayed one at a time */
 	atomic_store(&used, 1);
 	return PAPI_OK;
 }
