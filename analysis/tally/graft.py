@@ -17,7 +17,9 @@ everything under it, onto the master's, per rank:
   the run's graft note counts it;
 * a worker's time outside its root's children (waiting in the pool for
   the next team) becomes the row '(OpenMP worker idle)' under its root,
-  counters likewise where every child was counted.
+  counters likewise where every child was counted; only on a worker whose
+  root holds OpenMP regions alone (a thread with other regions of its own
+  at its root keeps its root's exclusive time).
 
 The report, the HTML page and the exports all work on the grafted run;
 tally.read(path, stored_tree=True) keeps the threads' trees as stored.
@@ -27,6 +29,7 @@ import pandas as pd
 
 IDLE = "(OpenMP worker idle)"
 _PARALLEL, _WORKER = 3, 1
+_OPENMP = (3, 4, 5, 6)   # regions.kind of OpenMP parallel, loop, barrier wait, task
 #: tables whose rows carry rank, thread and a region id
 ID_TABLES = ("region_stats", "degraded", "samples", "nvtx_marks")
 #: tables whose rows carry rank, thread and a region path
@@ -152,6 +155,7 @@ def _idle_rows(regs, st, workers, events):
     """Rows of '(OpenMP worker idle)': per worker thread its root's time
     (and counters) less its root's children's, in the stored tree."""
     parent = {i: r["parent"] for i, r in regs.rows.items()}
+    kind = {i: r["kind"] for i, r in regs.rows.items()}
     rows = []
     for (rank, thread), g in st.groupby(["rank", "thread"]):
         if int(thread) not in workers.get(int(rank), ()):
@@ -159,6 +163,8 @@ def _idle_rows(regs, st, workers, events):
         par = g["region"].astype(int).map(parent)
         for _, root in g[par < 0].iterrows():
             kids = g[par == int(root["region"])]
+            if not kids["region"].astype(int).map(kind).isin(_OPENMP).all():
+                continue   # not a team's worker alone: its root's own time is not idle time
             row = {"rank": int(rank), "thread": int(thread),
                    "region": regs.add(int(root["region"]), 0, IDLE), "visits": 0,
                    "incl_ns": int(root["incl_ns"]) - int(kids["incl_ns"].sum())}
