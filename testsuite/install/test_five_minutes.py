@@ -59,7 +59,8 @@ def halo_visits(prefix, path, cwd, env):
     p = sh(f"{prefix}/bin/tally-report {path} --format json", cwd, env)
     if p.returncode:
         return None
-    rows = [r for r in json.loads(p.stdout).get("Region tree", []) if r["region"].strip() == "halo"]
+    secs = {x["title"]: x["rows"] for x in json.loads(p.stdout)["sections"]}
+    rows = [r for r in secs.get("Region tree", []) if r["region"].strip() == "halo"]
     return rows[0]["visits"] if rows else None
 
 
