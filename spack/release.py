@@ -2,7 +2,7 @@
 # Copyright Tally developers. See the LICENSE file of Tally for details.
 #
 # SPDX-License-Identifier: BSD-3-Clause
-"""release.py - the release procedure of Tally (docs/install.md).
+"""release.py - the release procedure of Tally (docs/release.md).
 
   release.py tarball [--ref REF] [--out DIR]
       tally-<version>.tar.gz of the commit REF (default HEAD), byte for byte

@@ -117,6 +117,12 @@ int tly_parse_num(const char *s, int size, long long max, long long *out);
 /* A variable that is not Tally's setting (HOME, TMPDIR, OMPI_*, SLURM_*,
  * LD_PRELOAD, TALLY_INTERNAL_* markers): its value or NULL. */
 const char *tly_env_raw(const char *name);
+/* The process's rank in a job a launcher started, from the launcher's
+ * variables: torchrun's RANK (with WORLD_SIZE), OMPI_COMM_WORLD_RANK,
+ * PMIX_RANK, PMI_RANK (MPICH's Hydra, Intel MPI), SLURM_PROCID,
+ * MV2_COMM_WORLD_RANK (MVAPICH2), PALS_RANKID (Cray PALS); -1 when none
+ * says (a process of its own).  Once-per-job messages come from rank 0. */
+int tly_launcher_rank(void);
 /* fn on each "NAME=value" of the environment (unknown TALLY_* settings). */
 void tly_env_each(void (*fn)(const char *entry, void *arg), void *arg);
 /* The whole environment, to hand on to a child (posix_spawn's envp). */

@@ -6,12 +6,16 @@ documented shape; see docs/report.md:
     [{"frame": {"name": "(thread)", "type": "region"},
       "metrics": {"time (inc)": 1.5, "time": 0.25, ...},
       "children": [ ... same shape ... ]}]
+
+The tree is the reader's one tree per job (tally.graft): OpenMP workers'
+regions under their master's entry, '(OpenMP worker idle)' of type 'idle'.
 """
 import io
 import json
 import re
 
 from . import outfiles, tree
+from .graft import IDLE
 
 KIND_NAMES = {0: "root", 1: "region", 2: "mpi", 3: "omp_parallel", 4: "omp_loop",
               5: "omp_barrier", 6: "omp_task"}
@@ -45,10 +49,13 @@ def csv_dir(run, directory):
 
 
 def _node_metrics(sums, rid, events):
-    """Hatchet metrics of one node: times in seconds summed over ranks and threads."""
+    """Hatchet metrics of one node: times in seconds summed over ranks and
+    threads; a counter not measured (NaN) is null."""
     def get(col):
-        return float(sums[col].get(rid, 0)) if col in sums.columns else 0.0
-    m = {"time (inc)": get("incl_ns") / 1e9, "time": get("excl_ns") / 1e9, "visits": int(get("visits"))}
+        v = float(sums[col].get(rid, 0)) if col in sums.columns else 0.0
+        return None if v != v else v
+    m = {"time (inc)": (get("incl_ns") or 0) / 1e9, "time": (get("excl_ns") or 0) / 1e9,
+         "visits": int(get("visits") or 0)}
     for e in events:
         m[f"{e} (inc)"] = get(e)
         m[e] = get(f"{e} (excl)")
@@ -58,7 +65,7 @@ def _node_metrics(sums, rid, events):
 def literal(run):
     """The region tree in Hatchet's literal format (a list of root dicts)."""
     st = tree.with_exclusive(run)
-    sums = st.groupby("region").sum(numeric_only=True)
+    sums = st.groupby("region").sum(numeric_only=True, min_count=1)
     events = [e for e in run.event_names if e in st.columns]
     reg = run.regions
     names = dict(zip(reg["id"].astype(int), reg["name"]))
@@ -66,7 +73,8 @@ def literal(run):
     kids = tree.children(reg)
 
     def node(rid):
-        return {"frame": {"name": str(names[rid]), "type": KIND_NAMES.get(kinds[rid], "region")},
+        kind = "idle" if names[rid] == IDLE else KIND_NAMES.get(kinds[rid], "region")
+        return {"frame": {"name": str(names[rid]), "type": kind},
                 "metrics": _node_metrics(sums, rid, events),
                 "children": [node(c) for c in kids.get(rid, [])]}
     return [node(r) for r in kids.get(-1, [])]

@@ -72,13 +72,18 @@ def read_dir(directory, sch=None, skip=None):
     return run
 
 
-def read(path, schema_path=None, skip=None):
+def read(path, schema_path=None, skip=None, stored_tree=False):
     """Read a Tally measurement: a .h5 file or a directory of partial files.
 
-    Returns a tally.Run whose .tables are pandas DataFrames.  Raises
-    tally.TallyError (one sentence) for anything that is not readable.
+    Returns a tally.Run whose .tables are pandas DataFrames, its region tree
+    one tree per job (tally.graft: OpenMP workers' regions under the path
+    where their master entered the parallel region, their idle time a named
+    row); stored_tree=True keeps each thread's tree as the runtime wrote it.
+    Raises tally.TallyError (one sentence) for anything that is not readable.
     """
     sch = schema_mod.load(schema_path)
-    if os.path.isdir(path):
-        return read_dir(path, sch, skip)
-    return read_file(path, sch)
+    run = read_dir(path, sch, skip) if os.path.isdir(path) else read_file(path, sch)
+    if not stored_tree:
+        from .graft import one_tree
+        one_tree(run)
+    return run

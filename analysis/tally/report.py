@@ -234,6 +234,20 @@ def with_unit(units, name, suffix=""):
     return f"{name}{suffix} [{units.get(name, 'count')}]"
 
 
+def graft_note(run):
+    """What the reader did to make one tree of the job's threads (tally.graft)."""
+    g = getattr(run, "graft", None) or {}
+    out = ""
+    if g.get("grafted"):
+        out += "; OpenMP workers' regions under the path where the master entered the parallel region"
+    if g.get("idle_rows"):
+        out += "; '(OpenMP worker idle)': the workers' time outside parallel regions"
+    if g.get("several"):
+        out += (f"; {len(g['several'])} parallel region(s) entered from several paths: their workers' "
+                "regions left at the top")
+    return out
+
+
 def region_tree_section(an, top, metric, full=False):
     """The region tree: inclusive/exclusive time across ranks and counters."""
     run, pr = an.run, an.per_rank
@@ -258,7 +272,8 @@ def region_tree_section(an, top, metric, full=False):
                 row[with_unit(units, e, " excl")] = sums[f"{e} (excl)"].get(rid, 0)
         rows.append(row)
     note = (f"times: region wall time per rank (max over its threads), statistics across {len(an.ranks)} ranks; "
-            "counters: sums over ranks and threads ('-': not measured, e.g. MPI calls without TALLY_MPI_COUNTERS)")
+            "counters: sums over ranks and threads ('-': not measured, e.g. MPI calls without TALLY_MPI_COUNTERS; "
+            "an exclusive value too where a child's were not)") + graft_note(run)
     if marked:
         note += ("; '~': degraded by the cost budget (table degraded: counters of its counted visits only); "
                  "'~e': its counters estimated, read on 1 visit in N and scaled to its visits")

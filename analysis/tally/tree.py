@@ -1,7 +1,11 @@
 """The region tree: exclusive values and per-rank aggregates.
 
 Exclusive value of a region = its inclusive value minus the inclusive
-values of its children, on the same rank and thread.  Per rank, a region's
+values of its children, on the same rank and thread, for time and counters
+alike: a counter's exclusive value is not measured (NaN) where a child's
+counters were not read (an MPI call without TALLY_MPI_COUNTERS), since the
+part of the inclusive value the child took is not known (issue 52: halo's
+exclusive TASK-CLOCK held its MPI calls while its exclusive time did not).  Per rank, a region's
 wall time is the largest inclusive time over the rank's threads (threads
 run side by side); visits and counters are summed over threads.
 """
@@ -22,6 +26,28 @@ def value_columns(run):
     return ["incl_ns"] + [e for e in run.event_names if e in run.region_stats.columns]
 
 
+def _recorded_parents(st, parent):
+    """Per row of region_stats, its nearest ancestor with a row on the same
+    rank and thread (-1: none): the parent itself but where the reader
+    grafted a worker's region under a path its thread never entered
+    (tally.graft: an OpenMP worker's parallel region under the master's
+    'compute'), whose time is then its root's child."""
+    par = st["region"].map(pd.Series(parent, dtype="int64")).fillna(-1).astype(int).to_numpy()
+    have = pd.MultiIndex.from_arrays([st["rank"].astype(int), st["thread"].astype(int), st["region"].astype(int)])
+    probe = pd.MultiIndex.from_arrays([st["rank"].astype(int), st["thread"].astype(int), par])
+    lost = np.flatnonzero((par >= 0) & ~probe.isin(have))
+    if not len(lost):
+        return par
+    rows = set(have)
+    ranks, threads = st["rank"].astype(int).to_numpy(), st["thread"].astype(int).to_numpy()
+    for i in lost:
+        p, hops = int(par[i]), 0
+        while p >= 0 and (ranks[i], threads[i], p) not in rows and hops < 4096:
+            p, hops = parent.get(p, -1), hops + 1
+        par[i] = p if hops < 4096 else -1
+    return par
+
+
 def with_exclusive(run):
     """region_stats plus excl_ns and '<event> (excl)' columns."""
     st = run.region_stats
@@ -29,15 +55,19 @@ def with_exclusive(run):
         return st.assign(excl_ns=pd.Series(dtype="int64"))
     cols = value_columns(run)
     parent = dict(zip(run.regions["id"].astype(int), run.regions["parent"].astype(int)))
-    st = st.assign(parent=st["region"].map(pd.Series(parent)).fillna(-1).astype(int))
-    kids = st.groupby(["rank", "thread", "parent"])[cols].sum()
-    kids.index = kids.index.set_names(["rank", "thread", "region"])
+    st = st.assign(parent=_recorded_parents(st, parent))
+    by_parent = st.groupby(["rank", "thread", "parent"])
+    kids, unknown = by_parent[cols].sum(), by_parent[cols].agg(lambda s: s.isna().any())
+    for k in (kids, unknown):
+        k.index = k.index.set_names(["rank", "thread", "region"])
     keyed = st.set_index(["rank", "thread", "region"])
     sub = kids.reindex(keyed.index, fill_value=0)
+    gap = unknown.reindex(keyed.index, fill_value=False).astype(bool)
     out = keyed.copy()
     for c in cols:
         name = "excl_ns" if c == "incl_ns" else f"{c} (excl)"
-        out[name] = keyed[c].to_numpy() - sub[c].to_numpy()
+        val = keyed[c].to_numpy() - sub[c].to_numpy()
+        out[name] = val if c == "incl_ns" else np.where(gap[c].to_numpy(), np.nan, val)
     return out.reset_index().drop(columns=["parent"])
 
 

@@ -26,28 +26,12 @@ static struct {
 	int fallback_told, where_told;
 } hl_out = { PTHREAD_MUTEX_INITIALIZER, 0, 0 };
 
-/* The process's rank in a job a launcher started (0 for a process of
- * its own): each process of an mpirun job writes a file of its own, and
- * only rank 0 says so, once for the job. */
-static int launcher_rank(void)
-{
-	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID", "RANK" };
-
-	for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
-		const char *v = tly_env_raw(vars[i]);
-
-		if (v && *v)
-			return atoi(v);
-	}
-	return 0;
-}
-
 /* Say once where the summary went: a program measured without tally-run
  * (mpirun forgot it) otherwise leaves tally_hl_*.json files unannounced. */
 static void say_where(const char *path)
 {
 	pthread_mutex_lock(&hl_out.lock);
-	if (!hl_out.where_told && !tly_hl_quiet() && launcher_rank() == 0)
+	if (!hl_out.where_told && !tly_hl_quiet() && tly_launcher_rank() <= 0)
 		fprintf(stderr, "tally: region summary (PAPI_hl_*/tally_region_*) written to %s, one such file per "
 			"process; under tally-run the regions go into the job's .h5 instead (docs/hl-regions.md)\n", path);
 	hl_out.where_told = 1;

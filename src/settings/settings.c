@@ -59,6 +59,26 @@ const char *tly_env_raw(const char *name)
 	return name ? getenv(name) : NULL;
 }
 
+int tly_launcher_rank(void)
+{
+	static const char *const vars[][2] = { { "RANK", "WORLD_SIZE" }, { "OMPI_COMM_WORLD_RANK", NULL },
+					       { "PMIX_RANK", NULL }, { "PMI_RANK", NULL }, { "SLURM_PROCID", NULL },
+					       { "MV2_COMM_WORLD_RANK", NULL }, { "PALS_RANKID", NULL } };
+
+	for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+		const char *v = getenv(vars[i][0]);
+		char *end;
+		long r;
+
+		if (!v || !*v || (vars[i][1] && !getenv(vars[i][1])))
+			continue;
+		r = strtol(v, &end, 10);
+		if (!*end && r >= 0 && r <= 100000000)
+			return (int)r;
+	}
+	return -1;
+}
+
 extern char **environ;
 
 void tly_env_each(void (*fn)(const char *entry, void *arg), void *arg)

@@ -119,7 +119,7 @@ def main():
     th.check(runtime is not None and any(x.startswith("libgomp") for x in runtime)
              and not any(x.startswith("libomp") for x in runtime),
              "OpenMP runtimes mapped: %s (want libgomp, no libomp)" % runtime)
-    run = tally.read(path)
+    run = tally.read(path, stored_tree=True)   # each thread's tree as the runtime wrote it
     name = region_names(run, src, app)
     th.check("perf::TASK-CLOCK" in run.event_names, "events %s, want perf::TASK-CLOCK" % run.event_names)
     parent = {int(r["id"]): (int(r["parent"]), r["name"]) for _, r in run.regions.iterrows()}

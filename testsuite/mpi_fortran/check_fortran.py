@@ -58,7 +58,7 @@ def check_omp(run, nth):
 
 
 def main():
-    run = tally.read(sys.argv[1])
+    run = tally.read(sys.argv[1], stored_tree=True)   # each thread's tree as written
     if sys.argv[2] == "mpi":
         check_mpi(run)
     else:

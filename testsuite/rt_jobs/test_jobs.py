@@ -322,12 +322,38 @@ def case_cli():
         listed += 1
         check(want in h.stdout and env in h.stdout, f"--help lists {want} ({env})")
     # an output no HDF5 file can take: one line, exit 2, nothing run, no file (issue 52)
-    for name in ("-", "/dev/null"):
+    fifo = os.path.join(d, "fifo.h5")
+    os.mkfifo(fifo)
+    for name in ("-", fifo):
         o = run([RUN, f"--output-name={name}", "--", "/bin/sh", "-c", f"touch {marker}"], d)
         lines = o.stderr.splitlines()
         check(o.returncode == 2 and len(lines) == 1 and "cannot be written to" in lines[0]
-              and not os.path.exists(marker) and not os.path.exists("/dev/null.1"),
+              and not os.path.exists(marker),
               f"--output-name={name}: refused in one line, nothing run ({o.returncode}, {lines})")
+    # /dev/null: measure and discard, said once, nothing written anywhere
+    # (not beside /dev/null, not in the directory, not in the private one)
+    before = sorted(os.listdir(d))
+    o = run([RUN, "--output-name=/dev/null", "--", APP, "work"], d)
+    lines = o.stderr.splitlines()
+    check(o.returncode == 0 and len(lines) == 1 and "taken and discarded" in lines[0]
+          and not glob.glob("/dev/null.*") and sorted(os.listdir(d)) == before,
+          f"--output-name=/dev/null: measured and discarded, one line ({o.returncode}, {lines}, "
+          f"{sorted(set(os.listdir(d)) - set(before))})")
+    o = run([RUN, "--output-name=/dev/null", "--passes=2", "--", "/bin/sh", "-c", f"touch {marker}"], d)
+    lines = o.stderr.splitlines()
+    check(o.returncode == 2 and len(lines) == 1 and "--passes" in lines[0] and not os.path.exists(marker),
+          f"--output-name=/dev/null --passes: refused in one line ({o.returncode}, {lines})")
+    # the refusal is said by rank 0 alone, whichever launcher's variable
+    # names the rank (issue 52: only Open MPI's was read); a stray RANK
+    # without torchrun's WORLD_SIZE names none
+    for var, rank, lines_want in (("PMI_RANK", "1", 0), ("PMIX_RANK", "2", 0), ("SLURM_PROCID", "3", 0),
+                                  ("MV2_COMM_WORLD_RANK", "1", 0), ("PALS_RANKID", "1", 0),
+                                  ("RANK WORLD_SIZE", "1", 0), ("PMI_RANK", "0", 1), ("RANK", "1", 1)):
+        env = dict(ENV, **{v: rank for v in var.split()})
+        o = run([RUN, "--output-name=-", "--", "/bin/sh", "-c", f"touch {marker}"], d, env=env)
+        lines = o.stderr.splitlines()
+        check(o.returncode == 2 and len(lines) == lines_want and not os.path.exists(marker),
+              f"{var}={rank}: the refusal in {len(lines)} lines, want {lines_want} ({o.returncode})")
     # no program: the forms of the command, not the whole list (issue 52)
     n = run([RUN], d)
     lines = n.stderr.splitlines()

@@ -21,7 +21,7 @@ OUTER, INNER = 4, 3
 
 
 def main():
-    run = tally.read(sys.argv[1])
+    run = tally.read(sys.argv[1], stored_tree=True)   # each thread's tree as written
     t = run.tables
     nth = int(sys.argv[2])
     check(int(run.meta["nranks"]) == 1 and int(run.meta["partial"]) == 0, "nranks 1, partial 0")

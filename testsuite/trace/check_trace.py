@@ -234,7 +234,7 @@ def main():
     excl = args[args.index("--exclude") + 1] if "--exclude" in args else None
     min_ns = int(args[args.index("--min-ns") + 1]) if "--min-ns" in args else 0
     anchor = h5[:-3] + ".trace/traces.otf2"
-    run = tally.read(h5)
+    run = tally.read(h5, stored_tree=True)   # the threads' trees as the runtime wrote them
     st, regs = run.tables["region_stats"], run.tables["regions"]
     kinds = dict(zip(regs["id"].astype(int), regs["kind"].astype(int)))
     visits = collections.Counter()

@@ -75,6 +75,15 @@ static void rank_finish(void)
 	/* a job of one rank writes through HDF5's POSIX driver, as a serial
 	 * program does: MPI-IO's set-up (its components load at the first
 	 * file open) costs more than the whole write and shares nothing */
+	if (p->opt.discard) {   /* --output-name=/dev/null: measured, nothing written (every rank sees it) */
+		tly_rt_final_end(1);
+		p->finished = 1;
+		if (p->rank == 0)
+			tly_rt_log(1, "measurement of %d rank(s) taken and discarded: the output is %s, nothing "
+				   "written", p->nranks, p->outname);
+		PMPI_Comm_free(&life.comm);
+		return;
+	}
 	rc = p->nranks > 1 ? tly_out_write_job(&life.comm, p->outname, sizeof p->outname)
 			   : tly_out_write(p->outname, sizeof p->outname, 0);
 	tly_rt_final_end(rc == 0);

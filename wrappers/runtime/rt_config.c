@@ -7,11 +7,13 @@
  */
 #include "runtime/rt.h"
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "tally_shared.h"
 
@@ -68,6 +70,20 @@ static int yes(int id)
 	return v;
 }
 
+/* 1 when the output name (in the output directory unless absolute) is
+ * the null device: the job is measured and nothing written (issue 52:
+ * tally-run --output-name=/dev/null). */
+static int null_device(const struct tly_rt_cfg *raw)
+{
+	struct stat st, null;
+	char path[PATH_MAX];
+
+	if (!raw->output_name[0])
+		return 0;
+	snprintf(path, sizeof path, "%s/%s", raw->output_name[0] == '/' ? "" : raw->output_dir, raw->output_name);
+	return !lstat(path, &st) && S_ISCHR(st.st_mode) && !stat("/dev/null", &null) && st.st_rdev == null.st_rdev;
+}
+
 void tly_rt_config_load(struct tly_rt_opts *o)
 {
 	memset(o, 0, sizeof *o);
@@ -90,6 +106,7 @@ void tly_rt_config_load(struct tly_rt_opts *o)
 	o->signals = yes(TLY_SET_signals);
 	o->disable = yes(TLY_SET_disable);
 	o->output_replace = yes(TLY_SET_output_replace);
+	o->discard = null_device(&o->raw);
 	o->max_depth = atoi(o->raw.max_depth);
 	if (o->max_depth < 1)   /* reported by rt_config_check.c */
 		o->max_depth = 1;

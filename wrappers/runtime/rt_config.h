@@ -22,6 +22,7 @@ struct tly_rt_opts {
 	int omp_counters;     /* counters at OpenMP region boundaries */
 	int region_counters;  /* counters at user region boundaries */
 	double budget_pct;    /* TALLY_BUDGET: percent of a thread's CPU time, 0: off */
+	int discard;          /* TALLY_OUTPUT_NAME is the null device (/dev/null): measured, nothing written */
 	int loaded;           /* tly_rt_config_load has filled it */
 };
 void tly_rt_config_load(struct tly_rt_opts *o);   /* quiet */

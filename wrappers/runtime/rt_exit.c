@@ -212,7 +212,7 @@ static int write_partial(const char *why, int watch)
 		arm_watchdog();
 	snprintf(p->why, sizeof p->why, "%s", why);
 	tly_rt_stop_all();
-	if (!p->in_mpi_job && p->job.size > 1) {
+	if (!p->in_mpi_job && p->job.size > 1 && !p->opt.discard) {
 		if (!tly_rt_helper_skip(p, tly_rt_now()) && write_piece(p, 1) == 0)
 			tly_rt_log(1, "%s: partial data of rank %d written", why, p->rank);
 		p->finished = 1;
@@ -230,7 +230,10 @@ static int write_partial(const char *why, int watch)
 	} else {
 		tly_rt_writers[0]->choose_name(path, sizeof path, ".partial.h5");
 	}
-	if (tly_rt_writers[0]->write(path, sizeof path, 1) == 0)
+	if (p->opt.discard)   /* --output-name=/dev/null: measured, nothing written */
+		tly_rt_log(p->rank == 0 ? 1 : 2, "%s: the data of rank %d discarded (the output is the null device)",
+			   why, p->rank);
+	else if (tly_rt_writers[0]->write(path, sizeof path, 1) == 0)
 		tly_rt_log(1, "%s: partial data written to %s", why, path);
 	p->finished = 1;
 	if (watch && !exit_state.guard)
@@ -318,6 +321,9 @@ static void at_exit(int status, void *arg)
 	tly_rt_stop_all();
 	if (tly_rt_helper_skip(p, tly_rt_now())) {
 		/* a wrapper script's helper command: not a rank (rt_helper.c) */
+	} else if (p->opt.discard) {   /* --output-name=/dev/null */
+		tly_rt_log(p->rank == 0 ? 1 : 2, "measurement taken and discarded: the output is the null device, "
+			   "nothing written");
 	} else if (p->job.size > 1) {
 		write_piece(p, 0);
 	} else {

@@ -185,28 +185,41 @@ static void sigkill_grace(void)
 }
 
 /* An output name no HDF5 file can take: standard output ("-"), or an
- * existing device or FIFO (/dev/null). The file is written by seeking
- * and renamed into place, so neither can hold it, and a suffixed name
- * beside /dev/null is no answer: refused in one line (rank 0's, under a
- * launcher), nothing run.  1 when refused. */
+ * existing device or FIFO other than the null device. The file is written
+ * by seeking and renamed into place, so neither can hold it, and a
+ * suffixed name beside a device is no answer: refused in one line (rank
+ * 0's, whichever launcher's variable names it), nothing run.  The null
+ * device (/dev/null) means measure and discard: the runtime measures,
+ * writes nothing and says so once at the end (runtime/rt_config.c), unless
+ * the passes are to be merged from files (--passes): refused too.
+ * 1 when refused. */
 static int refuse_output(void)
 {
 	const char *name = tly_setting_raw(TLY_SET_output_name), *dir = tly_setting_raw(TLY_SET_output_dir);
-	const char *rank = tly_env_raw("OMPI_COMM_WORLD_RANK");
+	const char *why;
 	char path[PATH_MAX];
-	struct stat st;
+	struct stat st, null;
 	int dev;
 
 	if (!name)
 		return 0;
 	snprintf(path, sizeof path, "%s/%s", name[0] == '/' ? "" : dir ? dir : ".", name);
 	dev = strcmp(name, "-") && !lstat(path, &st) && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode));
+	if (dev && S_ISCHR(st.st_mode) && !stat("/dev/null", &null) && st.st_rdev == null.st_rdev) {
+		if (!tly_setting_raw(TLY_SET_passes))
+			return 0;
+		if (tly_launcher_rank() <= 0)
+			fprintf(stderr, "tally-run: --output-name=%s with --passes: the passes are merged from the "
+				"files each run writes, so nothing can be discarded; nothing run (give a file name)\n", name);
+		return 1;
+	}
 	if (strcmp(name, "-") && !dev)
 		return 0;
-	if (!rank || !strcmp(rank, "0"))
+	why = dev ? "a device or FIFO" : "standard output";
+	if (tly_launcher_rank() <= 0)
 		fprintf(stderr, "tally-run: --output-name=%s: the job's HDF5 file cannot be written to %s (it is written "
-			"by seeking, then renamed into place); nothing run (give a file name; tally-report FILE -o - "
-			"prints a report to stdout)\n", name, dev ? "a device or FIFO" : "standard output");
+			"by seeking, then renamed into place); nothing run (give a file name, or /dev/null to measure "
+			"and discard; tally-report FILE -o - prints a report to stdout)\n", name, why);
 	return 1;
 }
 

@@ -353,7 +353,7 @@ static void job_start(void *comm_ptr)
 	char name[1024];
 	int e = 0, ok;
 
-	if (tly_parse_bool(p->opt.raw.trace) != 1 || tr->ar)
+	if (tly_parse_bool(p->opt.raw.trace) != 1 || tr->ar || p->opt.discard)   /* /dev/null: nothing written */
 		return;
 	read_opts(&tr->opt, &p->opt.raw);
 	tr->comm = comm_ptr;
