@@ -6,11 +6,14 @@ they stay true:
      through its public headers (papi.h, tally_gpu.h, ...) plus
      src/tally_shared.h and the settings table src/settings/settings.def.
   2. No include cycle between the folders of wrappers/.
-  3. wrappers/output/ (the writer) includes no producer folder: producers
-     register writer modules (output/out_module.h) instead.
-  4. runtime/ includes no other folder of wrappers/: the other parts join
-     its start-up and threads through runtime/rt_parts.h, the writer
-     through runtime/rt_writer.h.
+  3. wrappers/output/ (the writer) includes no other folder of wrappers/:
+     producers register writer modules (output/out_module.h), the runtime
+     its host table (output/out_host.h); the records it reads are its own
+     (output/out_records.h).
+  4. runtime/ includes no other folder of wrappers/ but output/ (the
+     records, output/out_records.h, and the writer's interface,
+     output/out_host.h): the other parts join its start-up and threads
+     through runtime/rt_parts.h.
   5. A header of a wrappers/ folder declares only functions that folder
      defines (or generates): no hub header declaring other folders' work.
   6. src/components/cuda/: component/, groups/ and pcsamp/ include
@@ -154,9 +157,10 @@ def main():
     graph = folder_graph(edges, folders)
     for cyc in cycles(graph):
         bad.append('include cycle between wrappers/ folders: ' + ' -> '.join(cyc))
-    for f in sorted(graph['output'] - {'runtime'}):
-        bad.append(f'wrappers/output includes producer folder {f}/ (register a writer module instead)')
-    for f in sorted(graph['runtime']):
+    for f in sorted(graph['output']):
+        bad.append(f'wrappers/output includes {f}/ (a producer registers a writer module, '
+                   'the runtime its host table: output/out_host.h)')
+    for f in sorted(graph['runtime'] - {'output'}):
         bad.append(f'wrappers/runtime includes {f}/ (use runtime/rt_parts.h instead)')
     for hdr, name in foreign_prototypes(root, folders):
         bad.append(f'{hdr} declares {name}(), which its folder does not define')

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "nvtx/nvtx.h"
+#include "output/out_host.h"
 #include "output/unify.h"
 #include "output/h5_par.h"
 
@@ -204,8 +205,8 @@ static int nvtx_write(const struct tly_out_ctx *c, const void *src, hid_t file, 
 		free(buf);      /* strings and sequences stay in the threads' arenas */
 	}
 	if (skipped && rank == 0)
-		tly_rt_log(1, "NVTX: %d payload table(s) not written (schema not registered on every rank, or "
-			   "variable-length fields, which parallel HDF5 1.10 cannot write)", skipped);
+		tly_out_log(1, "NVTX: %d payload table(s) not written (schema not registered on every rank, or "
+			    "variable-length fields, which parallel HDF5 1.10 cannot write)", skipped);
 	if (g2 >= 0)
 		H5Gclose(g2);
 	if (g1 >= 0)

@@ -1,9 +1,10 @@
 /*
  * h5_host.c - the writer library's side of output/h5_lib.h below the
  * writer: the preload library's host table (given by the entry point,
- * h5_entry.c) and the runtime's functions the writer's files call
+ * h5_entry.c) and the preload's functions the writer's files call
  * (h5_writer.c, h5_merge.c, nvtx/nvtx_h5.c), each through that table, so
- * those files are the same as when they were part of the preload library.
+ * those files are the same as when they were part of the preload library
+ * (there, output/out_host.c has tly_out_proc, tly_out_log, tly_out_now).
  */
 #include "output/h5_host.h"
 
@@ -12,38 +13,39 @@
 #include <string.h>
 
 #include "output/names.h"
+#include "output/out_host.h"
 #include "output/out_rows.h"
 #include "output/output.h"
 #include "output/unify.h"
-#include "runtime/rt_clock.h"
-#include "runtime/rt_log.h"
 
 /* Set once, by the preload library before its first call into this one
  * (under its load lock, output/h5_load.c); read-only afterwards. */
 static const struct tly_h5_host *host;
 
-/* The writer needs time only for its own duration (write_seconds): the
- * monotonic clock, the base of the runtime's clock too (rt_clock.h), read
- * by tly_rt_now's slow path since this copy is never "fast". */
-struct tly_rt_clock tly_rt_clk;
-
-void tly_rt_clock_calibrate(int64_t now)
-{
-	(void)now;
-}
-
-struct tly_rt_proc *tly_rt_proc(void)
+struct tly_rt_proc *tly_out_proc(void)
 {
 	return host->proc();
 }
 
-void tly_rt_log(int level, const char *fmt, ...)
+void tly_out_vlog(int level, const char *fmt, va_list ap)
+{
+	host->vlog(level, fmt, ap);
+}
+
+void tly_out_log(int level, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
 	host->vlog(level, fmt, ap);
 	va_end(ap);
+}
+
+/* The writer needs time for its own duration (write_seconds): the
+ * runtime's clock, which the preload's side of it read (out_gather.c). */
+int64_t tly_out_now(void)
+{
+	return host->now();
 }
 
 int tly_unify(void *comm, struct tly_rt_proc *p, struct tly_names *all, int32_t ***gid)

@@ -10,12 +10,12 @@
  *
  * Each side reaches the other only through a table of function pointers:
  * the preload hands the library a struct tly_h5_host (what the writer
- * needs of the runtime: the process, messages, the unified names, the
- * modules' rows, the staged file of output/out_stage.c) and gets back a
- * struct tly_h5_lib.  The library's one exported symbol is
- * TLY_H5_LIB_ENTRY (output/h5_entry.c, the top of the library); it keeps
- * the host table in output/h5_host.c, which gives the writer's files the
- * runtime's functions by their usual names.
+ * needs of the preload: the process, messages and clock of
+ * output/out_host.h, the unified names, the modules' rows, the staged
+ * file of output/out_stage.c) and gets back a struct tly_h5_lib.  The
+ * library's one exported symbol is TLY_H5_LIB_ENTRY (output/h5_entry.c,
+ * the top of the library); it keeps the host table in output/h5_host.c,
+ * which gives the writer's files those functions by their usual names.
  */
 #ifndef TALLY_H5_LIB_H
 #define TALLY_H5_LIB_H
@@ -30,12 +30,14 @@
 
 #define TLY_H5_LIB_NAME "libtally-h5.so"
 #define TLY_H5_LIB_ENTRY "tally_h5_writer_open"
-#define TLY_H5_ABI 2
+#define TLY_H5_ABI 3
 
 struct tly_h5_host {
 	int abi;   /* TLY_H5_ABI */
+	/* output/out_host.h */
 	struct tly_rt_proc *(*proc)(void);
 	void (*vlog)(int level, const char *fmt, va_list ap);
+	int64_t (*now)(void);
 	int (*unify)(void *comm, struct tly_rt_proc *p, struct tly_names *all, int32_t ***gid);
 	void (*names_free)(struct tly_names *nm);
 	void (*rows_build)(const struct tly_out_ctx *c, struct tly_rows *r);

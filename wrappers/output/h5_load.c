@@ -1,6 +1,6 @@
 /*
  * h5_load.c - the writer's entry points in the preload library
- * (output/output.h, runtime/rt_writer.h), which has no HDF5: they load the
+ * (output/output.h, output/out_host.h), which has no HDF5: they load the
  * HDF5 writer library libtally-h5.so (output/h5_lib.h) at their first
  * call and go through its table.
  *
@@ -26,12 +26,10 @@
 #include <unistd.h>
 
 #include "output/names.h"
+#include "output/out_host.h"
 #include "output/out_rows.h"
 #include "output/output.h"
 #include "output/unify.h"
-#include "runtime/rt.h"
-#include "runtime/rt_log.h"
-#include "runtime/rt_writer.h"
 
 const char *tly_out_why(int e)
 {
@@ -46,8 +44,9 @@ const char *tly_out_why(int e)
 
 static const struct tly_h5_host host = {
 	.abi = TLY_H5_ABI,
-	.proc = tly_rt_proc,
-	.vlog = tly_rt_vlog,
+	.proc = tly_out_proc,
+	.vlog = tly_out_vlog,
+	.now = tly_out_now,
 	.unify = tly_unify,
 	.names_free = tly_names_free,
 	.rows_build = tly_out_rows_build,
@@ -173,12 +172,12 @@ static void load(void)
 	void *h;
 
 	if (lib_path(path, sizeof path) != 0) {
-		tly_rt_log(1, "cannot tell where libtally-preload.so was loaded from, so the HDF5 writer "
-			   "library " TLY_H5_LIB_NAME " beside it cannot be loaded; no measurement file written");
+		tly_out_log(1, "cannot tell where libtally-preload.so was loaded from, so the HDF5 writer "
+			    "library " TLY_H5_LIB_NAME " beside it cannot be loaded; no measurement file written");
 		return;
 	}
 	if ((bad = untrusted(path))) {
-		tly_rt_log(1, "the HDF5 writer library %s is not loaded: %s; no measurement file written", path, bad);
+		tly_out_log(1, "the HDF5 writer library %s is not loaded: %s; no measurement file written", path, bad);
 		return;
 	}
 	h = dlopen(path, (bind_now ? RTLD_NOW : RTLD_LAZY) | RTLD_LOCAL);
@@ -186,8 +185,8 @@ static void load(void)
 	if (!open_fn || !(lib = open_fn(&host))) {
 		const char *e = dlerror();
 
-		tly_rt_log(1, "cannot load the HDF5 writer library %s (%s); no measurement file written", path,
-			   e ? e : "not this version's");
+		tly_out_log(1, "cannot load the HDF5 writer library %s (%s); no measurement file written", path,
+			    e ? e : "not this version's");
 		lib = NULL;
 	}
 }
@@ -208,7 +207,7 @@ const struct tly_h5_lib *tly_h5_lib_load(void)
  * written its file yet loads the writer here, while they are live. */
 __attribute__((destructor)) static void load_before_fini(void)
 {
-	const struct tly_rt_proc *p = tly_rt_proc();
+	const struct tly_rt_proc *p = tly_out_proc();
 
 	if (p->active && !p->finished) {
 		bind_now = 1;
@@ -240,7 +239,7 @@ int tly_out_merge(const char *dir, int size, char *path, size_t len)
 	return w ? w->merge(dir, size, path, len) : -ELIBACC;
 }
 
-const struct tly_rt_writer tly_rt_writer_h5 = {
+const struct tly_out_writer tly_out_writer_h5 = {
 	.init = tly_out_init,
 	.write = tly_out_write,
 	.merge = tly_out_merge,

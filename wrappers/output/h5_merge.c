@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "output/out_file.h"
+#include "output/out_host.h"
 #include "output/out_stage.h"
 #include "output/output.h"
 
@@ -253,7 +254,7 @@ static int merge_dataset(struct merge *m, hid_t out, const char *name)
 			jobwide = H5Tget_class(mt) == H5T_COMPOUND && H5Tget_member_index(mt, "rank") < 0;
 			oreg = int_member(mt, "region");
 		} else if (H5Tequal(nt, mt) <= 0) {
-			tly_rt_log(1, "job pieces differ in table %s (different events?): cannot be merged", name);
+			tly_out_log(1, "job pieces differ in table %s (different events?): cannot be merged", name);
 			rc = -1;
 		}
 		rows = rc ? NULL : read_rows(ds, mt, &n);
@@ -357,16 +358,16 @@ static int open_pieces(struct merge *m, const char *dir, int size)
 static int publish(struct tly_out_stage *st, char *path, size_t len)
 {
 	char final[1300], where[1600];
-	int e = tly_out_stage_publish(st, path, tly_rt_proc()->opt.output_replace, final, sizeof final);
+	int e = tly_out_stage_publish(st, path, tly_out_proc()->opt.output_replace, final, sizeof final);
 
 	if (e) {
-		tly_rt_log(1, "cannot rename the merged file to %s (%s); the measurement stays in %s", final,
-			   strerror(-e), tly_out_stage_where(st, where, sizeof where));
+		tly_out_log(1, "cannot rename the merged file to %s (%s); the measurement stays in %s", final,
+			    strerror(-e), tly_out_stage_where(st, where, sizeof where));
 		tly_out_stage_close(st);
 		return -1;
 	}
 	if (strcmp(final, path)) {
-		tly_rt_log(1, "%s exists; the job file is %s (TALLY_OUTPUT_REPLACE=1 replaces it)", path, final);
+		tly_out_log(1, "%s exists; the job file is %s (TALLY_OUTPUT_REPLACE=1 replaces it)", path, final);
 		snprintf(path, len, "%s", final);
 	}
 	return 0;

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "runtime/rt.h"
+#include "output/out_records.h"
 
 #define TLY_C_I32 int32_t
 #define TLY_C_I64 int64_t

@@ -20,6 +20,7 @@
 #include "output/out_job.h"
 #include "output/h5_par.h"
 #include "output/out_file.h"
+#include "output/out_host.h"
 #include "output/out_stage.h"
 #include "output/out_rows.h"
 #include "output/output.h"
@@ -241,13 +242,13 @@ static int write_all(struct wctx *w, struct tly_rt_proc *p, struct tly_rows *row
 	for (int i = 0; i < TLY_NTABLES && rc == 0; i++)
 		rc = write_table(w, i, rows->t[i], rows->n[i]);
 	if (w->nindep && w->rank == 0)
-		tly_rt_log(2, "%d table(s) written by independent, not collective, MPI-IO (HDF5's "
-			   "H5Pget_mpio_no_collective_cause 0x%x)", w->nindep, (unsigned)w->why);
+		tly_out_log(2, "%d table(s) written by independent, not collective, MPI-IO (HDF5's "
+			    "H5Pget_mpio_no_collective_cause 0x%x)", w->nindep, (unsigned)w->why);
 	/* a gathered file: the slowest rank's time up to the gather, then rank 0's */
 	if (w->job)
-		secs = (double)(w->job->before_ns + tly_rt_now() - w->job->at) / 1e9;
+		secs = (double)(w->job->before_ns + tly_out_now() - w->job->at) / 1e9;
 	else
-		secs = (double)reduce_i64(w, tly_rt_now() - t0, MPI_MAX) / 1e9;
+		secs = (double)reduce_i64(w, tly_out_now() - t0, MPI_MAX) / 1e9;
 	attr_write(w, "write_seconds", H5T_NATIVE_DOUBLE, &secs, NULL);
 	return rc;
 }
@@ -264,15 +265,15 @@ static int finish_file(struct tly_out_stage *st, char *path, size_t len, int rc)
 		tly_out_stage_discard(st);
 		return rc;
 	}
-	e = tly_out_stage_publish(st, path, tly_rt_proc()->opt.output_replace, final, sizeof final);
+	e = tly_out_stage_publish(st, path, tly_out_proc()->opt.output_replace, final, sizeof final);
 	if (e) {
-		tly_rt_log(1, "cannot rename the complete file to %s (%s); the measurement stays in %s", final,
-			   strerror(-e), tly_out_stage_where(st, where, sizeof where));
+		tly_out_log(1, "cannot rename the complete file to %s (%s); the measurement stays in %s", final,
+			    strerror(-e), tly_out_stage_where(st, where, sizeof where));
 		tly_out_stage_close(st);
 		return e;
 	}
 	if (strcmp(final, path))
-		tly_rt_log(1, "%s exists; writing %s instead (TALLY_OUTPUT_REPLACE=1 replaces it)", path, final);
+		tly_out_log(1, "%s exists; writing %s instead (TALLY_OUTPUT_REPLACE=1 replaces it)", path, final);
 	snprintf(path, len, "%s", final);
 	return 0;
 }
@@ -309,7 +310,7 @@ static int write_file(struct wctx *w, const struct tly_out_ctx *c, const struct 
 	e = open_file(w, path, need_bytes(w, rows), &st);
 	if (e) {
 		if (!quiet)
-			tly_rt_log(1, "cannot create %s (%s); no measurement file written", path, tly_out_why(e));
+			tly_out_log(1, "cannot create %s (%s); no measurement file written", path, tly_out_why(e));
 		return e;
 	}
 	w->dxpl = H5Pcreate(H5P_DATASET_XFER);
@@ -330,7 +331,7 @@ static int write_file(struct wctx *w, const struct tly_out_ctx *c, const struct 
 	else
 		tly_out_stage_close(&st);
 	if (rc && !quiet)
-		tly_rt_log(1, "writing %s failed (%s); no measurement file written", path, tly_out_why(rc));
+		tly_out_log(1, "writing %s failed (%s); no measurement file written", path, tly_out_why(rc));
 	return rc;
 }
 
@@ -373,13 +374,13 @@ int tly_h5_write_job(struct tly_out_job *j, char *path, size_t len)
 /* This process's file alone: its names, its rows. */
 int tly_out_write(char *path, size_t len, int partial)
 {
-	struct tly_rt_proc *p = tly_rt_proc();
+	struct tly_rt_proc *p = tly_out_proc();
 	struct wctx w = { .file = -1 };
 	struct tly_names all = { 0 };
 	struct tly_rows rows = { 0 };
 	struct tly_out_ctx ctx;
 	int32_t **gid = NULL;
-	int64_t t0 = tly_rt_now();
+	int64_t t0 = tly_out_now();
 	int rc;
 
 	errno = 0;

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "runtime/rt.h"
+#include "output/out_host.h"
 #include "tally_shared.h"
 
 int tly_out_private_dir(char *buf, size_t len)
@@ -27,12 +27,12 @@ int tly_out_private_dir(char *buf, size_t len)
 	snprintf(buf, len, "%s/tally-%ld", base, (long)geteuid());
 	fd = tly_safe_own_dir(buf, 077);   /* made, then checked on its descriptor, never by name */
 	if (fd == -EPERM) {
-		tly_rt_log(1, "%s is not a private directory of this user (a link, not a directory, another owner "
-			   "or open to others); not writing there", buf);
+		tly_out_log(1, "%s is not a private directory of this user (a link, not a directory, another owner "
+			    "or open to others); not writing there", buf);
 		return -1;
 	}
 	if (fd < 0) {
-		tly_rt_log(1, "cannot create the private directory %s: %s", buf, strerror(-fd));
+		tly_out_log(1, "cannot create the private directory %s: %s", buf, strerror(-fd));
 		return -1;
 	}
 	close(fd);

@@ -19,6 +19,7 @@
  * PMPI_ names.
  */
 #include "output/out_gather.h"
+#include "output/out_host.h"
 
 #include "output/out_module.h"
 
@@ -175,7 +176,7 @@ int tly_out_gather(MPI_Comm comm, struct tly_rt_proc *p, int parts, const struct
 		ok = room_make(&m, size, v, all) == 0;
 	PMPI_Bcast(&ok, 1, MPI_INT, 0, comm);
 	if (ok) {
-		job->at = tly_rt_now();
+		job->at = tly_out_now();
 		me.before_ns = job->at - t0;
 		gather_rows(comm, rank, size, &me, send, &m);
 		if (rank == 0)

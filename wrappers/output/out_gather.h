@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "output/h5_schema.h"
-#include "runtime/rt.h"
+#include "output/out_records.h"
 
 /* Beyond this many bytes of rows in the whole job the file is written in
  * parallel whatever TALLY_OUTPUT_GATHER says: rank 0 holds every row

@@ -16,9 +16,9 @@
 #include <stdlib.h>
 
 #include "output/h5_lib.h"
+#include "output/out_host.h"
 #include "output/out_rows.h"
 #include "output/unify.h"
-#include "runtime/rt.h"
 
 /* Every module's write() hook (those need no HDF5: the trace's archive),
  * collective; a gathered file's datasets are rank 0's alone. */
@@ -60,8 +60,8 @@ static int write_parallel(MPI_Comm comm, struct tly_out_job *j, char *path, size
 
 int tly_out_write_job(MPI_Comm *comm, char *path, size_t len)
 {
-	struct tly_rt_proc *p = tly_rt_proc();
-	struct tly_out_job j = { .t0 = tly_rt_now() };
+	struct tly_rt_proc *p = tly_out_proc();
+	struct tly_out_job j = { .t0 = tly_out_now() };
 	int rank = p->rank, rc;   /* in *comm: MPI_COMM_WORLD's duplicate */
 
 	errno = 0;

@@ -17,7 +17,7 @@
 
 #include "output/h5_schema.h"
 #include "output/names.h"
-#include "runtime/rt.h"
+#include "output/out_records.h"
 
 /* What a module is given: the same on every rank of one write. */
 struct tly_out_ctx {

@@ -5,7 +5,7 @@
  * and the file goes to the user's private directory (output/out_file.c),
  * never to a shared /tmp where others could plant links.
  */
-#include "runtime/rt.h"
+#include "output/out_host.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -27,7 +27,7 @@ static const char *writable_dir(const char *dir, char *buf, size_t len)
 	e = errno;
 	if (tly_out_private_dir(buf, len) != 0)
 		return dir;   /* the write then fails with its own message */
-	tly_rt_log(1, "output directory '%s' is not writable (%s); writing to %s instead", dir, strerror(e), buf);
+	tly_out_log(1, "output directory '%s' is not writable (%s); writing to %s instead", dir, strerror(e), buf);
 	return buf;
 }
 
@@ -65,7 +65,7 @@ static void given_name(char *buf, size_t len, const char *dir, const char *name,
 
 void tly_out_choose_name(char *buf, size_t len, const char *suffix)
 {
-	struct tly_rt_proc *p = tly_rt_proc();
+	struct tly_rt_proc *p = tly_out_proc();
 	const char *name = p->opt.raw.output_name, *dir;
 	char given[PATH_MAX], priv[PATH_MAX], stamp[32];
 	time_t now = time(NULL);

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output/out_host.h"
+
 void *tly_rows_alloc(struct tly_rows *r, int tid, int64_t n, size_t size)
 {
 	r->t[tid] = calloc((size_t)(n ? n : 1), size);
@@ -32,8 +34,8 @@ static void take(const struct tly_out_module *m, struct tly_rows *mine, struct t
 		if (!mine->t[i])
 			continue;
 		if (!declares(m, i) || r->t[i]) {
-			tly_rt_log(1, "writer module %s filled table %s it does not own; dropped", m->name,
-				   tly_h5_table_names[i]);
+			tly_out_log(1, "writer module %s filled table %s it does not own; dropped", m->name,
+				    tly_h5_table_names[i]);
 			free(mine->t[i]);
 			continue;
 		}

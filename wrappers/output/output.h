@@ -1,6 +1,7 @@
 /*
  * output.h - the writer's entry points (output/h5_writer.c, h5_merge.c);
- * the runtime reaches them through runtime/rt_writer.h.
+ * the runtime reaches them through output/out_host.h's writer table
+ * (output/h5_load.c, tly_out_writer_h5).
  */
 #ifndef TALLY_OUTPUT_H
 #define TALLY_OUTPUT_H

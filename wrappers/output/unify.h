@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "output/names.h"
-#include "runtime/rt.h"
+#include "output/out_records.h"
 
 /* Key of node n of thread t into buf. */
 void tly_node_key(const struct tly_rt_thread *t, int32_t n, char *buf, size_t len);

@@ -9,13 +9,10 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
+#include "output/out_records.h"
+
 /* ---- the job of a process without MPI (runtime/rt_job.c) -------------- */
-struct tly_rt_job {
-	int rank, size;       /* from the launcher's environment; 0 and 1 when none */
-	int known;            /* a launcher said */
-	char launcher[32];    /* which variables said it */
-	char id[96];          /* job identity, safe in a file name */
-};
+/* struct tly_rt_job: output/out_records.h, in the process record. */
 /* Rank, size and identity from RANK/WORLD_SIZE, OMPI_COMM_WORLD_*,
  * PMIX_RANK, PMI_RANK/PMI_SIZE, SLURM_PROCID/SLURM_NTASKS; 1 when found. */
 int tly_rt_job_env(struct tly_rt_job *j);

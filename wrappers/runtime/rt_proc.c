@@ -1,7 +1,8 @@
 /*
- * rt_proc.c - the process's measurement state (struct tly_rt_proc, rt.h):
- * the one object every file of the runtime reads.  It calls nothing, so
- * it stands below them all; the start-up (rt_state.c) fills it.
+ * rt_proc.c - the process's measurement state (struct tly_rt_proc,
+ * output/out_records.h): the one object every file of the runtime reads.
+ * It calls nothing, so it stands below them all; the start-up
+ * (rt_state.c) fills it.
  */
 #include "runtime/rt.h"
 

@@ -16,7 +16,7 @@
  * named it.  Not for hot paths: callers cache per address. */
 int tly_rt_srcname(const void *pc, int is_return, char *name, size_t nlen, char *raw, size_t rlen);
 /* A region name "<label> @ <src>" that carries its raw address after
- * TLY_RT_ADDR_SEP (rt.h). */
+ * TLY_RT_ADDR_SEP (output/out_records.h). */
 void tly_rt_name_with_address(char *buf, size_t len, const char *label, const char *src, const char *raw);
 
 /* ---- OpenMP region names (rt_ompname.c) -------------------------------- */
