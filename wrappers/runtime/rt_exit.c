@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -32,6 +33,8 @@ static struct {
 	volatile sig_atomic_t exit_status;
 	sigjmp_buf *volatile guard;  /* MPI_Finalize's, while it runs */
 	volatile sig_atomic_t abandoned;
+	atomic_int said;           /* the end's one line about the file is out */
+	volatile pid_t tid;        /* the thread the watchdog was armed on: the writer's */
 } exit_state;
 
 /* A signal that arrived while the file was being written (mpirun sends
@@ -46,18 +49,22 @@ static void deliver_deferred(void)
 		tly_rt_die(sig);
 }
 
-/* Async-signal-safe: one line on stderr without stdio, saying where the
- * unfinished file of a write abandoned at exit() went. */
+/* Async-signal-safe: one line on stderr without stdio, saying what became
+ * of the file the exit() deadline found: taken unfinished, left in its
+ * private directory, put in place just before (the watchdog ran on the
+ * writer's thread after its rename: the writer never says it), or none. */
 static void say_abandoned_raw(void)
 {
 	char where[1400];
 	int rc = tly_rt_writers[0]->abandon(where, sizeof where);
 	const char *head = "tally: the process's end took longer than TALLY_EXIT_TIMEOUT; ";
 	const char *what = rc == 1 ? "the file it was writing is left unfinished as "
-			   : rc < 0 ? "the file it was writing stays, unfinished, in " : NULL;
+			   : rc < 0 ? "the file it was writing stays, unfinished, in "
+			   : rc == 2 ? "the file it was writing is complete, in place as "
+			   : "no measurement file was written";
 
-	if (!what)
-		return;   /* none under way, or it was just put in place */
+	if (atomic_exchange(&exit_state.said, 1))
+		return;   /* the writer said it */
 	if (write(2, head, strlen(head)) < 0 || write(2, what, strlen(what)) < 0 || write(2, where, strlen(where)) < 0
 	    || write(2, "\n", 1) < 0)
 		return;
@@ -69,8 +76,10 @@ static void watchdog(int sig)
 {
 	sigjmp_buf *jb = exit_state.guard;
 	int dying = tly_rt_signal_caught();
+	pid_t tid = exit_state.tid;
 
-	(void)sig;
+	if (tid > 0 && (pid_t)syscall(SYS_gettid) != tid && syscall(SYS_tgkill, getpid(), tid, sig) == 0)
+		return;   /* alarm() is the process's: the deadline acts on the writer's thread */
 	if (jb && !dying) {
 		exit_state.guard = NULL;
 		exit_state.abandoned = 1;
@@ -87,6 +96,7 @@ static void arm_watchdog(void)
 	int secs = tly_rt_proc()->opt.exit_timeout;
 
 	if (secs > 0 && !exit_state.guard) {   /* the job's end has one deadline, not two */
+		exit_state.tid = (pid_t)syscall(SYS_gettid);
 		signal(SIGALRM, watchdog);
 		alarm((unsigned)secs);
 	}
@@ -230,8 +240,12 @@ static int write_partial(const char *why, int watch)
 	} else {
 		tly_rt_writers[0]->choose_name(path, sizeof path, ".partial.h5");
 	}
-	if (tly_rt_writers[0]->write(path, sizeof path, 1) == 0)
-		tly_rt_log(1, "%s: partial data written to %s", why, path);
+	if (tly_rt_writers[0]->write(path, sizeof path, 1) == 0) {
+		if (watch && !exit_state.guard)
+			alarm(0);   /* a watchdog after this would say it again */
+		if (!watch || !atomic_exchange(&exit_state.said, 1))
+			tly_rt_log(1, "%s: partial data written to %s", why, path);
+	}
 	p->finished = 1;
 	if (watch && !exit_state.guard)
 		alarm(0);
@@ -322,8 +336,11 @@ static void at_exit(int status, void *arg)
 		write_piece(p, 0);
 	} else {
 		tly_rt_writers[0]->choose_name(path, sizeof path, ".h5");
-		if (tly_rt_writers[0]->write(path, sizeof path, 0) == 0)
-			tly_rt_log(1, "measurement written to %s", path);
+		if (tly_rt_writers[0]->write(path, sizeof path, 0) == 0) {
+			alarm(0);   /* a watchdog after this would say it again */
+			if (!atomic_exchange(&exit_state.said, 1))
+				tly_rt_log(1, "measurement written to %s", path);
+		}
 	}
 	p->finished = 1;
 	alarm(0);
@@ -336,6 +353,7 @@ void tly_rt_guard_arm(sigjmp_buf *jb)
 
 	if (secs <= 0)
 		return;
+	exit_state.tid = (pid_t)syscall(SYS_gettid);
 	signal(SIGALRM, watchdog);
 	exit_state.guard = jb;
 	alarm((unsigned)secs);
