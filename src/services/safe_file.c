@@ -274,9 +274,21 @@ static int follow_trusted(const char *dir)
 	return fd;
 }
 
+/* 1 for "/proc/self/fd/<n>": a directory this process holds open, named
+ * by its descriptor (the kernel's link goes to the open directory itself,
+ * not through any name). */
+static int is_own_fd_path(const char *dir)
+{
+	const char *n = dir + strlen("/proc/self/fd/");
+
+	if (strncmp(dir, "/proc/self/fd/", strlen("/proc/self/fd/")) || !*n)
+		return 0;
+	return strspn(n, "0123456789") == strlen(n);
+}
+
 int tly_safe_open_dir(const char *dir)
 {
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (is_own_fd_path(dir) ? 0 : O_NOFOLLOW));
 
 	if (fd >= 0)
 		return fd;

@@ -49,6 +49,13 @@ static void inflight_set(const struct tly_out_stage *s)
 	inflight.privfd = fcntl(s->privfd, F_DUPFD_CLOEXEC, 0);
 	inflight.ino = s->ino;
 	snprintf(inflight.dir, sizeof inflight.dir, "%s", s->dir);
+	if (!strncmp(s->dir, "/proc/self/fd/", 14)) {   /* a job directory by its descriptor: its name, for messages */
+		ssize_t k = readlink(s->dir, inflight.dir, sizeof inflight.dir - 1);
+
+		inflight.dir[k > 0 ? k : 0] = '\0';
+		if (k <= 0)
+			snprintf(inflight.dir, sizeof inflight.dir, "%s", s->dir);
+	}
 	snprintf(inflight.priv, sizeof inflight.priv, "%s", s->priv);
 	snprintf(inflight.base, sizeof inflight.base, "%s", s->base);
 	if (n > 3 && !strcmp(s->base + n - 3, ".h5"))

@@ -107,7 +107,8 @@ static void arm_watchdog(void)
  * directory of this user that nobody else may write to, never a link:
  * checked on the descriptor the safe-file service opened after the mkdir,
  * never by the name (which a neighbour who can write the output directory
- * may swap between the two).  What it holds is kept in `made`. */
+ * may swap between the two).  What it holds is kept in `made`; its
+ * descriptor is returned (-1 when not to be used). */
 static int job_dir_make(const char *dir, struct stat *made)
 {
 	int fd = tly_safe_own_dir(dir, 022);
@@ -124,8 +125,7 @@ static int job_dir_make(const char *dir, struct stat *made)
 			close(fd);
 		return -1;
 	}
-	close(fd);
-	return 0;
+	return fd;
 }
 
 /* 1 when the job directory's name still holds the directory made. */
@@ -140,11 +140,13 @@ static int job_dir_same(const char *dir, const struct stat *made)
 	return same;
 }
 
-/* The piece written under its own name `own` becomes rank<r>.h5 (rt_job_dir.c);
- * 0 when placed and no other job's pieces met this one's, else said. */
-static int place_piece(const struct tly_rt_proc *p, const char *dir, const char *own)
+/* The piece written under its own name `own` in the job directory (`dir`
+ * by name for messages, `at` for the work) becomes rank<r>.h5
+ * (rt_job_dir.c); 0 when placed and no other job's pieces met this
+ * one's, else said. */
+static int place_piece(const struct tly_rt_proc *p, const char *dir, const char *at, const char *own)
 {
-	int placed = tly_rt_job_place(dir, own, p->rank);
+	int placed = tly_rt_job_place(at, own, p->rank);
 	char name[32];
 
 	if (placed < 0) {
@@ -153,7 +155,7 @@ static int place_piece(const struct tly_rt_proc *p, const char *dir, const char 
 		return -1;
 	}
 	snprintf(name, sizeof name, "rank%05d.h5", p->rank);
-	if (placed > 0 || tly_rt_job_is_ambiguous(dir)) {
+	if (placed > 0 || tly_rt_job_is_ambiguous(at)) {
 		tly_rt_log(1, "two processes claim rank %d of the job %s: jobs that one process starts with the same "
 			   "RANK and WORLD_SIZE cannot be told apart (start each from a subshell or script of its own, "
 			   "or give it TORCHELASTIC_RUN_ID); nothing in %s is merged, this piece is %s/%s", p->rank,
@@ -163,39 +165,18 @@ static int place_piece(const struct tly_rt_proc *p, const char *dir, const char 
 	return 0;
 }
 
-/* A process of a job without MPI (rt_job.c) writes its piece into the
- * job directory; the one whose piece completes the set merges them into
- * the job file.  0 when the piece is written. */
-static int write_piece(struct tly_rt_proc *p, int partial)
+/* After this process's piece is in place: the one whose piece completes
+ * the set merges them into the job file (the pieces read through `at`). */
+static void merge_pieces(struct tly_rt_proc *p, const char *dir, const char *at, char *path, size_t len)
 {
-	char path[1024], dir[1200], piece[1300];
-	struct stat made;
-	const char *own;
-
-	tly_rt_writers[0]->choose_name(path, sizeof path, ".h5");
-	tly_rt_job_dir(path, &p->job, dir, sizeof dir);
-	if (job_dir_make(dir, &made) != 0)
-		return -1;
-	tly_rt_job_sweep(dir, tly_rt_job_top_start(&p->job));
-	snprintf(piece, sizeof piece, "%s/p%ld-rank%05d.h5", dir, (long)getpid(), p->rank);
-	if (tly_rt_writers[0]->write(piece, sizeof piece, partial) != 0)
-		return -1;
-	if (!job_dir_same(dir, &made)) {
-		tly_rt_log(1, "the job directory %s was renamed or replaced by someone else; the piece of rank %d "
-			   "is in the directory under its new name, and no job file is written", dir, p->rank);
-		return -1;
-	}
-	own = strrchr(piece, '/') + 1;   /* the name really written */
-	if (place_piece(p, dir, own) != 0)
-		return 0;
-	if (!tly_rt_job_claim_merge(dir, p->job.size)) {
+	if (!tly_rt_job_claim_merge(at, p->job.size)) {
 		/* the job's first process says where the pieces wait: a job
 		 * whose other processes never come still says so */
 		tly_rt_log(p->rank == 0 ? 1 : 2, "the piece of rank %d of %d is in %s; the process that completes "
 			   "the set merges them (tally-report %s reads them meanwhile)", p->rank, p->job.size, dir, dir);
-		return 0;
+		return;
 	}
-	if (tly_rt_writers[0]->merge(dir, p->job.size, path, sizeof path) == 0) {
+	if (tly_rt_writers[0]->merge(at, p->job.size, path, len) == 0) {
 		tly_rt_job_clean(dir);
 		tly_rt_log(1, "measurement of %d processes (ranks from %s) written to %s", p->job.size,
 			   p->job.launcher, path);
@@ -203,7 +184,45 @@ static int write_piece(struct tly_rt_proc *p, int partial)
 		tly_rt_log(1, "the pieces of the job could not be merged; they stay in %s (tally-report %s "
 			   "reads them)", dir, dir);
 	}
-	return 0;
+}
+
+/* A process of a job without MPI (rt_job.c) writes its piece into the
+ * job directory; the one whose piece completes the set merges them into
+ * the job file.  Everything after the check works through the checked
+ * descriptor (/proc/self/fd/N, the safe-file service's own; by name only
+ * without /proc): a name swapped after the check (a link, a directory of
+ * another) never receives a piece nor gives one.  0 when the piece is
+ * written. */
+static int write_piece(struct tly_rt_proc *p, int partial)
+{
+	char path[1024], dir[1200], piece[1300], at[1200];
+	struct stat made;
+	const char *own;
+	int jfd, rc = -1;
+
+	tly_rt_writers[0]->choose_name(path, sizeof path, ".h5");
+	tly_rt_job_dir(path, &p->job, dir, sizeof dir);
+	if ((jfd = job_dir_make(dir, &made)) < 0)
+		return -1;
+	snprintf(at, sizeof at, "/proc/self/fd/%d", jfd);
+	if (access(at, F_OK) != 0)
+		snprintf(at, sizeof at, "%s", dir);   /* no /proc: by name */
+	tly_rt_job_sweep(at, tly_rt_job_top_start(&p->job));
+	snprintf(piece, sizeof piece, "%s/p%ld-rank%05d.h5", at, (long)getpid(), p->rank);
+	if (tly_rt_writers[0]->write(piece, sizeof piece, partial) != 0)
+		goto out;
+	own = strrchr(piece, '/') + 1;   /* the name really written */
+	if (!job_dir_same(dir, &made)) {
+		tly_rt_log(1, "the job directory %s was renamed or replaced by someone else; the piece of rank %d "
+			   "is in the directory under its new name, and no job file is written", dir, p->rank);
+		goto out;
+	}
+	rc = 0;
+	if (place_piece(p, dir, at, own) == 0)
+		merge_pieces(p, dir, at, path, sizeof path);
+out:
+	close(jfd);
+	return rc;
 }
 
 /* 1 when another write is under way (nothing done), else 0.  `watch`:
