@@ -111,6 +111,8 @@ int tly_out_stage_abandon(char *where, size_t len)
 		}
 		if (where && len)
 			where[0] = '\0';
+		if (st == ABANDONED)
+			return 3;   /* an earlier deadline took it and said so */
 		if (st != IDLE || !atomic_load(&inflight.published))
 			return 0;
 		join3(where, len, inflight.dir, "/", inflight.final);

@@ -63,8 +63,8 @@ static void say_abandoned_raw(void)
 			   : rc == 2 ? "the file it was writing is complete, in place as "
 			   : "no measurement file was written";
 
-	if (atomic_exchange(&exit_state.said, 1))
-		return;   /* the writer said it */
+	if (rc == 3 || atomic_exchange(&exit_state.said, 1))
+		return;   /* said by the signal's deadline, or by the writer */
 	if (write(2, head, strlen(head)) < 0 || write(2, what, strlen(what)) < 0 || write(2, where, strlen(where)) < 0
 	    || write(2, "\n", 1) < 0)
 		return;
@@ -297,6 +297,8 @@ static int signal_late(int sig, int secs)
 
 	if (rc == 2)
 		return 1;   /* the file went into place just then: said by its writer */
+	if (rc == 3)
+		return 0;   /* taken by the exit() deadline, which said so */
 	if (rc == 1)
 		tly_rt_log(1, "%s: the partial file was not complete after TALLY_EXIT_TIMEOUT=%d s; what it holds is "
 			   "left, unfinished, as %s; the process ends as the signal says", strsignal(sig), secs, where);
