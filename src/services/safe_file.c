@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -81,43 +82,101 @@ FILE *tly_safe_open_own(const char *path)
 	return f;
 }
 
-static int own_dir(const char *dir)
-{
-	struct stat st;
-
-	if (lstat(dir, &st) != 0)
-		return -1;
-	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022)) {
-		errno = EPERM;
-		return -1;
-	}
-	return 0;
-}
-
 int tly_safe_private_dir(const char *dir)
 {
 	char parent[4096];
 	char *slash;
+	int fd, pfd;
 
-	if (!dir || !*dir || strlen(dir) >= sizeof parent) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (mkdir(dir, 0700) == 0 || errno == EEXIST)
-		return own_dir(dir);
-	if (errno != ENOENT)
-		return -1;
-	/* one missing level (~/.cache on a fresh account) */
+	if (!dir || !*dir || strlen(dir) >= sizeof parent)
+		return -EINVAL;
+	fd = tly_safe_own_dir(dir, 022);   /* made, then checked on its descriptor */
+	if (fd != -ENOENT)
+		return fd;
+	/* one missing level (~/.cache on a fresh account), made the same way */
 	snprintf(parent, sizeof parent, "%s", dir);
 	slash = strrchr(parent, '/');
-	if (!slash || slash == parent)
-		return -1;
+	if (!slash || slash == parent || !slash[1])
+		return -ENOENT;
 	*slash = '\0';
-	if (mkdir(parent, 0700) != 0 && errno != EEXIST)
-		return -1;
-	if (mkdir(dir, 0700) != 0 && errno != EEXIST)
-		return -1;
-	return own_dir(dir);
+	pfd = tly_safe_own_dir(parent, 022);
+	if (pfd < 0)
+		return pfd;
+	fd = tly_safe_own_dir_at(pfd, slash + 1, 022);
+	close(pfd);
+	return fd;
+}
+
+FILE *tly_safe_create_at(int dirfd, const char *name, char *tmp, size_t len)
+{
+	static const char abc[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	unsigned char r[6];
+	char tail[7];
+	FILE *f;
+	int fd = -EEXIST, n;
+
+	for (int i = 0; i < 16 && fd == -EEXIST; i++) {
+		if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r)
+			for (size_t k = 0; k < sizeof r; k++)
+				r[k] = (unsigned char)(((unsigned)clock() >> k) ^ (unsigned)getpid() ^ (unsigned)(i * 31 + k));
+		for (size_t k = 0; k < sizeof r; k++)
+			tail[k] = abc[r[k] % (sizeof abc - 1)];
+		tail[6] = '\0';
+		n = snprintf(tmp, len, "%s.%s.tmp", name, tail);
+		if (n < 0 || (size_t)n >= len || strchr(name, '/')) {
+			errno = strchr(name, '/') ? EINVAL : ENAMETOOLONG;
+			return NULL;
+		}
+		fd = tly_safe_file_at(dirfd, tmp, O_WRONLY, 0600, 0);   /* O_EXCL, no link followed */
+	}
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	f = fdopen(fd, "wb");
+	if (!f) {
+		int e = errno;
+
+		close(fd);
+		unlinkat(dirfd, tmp, 0);
+		errno = e;
+	}
+	return f;
+}
+
+int tly_safe_commit_at(FILE *f, int dirfd, const char *tmp, const char *name, int ok)
+{
+	int e = EIO, rc;
+
+	ok = !ferror(f) && ok;
+	if (fclose(f) != 0)
+		ok = 0, e = errno;
+	if (ok && (rc = tly_safe_move_at(dirfd, tmp, dirfd, name, 1)) == 0)
+		return 0;
+	if (ok)
+		e = -rc;
+	unlinkat(dirfd, tmp, 0);
+	errno = e;
+	return -1;
+}
+
+FILE *tly_safe_open_own_at(int dirfd, const char *name)
+{
+	struct stat st;
+	FILE *f;
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);   /* a FIFO never blocks */
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+		close(fd);
+		errno = EPERM;
+		return NULL;
+	}
+	f = fdopen(fd, "rb");
+	if (!f)
+		close(fd);
+	return f;
 }
 
 /* 1 when the directory open on `fd` has no entry but . and .. */
@@ -215,9 +274,21 @@ static int follow_trusted(const char *dir)
 	return fd;
 }
 
+/* 1 for "/proc/self/fd/<n>": a directory this process holds open, named
+ * by its descriptor (the kernel's link goes to the open directory itself,
+ * not through any name). */
+static int is_own_fd_path(const char *dir)
+{
+	const char *n = dir + strlen("/proc/self/fd/");
+
+	if (strncmp(dir, "/proc/self/fd/", strlen("/proc/self/fd/")) || !*n)
+		return 0;
+	return strspn(n, "0123456789") == strlen(n);
+}
+
 int tly_safe_open_dir(const char *dir)
 {
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (is_own_fd_path(dir) ? 0 : O_NOFOLLOW));
 
 	if (fd >= 0)
 		return fd;

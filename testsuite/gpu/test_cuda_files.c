@@ -89,6 +89,7 @@ static void cache_dir(void)
 {
 	char dir[768], want[256], target[128], link[128];
 	struct stat st;
+	int fd;
 
 	unsetenv("XDG_CACHE_HOME");
 	unsetenv("HOME");
@@ -96,7 +97,8 @@ static void cache_dir(void)
 	tly_cu_cache_dir(dir, sizeof dir);
 	snprintf(want, sizeof want, "%s/tally-%ld/cache", base, (long)geteuid());
 	TH_CHECK(!strcmp(dir, want));
-	TH_EQ(tly_safe_private_dir(dir), 0);
+	TH_CHECK((fd = tly_safe_private_dir(dir)) >= 0);   /* its descriptor */
+	close(fd);
 	TH_EQ(lstat(dir, &st), 0);
 	TH_EQ(st.st_mode & 0777, 0700);
 	TH_EQ(st.st_uid, geteuid());
@@ -105,19 +107,20 @@ static void cache_dir(void)
 	tly_cu_cache_dir(dir, sizeof dir);
 	snprintf(want, sizeof want, "%s/tally", base);
 	TH_CHECK(!strcmp(dir, want));
-	TH_EQ(tly_safe_private_dir(dir), 0);
+	TH_CHECK((fd = tly_safe_private_dir(dir)) >= 0);
+	close(fd);
 	TH_EQ(lstat(dir, &st), 0);
 	TH_EQ(st.st_mode & 0777, 0700);
 	TH_EQ(chmod(dir, 0777), 0);
-	errno = 0;
-	TH_EQ(tly_safe_private_dir(dir), -1);
-	TH_EQ(errno, EPERM);
+	TH_EQ(tly_safe_private_dir(dir), -EPERM);
+	TH_EQ(lstat(dir, &st), 0);
+	TH_EQ(st.st_mode & 0777, 0777);   /* refused, never changed */
 
 	snprintf(target, sizeof target, "%s/elsewhere", base);
 	snprintf(link, sizeof link, "%s/linked", base);
 	TH_EQ(mkdir(target, 0700), 0);
 	TH_EQ(symlink(target, link), 0);
-	TH_EQ(tly_safe_private_dir(link), -1);
+	TH_EQ(tly_safe_private_dir(link), -EPERM);
 }
 
 /* Reading back: this user's regular file only. */

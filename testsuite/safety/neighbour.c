@@ -10,11 +10,18 @@
  *       own;
  *   trace DIR LOG EVIL        a new directory whose name holds ".trace"
  *       is moved away (to .moved.N) and a link to EVIL (her directory
- *       of links to victim files) put in its place.
+ *       of links to victim files) put in its place;
+ *   parts DIR LOG EVIL        a new directory whose name ends in ".parts"
+ *       (the job directory of a job without MPI) is moved away (to
+ *       .moved.N) and, in turn, a link to EVIL (her directory of links
+ *       to victim files) or a directory of hers, open to all (0777),
+ *       holding the same links, put in its place ("NAME .moved.N link"
+ *       or "... dir" in LOG).
  *
  * It runs until it is killed.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,6 +34,38 @@ static int ends_with(const char *s, const char *tail)
 	size_t a = strlen(s), b = strlen(tail);
 
 	return a >= b && !strcmp(s + a - b, tail);
+}
+
+/* "parts": the job directory moved away; in its place a link to EVIL or
+ * (every other time) a directory of hers open to all with EVIL's links. */
+static void parts_swap(const char *evil, const char *from, const char *dir, FILE *log, int *n, const char *name)
+{
+	char to[PATH_MAX], link[PATH_MAX], target[PATH_MAX], entry[PATH_MAX];
+	struct dirent *e;
+	DIR *d;
+	ssize_t k;
+
+	snprintf(to, sizeof to, "%s/.moved.%d", dir, ++*n);
+	if (rename(from, to) != 0)
+		return;
+	if (*n % 2) {
+		if (symlink(evil, from) == 0)
+			fprintf(log, "%s .moved.%d link\n", name, *n);
+		return;
+	}
+	if (mkdir(from, 0777) != 0 || chmod(from, 0777) != 0 || !(d = opendir(evil)))
+		return;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.') {
+			snprintf(link, sizeof link, "%s/%s", evil, e->d_name);
+			snprintf(entry, sizeof entry, "%s/%s", from, e->d_name);
+			if ((k = readlink(link, target, sizeof target - 1)) > 0) {
+				target[k] = '\0';
+				(void)symlink(target, entry);
+			}
+		}
+	closedir(d);
+	fprintf(log, "%s .moved.%d dir\n", name, *n);
 }
 
 static void act(char **argv, int argc, const char *name, int created, FILE *log, int *n)
@@ -45,6 +84,11 @@ static void act(char **argv, int argc, const char *name, int created, FILE *log,
 			fprintf(log, "%s %s\n", name, argv[4 + (*n)++]);
 		return;
 	}
+	if (!strcmp(argv[1], "parts")) {
+		if (ends_with(name, ".parts") && lstat(from, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid != getuid())
+			parts_swap(argv[4], from, argv[2], log, n, name);
+		return;
+	}
 	if (!strstr(name, ".trace") || lstat(from, &st) != 0 || !S_ISDIR(st.st_mode))
 		return;
 	snprintf(to, sizeof to, "%s/.moved.%d", argv[2], ++*n);
@@ -58,7 +102,7 @@ int main(int argc, char **argv)
 	int fd, n = 0;
 	FILE *log;
 
-	if (argc < 5 || (strcmp(argv[1], "adopt") && strcmp(argv[1], "trace")))
+	if (argc < 5 || (strcmp(argv[1], "adopt") && strcmp(argv[1], "trace") && strcmp(argv[1], "parts")))
 		return 2;
 	fd = inotify_init1(IN_CLOEXEC);
 	log = fopen(argv[3], "a");

@@ -71,6 +71,9 @@ TALLY_OUTPUT_REPLACE=1 measure --output-dir=out --output-name=busy.h5
 grep -q "cannot rename" err.txt || bad "rename failure not reported"
 grep -q "written to" err.txt && bad "'written' printed though the rename failed"
 ls out/busy.h5.*.tmp >/dev/null 2>&1 || bad "the data is not kept in the .tmp file"
+# ... said once, where the data stays (issue 47: also "no measurement file written")
+grep -q "no measurement file written" err.txt && bad "'no measurement file written' though the data stays: $(cat err.txt)"
+[ "$(grep -c '^tally' err.txt)" = 1 ] || bad "the rename failure said in $(grep -c '^tally' err.txt) lines, want one"
 
 # 7. a job without MPI (ranks from the launcher's environment): its job
 # directory is 0700 whatever the umask, while a piece waits in it; one

@@ -63,6 +63,17 @@ for v in 99999999999999999999999 0x10; do
   grep -q $'\e' err.txt && bad "a raw escape reached stderr"
   [ "$(grep -vc '^tally' err.txt)" = 0 ] || bad "a message was split over lines"
 done
+# a 10 KB value of a library setting: said once (it was said by the
+# runtime and again by the library), never echoed whole (issue 47)
+long=$(head -c 10000 /dev/zero | tr '\0' x)
+TALLY_PERF_RDPMC=$long "$run" --output-name=l.h5 --output-replace -- "$app" 0 >/dev/null 2>err.txt || bad "run failed"
+[ "$(grep -c TALLY_PERF_RDPMC err.txt)" = 1 ] || bad "a 10 KB TALLY_PERF_RDPMC said $(grep -c TALLY_PERF_RDPMC err.txt) times, want once"
+[ "$(wc -L <err.txt)" -lt 1000 ] || bad "a 10 KB value echoed whole ($(wc -L <err.txt) characters on a line)"
+# a malformed TALLY_PASSES with a newline: said on one line, escaped (issue 47)
+TALLY_PASSES=$'2\nfoo' "$run" --output-name=pp.h5 --output-replace -- "$app" 0 >/dev/null 2>err.txt || bad "run failed"
+cat err.txt
+grep -q 'passes=2\\nfoo' err.txt || bad "a malformed TALLY_PASSES is not said escaped"
+[ "$(grep -vc '^tally' err.txt)" = 0 ] || bad "a malformed TALLY_PASSES split a message"
 # the library alone (no tally-run): its own settings said once each
 mkdir lib
 (cd lib && TALLY_PERF_RDPMC=maybe PAPI_NO_WARNING=perhaps TALLY_CUDA_TIMING=zz "$app" 0 hl >/dev/null 2>../err.txt) \

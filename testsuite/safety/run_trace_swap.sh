@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
-# run_trace_swap.sh APP MPI_APP TALLY_RUN NEIGHBOUR [RUNS] - the trace
+# run_trace_swap.sh APP MPI_APP TALLY_RUN NEIGHBOUR [RUNS [MPI_RUNS]] - the trace
 # directory swap (issue 47), as root with a neighbour `mallory` (made with
 # useradd when absent) who can write the output directory: 0777 not
 # sticky ("world"), then 2770 of her group ("group").  NEIGHBOUR
 # (neighbour.c, mode trace) replaces every directory whose name holds
 # ".trace" by a link to her directory, whose traces.otf2, traces.def,
 # traces/N.evt and traces/N.def are links to root's victim files.  RUNS
-# serial runs (default 5) and 3 MPI jobs of 2 ranks per mode under
+# serial runs (default 5) and MPI_RUNS (default 3) MPI jobs of 2 ranks
+# per mode under
 # tally-run --trace: the victims are never touched, the exit status is the
 # program's, and each run either says where its archive is (a directory
 # holding traces.otf2, found under the name the neighbour moved it to if
 # it did) or that the trace was not taken / stays elsewhere.
 set -u
-app=$1 mpiapp=$2 run=$3 neighbour=$4 runs=${5:-5}
+app=$1 mpiapp=$2 run=$3 neighbour=$4 runs=${5:-5} mpiruns=${6:-3}
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root (a second user acts as the neighbour)"; exit 77; }
 id mallory >/dev/null 2>&1 || useradd -M -s /usr/sbin/nologin mallory 2>/dev/null \
   || { echo "SKIP: no user mallory and no useradd"; exit 77; }
@@ -31,7 +32,7 @@ sum0=$(cd "$work/victims" && stat -c '%n %s %Y %a %U' v* && cat v*)
 evil=$work/evil; mkdir -p "$evil/traces"
 for k in "${!names[@]}"; do ln -s "$work/victims/v$k" "$evil/${names[$k]}"; done
 chown -R -h mallory:mallory "$evil"
-fail=0 runsdone=0 wrote=0 said=0
+fail=0 runsdone=0 wrote=0 said=0 t0=$(date +%s)
 bad() { echo "FAILED: $*"; fail=1; }
 victims() {
   [ "$(cd "$work/victims" && stat -c '%n %s %Y %a %U' v* && cat v*)" = "$sum0" ] \
@@ -64,7 +65,7 @@ for mode in world group; do
     rc=$?; [ $rc = 7 ] || bad "$mode serial $i: exit status $rc, want 7: $(cat "$work/err")"
     victims "$mode serial $i"; outcome "$mode serial $i" "$work/err" "$log" "$out"; runsdone=$((runsdone + 1))
   done
-  for i in 1 2 3; do
+  for i in $(seq 1 "$mpiruns"); do
     timeout 120 mpirun --oversubscribe -np 2 "$run" --trace --output-dir="$out" --output-name="m$i.h5" \
       --exit-timeout=20 -- "$mpiapp" 5 >/dev/null 2>"$work/err"
     rc=$?; [ $rc = 5 ] || bad "$mode mpi $i: exit status $rc, want 5: $(cat "$work/err")"
@@ -73,6 +74,6 @@ for mode in world group; do
   kill $nb; wait $nb 2>/dev/null; nb=
   echo "$mode: $(grep -vc watching "$log") directories swapped"
 done
-echo "$runsdone runs: $wrote wrote their archive, $said said why not"
+echo "$runsdone runs in $(( $(date +%s) - t0 )) s (load $(cut -d' ' -f1-3 /proc/loadavg)): $wrote wrote their archive, $said said why not"
 [ $fail = 0 ] && echo "all trace-swap checks passed"
 exit $fail

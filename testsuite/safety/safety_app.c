@@ -20,16 +20,17 @@ int main(int argc, char **argv)
 {
 	volatile double x = 0;
 	int status = argc > 1 ? atoi(argv[1]) : 0;
+	const char *region = getenv("SAFETY_REGION") ? getenv("SAFETY_REGION") : "work";   /* any bytes */
 
 #ifdef SAFETY_MPI
 	MPI_Init(&argc, &argv);
 #endif
 	if (argc > 2 && !strcmp(argv[2], "hl"))   /* a PAPI_hl region: its own summary file */
-		PAPI_hl_region_begin("work");
+		PAPI_hl_region_begin(region);
 	for (int i = 0; i < 2000000; i++)
 		x += i * 0.5;
 	if (argc > 2 && !strcmp(argv[2], "hl"))
-		PAPI_hl_region_end("work");
+		PAPI_hl_region_end(region);
 	if (getenv("SAFETY_CHDIR") && chdir(getenv("SAFETY_CHDIR")) != 0)   /* before the job's end */
 		perror("chdir");
 #ifdef SAFETY_MPI

@@ -255,8 +255,10 @@ static int write_all(struct wctx *w, struct tly_rt_proc *p, struct tly_rows *row
 
 /* Renames the complete file into place without replacing another (one
  * rank does it for the job); `path` receives the name used.  A failed
- * write is removed, so its space is free for the partial files. */
-static int finish_file(struct tly_out_stage *st, char *path, size_t len, int rc)
+ * write is removed, so its space is free for the partial files.  A
+ * complete file that cannot be renamed stays where the one line it says
+ * names (`*told`: the caller says nothing more). */
+static int finish_file(struct tly_out_stage *st, char *path, size_t len, int rc, int *told)
 {
 	char final[1200], where[1600];
 	int e;
@@ -270,6 +272,7 @@ static int finish_file(struct tly_out_stage *st, char *path, size_t len, int rc)
 		tly_out_log(1, "cannot rename the complete file to %s (%s); the measurement stays in %s", final,
 			    strerror(-e), tly_out_stage_where(st, where, sizeof where));
 		tly_out_stage_close(st);
+		*told = 1;
 		return e;
 	}
 	if (strcmp(final, path))
@@ -303,6 +306,7 @@ static int write_file(struct wctx *w, const struct tly_out_ctx *c, const struct 
 	struct tly_rt_proc *p = c->p;
 	struct tly_out_stage st;
 	int rc = -1, e, quiet = w->comm || w->job;   /* a job file's failure is told by the caller, once */
+	int told = 0;
 
 	/* written under a unique temporary name and renamed when complete: a
 	 * reader never sees a half-written file, a writer killed mid-way
@@ -327,10 +331,10 @@ static int write_file(struct wctx *w, const struct tly_out_ctx *c, const struct 
 	rc = agree(w, H5Fclose(w->file) >= 0 && rc == 0) ? 0 : -failure(w);
 	errno = 0;
 	if (w->rank == 0)
-		rc = finish_file(&st, path, len, rc);
+		rc = finish_file(&st, path, len, rc, &told);
 	else
 		tly_out_stage_close(&st);
-	if (rc && !quiet)
+	if (rc && !quiet && !told)
 		tly_out_log(1, "writing %s failed (%s); no measurement file written", path, tly_out_why(rc));
 	return rc;
 }

@@ -41,8 +41,9 @@ struct tly_out_writer {
 	void (*choose_name)(char *buf, size_t len, const char *suffix);
 	/* The exit deadline passed during a write: the file, unfinished, moved
 	 * to `<stem>.unfinished.h5` (output/out_stage.h, tly_out_stage_abandon;
-	 * async-signal-safe).  1 moved (`where`), 2 the write ended meanwhile,
-	 * 0 no file under way, -errno it stays where `where` says. */
+	 * async-signal-safe).  1 moved (`where`), 2 the write ended meanwhile
+	 * (`where`: the file in place), 3 an earlier deadline took it, 0 no
+	 * file under way, -errno it stays where `where` says. */
 	int (*abandon)(char *where, size_t len);
 };
 

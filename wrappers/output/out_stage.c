@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,6 +35,7 @@ static struct {
 	int dirfd, privfd;
 	unsigned long long ino;
 	char dir[1024], priv[256], base[256], unfinished[256];
+	char final[256];              /* the name the last file published took */
 } inflight;
 
 static void inflight_set(const struct tly_out_stage *s)
@@ -47,6 +49,13 @@ static void inflight_set(const struct tly_out_stage *s)
 	inflight.privfd = fcntl(s->privfd, F_DUPFD_CLOEXEC, 0);
 	inflight.ino = s->ino;
 	snprintf(inflight.dir, sizeof inflight.dir, "%s", s->dir);
+	if (!strncmp(s->dir, "/proc/self/fd/", 14)) {   /* a job directory by its descriptor: its name, for messages */
+		ssize_t k = readlink(s->dir, inflight.dir, sizeof inflight.dir - 1);
+
+		inflight.dir[k > 0 ? k : 0] = '\0';
+		if (k <= 0)
+			snprintf(inflight.dir, sizeof inflight.dir, "%s", s->dir);
+	}
 	snprintf(inflight.priv, sizeof inflight.priv, "%s", s->priv);
 	snprintf(inflight.base, sizeof inflight.base, "%s", s->base);
 	if (n > 3 && !strcmp(s->base + n - 3, ".h5"))
@@ -102,7 +111,12 @@ int tly_out_stage_abandon(char *where, size_t len)
 		}
 		if (where && len)
 			where[0] = '\0';
-		return st == IDLE && atomic_load(&inflight.published) ? 2 : 0;
+		if (st == ABANDONED)
+			return 3;   /* an earlier deadline took it and said so */
+		if (st != IDLE || !atomic_load(&inflight.published))
+			return 0;
+		join3(where, len, inflight.dir, "/", inflight.final);
+		return 2;
 	}
 	rc = tly_safe_move_at(inflight.privfd, inflight.base, inflight.dirfd, inflight.unfinished, 0);
 	if (rc == 0) {
@@ -324,31 +338,55 @@ static void remove_private(struct tly_out_stage *s)
 		(void)tly_safe_remove_at(s->dirfd, s->priv, 1, s->ino);
 }
 
-int tly_out_stage_publish(struct tly_out_stage *s, const char *path, int replace, char *final, size_t len)
+/* The rename under the mark PUBLISHING; returns the name taken in `name`. */
+static int move_into_place(struct tly_out_stage *s, int replace, char *name, size_t len)
 {
-	char name[256];
-	size_t keep = strlen(path) - strlen(s->base);   /* path's directory part, as given */
-	int rc = inflight_end(s, 1);
+	int rc = -EEXIST;
 
-	if (rc) {   /* the exit deadline moved it out as <stem>.unfinished.h5 */
-		snprintf(final, len, "%s/%s", s->dir, inflight.unfinished);
-		return rc;
-	}
-	rc = -EEXIST;
-	snprintf(name, sizeof name, "%s", s->base);
+	snprintf(name, len, "%s", s->base);
 	if (replace)
 		rc = tly_safe_move_at(s->privfd, s->base, s->dirfd, name, 1);
 	for (int n = 1; !replace && rc == -EEXIST && n < 10000; n++) {
 		rc = tly_safe_move_at(s->privfd, s->base, s->dirfd, name, 0);
 		if (rc == -EEXIST)
-			numbered(s->base, n, name, sizeof name);
+			numbered(s->base, n, name, len);
 	}
+	return rc;
+}
+
+/* From the mark to the file in place (or back to WRITING when the rename
+ * failed), SIGALRM waits on this thread: the exit() watchdog that
+ * interrupted the writer there could neither let the rename end nor take
+ * the file (it waited 2 s, said nothing, left the `.tmp`); after it the
+ * watchdog finds the file in place (tly_out_stage_abandon: 2, its name). */
+int tly_out_stage_publish(struct tly_out_stage *s, const char *path, int replace, char *final, size_t len)
+{
+	char name[256];
+	size_t keep = strlen(path) - strlen(s->base);   /* path's directory part, as given */
+	sigset_t alrm, was;
+	int rc, st = PUBLISHING;
+
+	sigemptyset(&alrm);
+	sigaddset(&alrm, SIGALRM);
+	pthread_sigmask(SIG_BLOCK, &alrm, &was);
+	rc = inflight_end(s, 1);
+	if (rc) {   /* the exit deadline moved it out as <stem>.unfinished.h5 */
+		pthread_sigmask(SIG_SETMASK, &was, NULL);
+		snprintf(final, len, "%s/%s", s->dir, inflight.unfinished);
+		return rc;
+	}
+	rc = move_into_place(s, replace, name, sizeof name);
 	snprintf(final, len, "%.*s%s", (int)keep, path, name);
 	if (rc == 0) {
+		if (inflight.ino == s->ino)
+			snprintf(inflight.final, sizeof inflight.final, "%s", name);
 		atomic_fetch_add(&inflight.published, 1);
 		remove_private(s);
 		tly_out_stage_close(s);
+	} else if (inflight.ino == s->ino) {
+		atomic_compare_exchange_strong(&inflight.state, &st, WRITING);   /* the deadline may take it */
 	}
+	pthread_sigmask(SIG_SETMASK, &was, NULL);
 	return rc;
 }
 

@@ -69,8 +69,9 @@ int tly_out_stage_publish_dir(struct tly_out_stage *s, const char *path, char *f
  * replacing anything) and the private directory removed; a publish that
  * comes later does nothing.  Async-signal-safe (system calls only).
  * 1 when moved (its name in `where`), 2 when the write ended meanwhile
- * (the file is in place), 0 when no file was being written, or -errno
- * (it stays in the private directory: `where`). */
+ * (the file is in place, its name in `where`), 3 when an earlier
+ * deadline took it, 0 when no file was being written, or -errno (it
+ * stays in the private directory: `where`). */
 int tly_out_stage_abandon(char *where, size_t len);
 /* "<dir>/<private directory>/<file>" for messages. */
 const char *tly_out_stage_where(const struct tly_out_stage *s, char *buf, size_t len);

@@ -34,7 +34,8 @@ static void load_one(int id, struct tly_rt_cfg *cfg, int say)
 	char why[640];
 
 	if (v && strlen(v) >= sizeof cfg->events) {
-		if (say)
+		/* claimed as below: the library's copy does not say it again */
+		if (say && (!tly_setting_is_library(id) || tly_setting_claim(id)))
 			tly_rt_log_job(1, "%s is longer than %zu characters; using the default '%s'",
 				       r->env, sizeof cfg->events - 1, r->def);
 		v = NULL;

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -32,6 +33,8 @@ static struct {
 	volatile sig_atomic_t exit_status;
 	sigjmp_buf *volatile guard;  /* MPI_Finalize's, while it runs */
 	volatile sig_atomic_t abandoned;
+	atomic_int said;           /* the end's one line about the file is out */
+	volatile pid_t tid;        /* the thread the watchdog was armed on: the writer's */
 } exit_state;
 
 /* A signal that arrived while the file was being written (mpirun sends
@@ -46,18 +49,22 @@ static void deliver_deferred(void)
 		tly_rt_die(sig);
 }
 
-/* Async-signal-safe: one line on stderr without stdio, saying where the
- * unfinished file of a write abandoned at exit() went. */
+/* Async-signal-safe: one line on stderr without stdio, saying what became
+ * of the file the exit() deadline found: taken unfinished, left in its
+ * private directory, put in place just before (the watchdog ran on the
+ * writer's thread after its rename: the writer never says it), or none. */
 static void say_abandoned_raw(void)
 {
 	char where[1400];
 	int rc = tly_rt_writers[0]->abandon(where, sizeof where);
 	const char *head = "tally: the process's end took longer than TALLY_EXIT_TIMEOUT; ";
 	const char *what = rc == 1 ? "the file it was writing is left unfinished as "
-			   : rc < 0 ? "the file it was writing stays, unfinished, in " : NULL;
+			   : rc < 0 ? "the file it was writing stays, unfinished, in "
+			   : rc == 2 ? "the file it was writing is complete, in place as "
+			   : "no measurement file was written";
 
-	if (!what)
-		return;   /* none under way, or it was just put in place */
+	if (rc == 3 || atomic_exchange(&exit_state.said, 1))
+		return;   /* said by the signal's deadline, or by the writer */
 	if (write(2, head, strlen(head)) < 0 || write(2, what, strlen(what)) < 0 || write(2, where, strlen(where)) < 0
 	    || write(2, "\n", 1) < 0)
 		return;
@@ -69,8 +76,10 @@ static void watchdog(int sig)
 {
 	sigjmp_buf *jb = exit_state.guard;
 	int dying = tly_rt_signal_caught();
+	pid_t tid = exit_state.tid;
 
-	(void)sig;
+	if (tid > 0 && (pid_t)syscall(SYS_gettid) != tid && syscall(SYS_tgkill, getpid(), tid, sig) == 0)
+		return;   /* alarm() is the process's: the deadline acts on the writer's thread */
 	if (jb && !dying) {
 		exit_state.guard = NULL;
 		exit_state.abandoned = 1;
@@ -87,6 +96,7 @@ static void arm_watchdog(void)
 	int secs = tly_rt_proc()->opt.exit_timeout;
 
 	if (secs > 0 && !exit_state.guard) {   /* the job's end has one deadline, not two */
+		exit_state.tid = (pid_t)syscall(SYS_gettid);
 		signal(SIGALRM, watchdog);
 		alarm((unsigned)secs);
 	}
@@ -97,7 +107,8 @@ static void arm_watchdog(void)
  * directory of this user that nobody else may write to, never a link:
  * checked on the descriptor the safe-file service opened after the mkdir,
  * never by the name (which a neighbour who can write the output directory
- * may swap between the two).  What it holds is kept in `made`. */
+ * may swap between the two).  What it holds is kept in `made`; its
+ * descriptor is returned (-1 when not to be used). */
 static int job_dir_make(const char *dir, struct stat *made)
 {
 	int fd = tly_safe_own_dir(dir, 022);
@@ -114,8 +125,7 @@ static int job_dir_make(const char *dir, struct stat *made)
 			close(fd);
 		return -1;
 	}
-	close(fd);
-	return 0;
+	return fd;
 }
 
 /* 1 when the job directory's name still holds the directory made. */
@@ -130,11 +140,13 @@ static int job_dir_same(const char *dir, const struct stat *made)
 	return same;
 }
 
-/* The piece written under its own name `own` becomes rank<r>.h5 (rt_job_dir.c);
- * 0 when placed and no other job's pieces met this one's, else said. */
-static int place_piece(const struct tly_rt_proc *p, const char *dir, const char *own)
+/* The piece written under its own name `own` in the job directory (`dir`
+ * by name for messages, `at` for the work) becomes rank<r>.h5
+ * (rt_job_dir.c); 0 when placed and no other job's pieces met this
+ * one's, else said. */
+static int place_piece(const struct tly_rt_proc *p, const char *dir, const char *at, const char *own)
 {
-	int placed = tly_rt_job_place(dir, own, p->rank);
+	int placed = tly_rt_job_place(at, own, p->rank);
 	char name[32];
 
 	if (placed < 0) {
@@ -143,7 +155,7 @@ static int place_piece(const struct tly_rt_proc *p, const char *dir, const char 
 		return -1;
 	}
 	snprintf(name, sizeof name, "rank%05d.h5", p->rank);
-	if (placed > 0 || tly_rt_job_is_ambiguous(dir)) {
+	if (placed > 0 || tly_rt_job_is_ambiguous(at)) {
 		tly_rt_log(1, "two processes claim rank %d of the job %s: jobs that one process starts with the same "
 			   "RANK and WORLD_SIZE cannot be told apart (start each from a subshell or script of its own, "
 			   "or give it TORCHELASTIC_RUN_ID); nothing in %s is merged, this piece is %s/%s", p->rank,
@@ -153,39 +165,18 @@ static int place_piece(const struct tly_rt_proc *p, const char *dir, const char 
 	return 0;
 }
 
-/* A process of a job without MPI (rt_job.c) writes its piece into the
- * job directory; the one whose piece completes the set merges them into
- * the job file.  0 when the piece is written. */
-static int write_piece(struct tly_rt_proc *p, int partial)
+/* After this process's piece is in place: the one whose piece completes
+ * the set merges them into the job file (the pieces read through `at`). */
+static void merge_pieces(struct tly_rt_proc *p, const char *dir, const char *at, char *path, size_t len)
 {
-	char path[1024], dir[1200], piece[1300];
-	struct stat made;
-	const char *own;
-
-	tly_rt_writers[0]->choose_name(path, sizeof path, ".h5");
-	tly_rt_job_dir(path, &p->job, dir, sizeof dir);
-	if (job_dir_make(dir, &made) != 0)
-		return -1;
-	tly_rt_job_sweep(dir, tly_rt_job_top_start(&p->job));
-	snprintf(piece, sizeof piece, "%s/p%ld-rank%05d.h5", dir, (long)getpid(), p->rank);
-	if (tly_rt_writers[0]->write(piece, sizeof piece, partial) != 0)
-		return -1;
-	if (!job_dir_same(dir, &made)) {
-		tly_rt_log(1, "the job directory %s was renamed or replaced by someone else; the piece of rank %d "
-			   "is in the directory under its new name, and no job file is written", dir, p->rank);
-		return -1;
-	}
-	own = strrchr(piece, '/') + 1;   /* the name really written */
-	if (place_piece(p, dir, own) != 0)
-		return 0;
-	if (!tly_rt_job_claim_merge(dir, p->job.size)) {
+	if (!tly_rt_job_claim_merge(at, p->job.size)) {
 		/* the job's first process says where the pieces wait: a job
 		 * whose other processes never come still says so */
 		tly_rt_log(p->rank == 0 ? 1 : 2, "the piece of rank %d of %d is in %s; the process that completes "
 			   "the set merges them (tally-report %s reads them meanwhile)", p->rank, p->job.size, dir, dir);
-		return 0;
+		return;
 	}
-	if (tly_rt_writers[0]->merge(dir, p->job.size, path, sizeof path) == 0) {
+	if (tly_rt_writers[0]->merge(at, p->job.size, path, len) == 0) {
 		tly_rt_job_clean(dir);
 		tly_rt_log(1, "measurement of %d processes (ranks from %s) written to %s", p->job.size,
 			   p->job.launcher, path);
@@ -193,7 +184,45 @@ static int write_piece(struct tly_rt_proc *p, int partial)
 		tly_rt_log(1, "the pieces of the job could not be merged; they stay in %s (tally-report %s "
 			   "reads them)", dir, dir);
 	}
-	return 0;
+}
+
+/* A process of a job without MPI (rt_job.c) writes its piece into the
+ * job directory; the one whose piece completes the set merges them into
+ * the job file.  Everything after the check works through the checked
+ * descriptor (/proc/self/fd/N, the safe-file service's own; by name only
+ * without /proc): a name swapped after the check (a link, a directory of
+ * another) never receives a piece nor gives one.  0 when the piece is
+ * written. */
+static int write_piece(struct tly_rt_proc *p, int partial)
+{
+	char path[1024], dir[1200], piece[1300], at[1200];
+	struct stat made;
+	const char *own;
+	int jfd, rc = -1;
+
+	tly_rt_writers[0]->choose_name(path, sizeof path, ".h5");
+	tly_rt_job_dir(path, &p->job, dir, sizeof dir);
+	if ((jfd = job_dir_make(dir, &made)) < 0)
+		return -1;
+	snprintf(at, sizeof at, "/proc/self/fd/%d", jfd);
+	if (access(at, F_OK) != 0)
+		snprintf(at, sizeof at, "%s", dir);   /* no /proc: by name */
+	tly_rt_job_sweep(at, tly_rt_job_top_start(&p->job));
+	snprintf(piece, sizeof piece, "%s/p%ld-rank%05d.h5", at, (long)getpid(), p->rank);
+	if (tly_rt_writers[0]->write(piece, sizeof piece, partial) != 0)
+		goto out;
+	own = strrchr(piece, '/') + 1;   /* the name really written */
+	if (!job_dir_same(dir, &made)) {
+		tly_rt_log(1, "the job directory %s was renamed or replaced by someone else; the piece of rank %d "
+			   "is in the directory under its new name, and no job file is written", dir, p->rank);
+		goto out;
+	}
+	rc = 0;
+	if (place_piece(p, dir, at, own) == 0)
+		merge_pieces(p, dir, at, path, sizeof path);
+out:
+	close(jfd);
+	return rc;
 }
 
 /* 1 when another write is under way (nothing done), else 0.  `watch`:
@@ -233,8 +262,12 @@ static int write_partial(const char *why, int watch)
 	if (p->opt.discard)   /* --output-name=/dev/null: measured, nothing written */
 		tly_rt_log(p->rank == 0 ? 1 : 2, "%s: the data of rank %d discarded (the output is the null device)",
 			   why, p->rank);
-	else if (tly_rt_writers[0]->write(path, sizeof path, 1) == 0)
-		tly_rt_log(1, "%s: partial data written to %s", why, path);
+	else if (tly_rt_writers[0]->write(path, sizeof path, 1) == 0) {
+		if (watch && !exit_state.guard)
+			alarm(0);   /* a watchdog after this would say it again */
+		if (!watch || !atomic_exchange(&exit_state.said, 1))
+			tly_rt_log(1, "%s: partial data written to %s", why, path);
+	}
 	p->finished = 1;
 	if (watch && !exit_state.guard)
 		alarm(0);
@@ -267,6 +300,8 @@ static int signal_late(int sig, int secs)
 
 	if (rc == 2)
 		return 1;   /* the file went into place just then: said by its writer */
+	if (rc == 3)
+		return 0;   /* taken by the exit() deadline, which said so */
 	if (rc == 1)
 		tly_rt_log(1, "%s: the partial file was not complete after TALLY_EXIT_TIMEOUT=%d s; what it holds is "
 			   "left, unfinished, as %s; the process ends as the signal says", strsignal(sig), secs, where);
@@ -328,8 +363,11 @@ static void at_exit(int status, void *arg)
 		write_piece(p, 0);
 	} else {
 		tly_rt_writers[0]->choose_name(path, sizeof path, ".h5");
-		if (tly_rt_writers[0]->write(path, sizeof path, 0) == 0)
-			tly_rt_log(1, "measurement written to %s", path);
+		if (tly_rt_writers[0]->write(path, sizeof path, 0) == 0) {
+			alarm(0);   /* a watchdog after this would say it again */
+			if (!atomic_exchange(&exit_state.said, 1))
+				tly_rt_log(1, "measurement written to %s", path);
+		}
 	}
 	p->finished = 1;
 	alarm(0);
@@ -342,6 +380,7 @@ void tly_rt_guard_arm(sigjmp_buf *jb)
 
 	if (secs <= 0)
 		return;
+	exit_state.tid = (pid_t)syscall(SYS_gettid);
 	signal(SIGALRM, watchdog);
 	exit_state.guard = jb;
 	alarm((unsigned)secs);

@@ -275,7 +275,13 @@ static int is_piece(const char *name)
 /* The job directory itself, never a link put in its place. */
 static DIR *open_job_dir(const char *dir)
 {
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = tly_safe_open_dir(dir);   /* no link but the process's own /proc/self/fd/N */
+	struct stat st;
+
+	if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077))) {
+		close(fd);   /* not the job directory rt_exit.c makes: a directory of another, or open to others */
+		fd = -1;
+	}
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 
 	if (!d && fd >= 0)

@@ -62,7 +62,7 @@ static int is_ours(const char *name, int *piece)
  * does to its name. */
 static DIR *open_dir(const char *dir)
 {
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = tly_safe_open_dir(dir);   /* no link but the process's own /proc/self/fd/N */
 	struct stat st;
 
 	if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077))) {

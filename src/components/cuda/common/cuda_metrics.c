@@ -80,12 +80,10 @@ static void free_catalog(struct tly_cu_catalog *c)
 
 static void cache_path(const char *chip, char *buf, size_t len)
 {
-	char dir[768];
 	uint32_t v = 0;
 
-	tly_cu_cache_dir(dir, sizeof dir);
 	tly_cu_libs()->pti->cuptiGetVersion(&v);
-	snprintf(buf, len, "%s/cuda-%s-cupti%u.catalog", dir, chip, (unsigned)v);
+	snprintf(buf, len, "cuda-%s-cupti%u.catalog", chip, (unsigned)v);
 }
 
 /* ---- reading from the host API ------------------------------------------ */
@@ -182,16 +180,19 @@ static int read_host_api(struct tly_cu_catalog *c)
  * 0700), then renamed: a reader never sees half a catalog. */
 static void write_cache(const struct tly_cu_catalog *c)
 {
-	char path[1024], tmp[1100], dir[768];
+	char path[256], tmp[300], dir[768];
 	FILE *f;
+	int dfd;
 
 	tly_cu_cache_dir(dir, sizeof dir);
-	if (tly_safe_private_dir(dir) != 0)
+	if ((dfd = tly_safe_private_dir(dir)) < 0)
 		return;   /* a cache is an optimisation: no cache then */
 	cache_path(c->chip, path, sizeof path);
-	f = tly_safe_create(path, tmp, sizeof tmp);
-	if (!f)
+	f = tly_safe_create_at(dfd, path, tmp, sizeof tmp);
+	if (!f) {
+		close(dfd);
 		return;
+	}
 	fprintf(f, "%s %s %d\n", CACHE_MAGIC, c->chip, c->n);
 	for (int i = 0; i < c->n; i++) {
 		const struct tly_cu_metric *m = &c->m[i];
@@ -201,7 +202,8 @@ static void write_cache(const struct tly_cu_catalog *c)
 			fprintf(f, "%s%s", k ? " " : "", m->sub[k]);
 		fputc('\n', f);
 	}
-	(void)tly_safe_commit(f, tmp, path, 1);
+	(void)tly_safe_commit_at(f, dfd, tmp, path, 1);
+	close(dfd);
 }
 
 /* Splits one line of the cache in place: six tab-separated fields, the
@@ -255,15 +257,16 @@ static char *slurp(FILE *f)
 
 static int read_cache(struct tly_cu_catalog *c)
 {
-	char path[1024], want[256], dir[768], *p, *eol;
+	char path[256], want[256], dir[768], *p, *eol;
 	FILE *f;
-	int n = 0;
+	int n = 0, dfd;
 
 	tly_cu_cache_dir(dir, sizeof dir);
-	if (tly_safe_private_dir(dir) != 0)
+	if ((dfd = tly_safe_private_dir(dir)) < 0)
 		return -1;   /* not the user's own directory: not trusted */
 	cache_path(c->chip, path, sizeof path);
-	f = tly_safe_open_own(path);
+	f = tly_safe_open_own_at(dfd, path);
+	close(dfd);
 	if (!f)
 		return -1;
 	c->text = slurp(f);
