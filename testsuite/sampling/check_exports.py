@@ -291,6 +291,53 @@ def hatchet_check(path, per, self_n, rate):
     check(int(gf.dataframe["samples"].sum()) == sum(per.values()), "hatchet: GraphFrame.from_literal's samples")
 
 
+def png_check(path, per, self_n):
+    """tally-report --plot DIR: DIR/flamegraph.png decodes, is not blank;
+    its figure's bars (flamegraph_png.figure, each bar's gid "flame <id>
+    <samples>") are as wide as their samples: the 'all' bar the file's
+    samples, hot_inline's bars its self samples (a leaf); and in the
+    picture hot_inline's colour spans its share of the 'all' bar's pixel
+    columns (within 2 points)."""
+    import numpy as np
+    from PIL import Image
+    r = subprocess.run([sys.executable, "-m", "tally", path, "--plot", "plots"],
+                       env=dict(os.environ, PYTHONPATH=PYPATH), capture_output=True, text=True, timeout=120)
+    png = os.path.join("plots", "flamegraph.png")
+    check(r.returncode == 0 and os.path.exists(png), "tally-report --plot: flamegraph.png (exit %d %s)"
+          % (r.returncode, r.stderr.strip()[-300:]))
+    if not os.path.exists(png):
+        return
+    img = np.asarray(Image.open(png).convert("RGB"), dtype=int)
+    check(img.shape[0] > 100 and img.shape[1] > 500 and img.std() >= 5.0, "flamegraph.png decodes, not blank %s"
+          % (img.shape,))
+    from tally import flamegraph, flamegraph_png
+    name, fig = flamegraph_png.figure(tally.read(path))
+    ax = fig.axes[0]
+    bars = {}
+    for p in ax.patches:
+        if (p.get_gid() or "").startswith("flame "):
+            _, nid, n = p.get_gid().split()
+            bars[int(nid)] = (int(n), p.get_width(), p.get_facecolor()[:3])
+    total = sum(per.values())
+    check(bars.get(-1, (0, 0))[:2] == (total, total), "flame PNG: the 'all' bar %s, the file's %d samples"
+          % (bars.get(-1), total))
+    check(all(n == w for n, w, _ in bars.values()), "flame PNG: every bar as wide as its samples")
+    paths = dict(zip(tally.read(path).table("sample_paths")["id"], tally.read(path).table("sample_paths")["function"]))
+    inl = sum(n for nid, (n, _, _) in bars.items() if nid >= 0 and str(paths[nid]) == "hot_inline")
+    check(inl == self_n["hot_inline"], "flame PNG: hot_inline's bars %d samples, the file's %d" % (inl, self_n["hot_inline"]))
+    # the picture: columns holding hot_inline's colour against the 'all' bar's
+    colour = np.array([round(255 * c) for c in flamegraph_png._rgb("hot_inline")])
+    grey = np.array([200, 200, 200])
+    others = {str(paths[nid]) for nid in bars if nid >= 0 and str(paths[nid]) != "hot_inline"}
+    if any(flamegraph._colour(o) == flamegraph._colour("hot_inline") for o in others):
+        print("flame PNG: another function has hot_inline's colour: pixels not counted")
+        return
+    cols = lambda c: int((np.abs(img - c).sum(axis=2) <= 6).any(axis=0).sum())
+    share, want = cols(colour) / max(1, cols(grey)), self_n["hot_inline"] / total
+    print("flame PNG: hot_inline spans %.1f%% of the columns, %.1f%% of the samples" % (100 * share, 100 * want))
+    check(abs(share - want) <= 0.02, "flame PNG: hot_inline's pixels %.3f of the width, samples %.3f" % (share, want))
+
+
 def main():
     path = sys.argv[1]
     per, self_n, rate = truth(path)
@@ -309,6 +356,7 @@ def main():
     speedscope_check(doc, per, self_n, rate)
     hatchet_check(path, per, self_n, rate)
     html_check(path, per, self_n)
+    png_check(path, per, self_n)
     sys.exit(th.done("exports"))
 
 
