@@ -48,6 +48,7 @@ def hatchet_literal(run):
         parent = int(p["parent"])
         children.setdefault(parent if parent in paths else -1, []).append(pid)
     inc = _inclusive(paths, self_n, children)
+
     def make(pid):
         p = paths[pid]
         frame = {"name": _s(p["function"]) or "?", "type": "function", "file": _s(p["file"]),

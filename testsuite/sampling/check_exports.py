@@ -12,7 +12,8 @@ the HTML page's flame graph (tally-report --html): its SVG read by an XML
 parser, frames as wide as their samples, drawn by headless Chromium.
 The Hatchet literal graph (--sampling-export hatchet) by a checker of its
 own (structure, inclusive = self + children, sums against the file; the
-hatchet package's from_literal too where it is installed)."""
+hatchet package's from_literal too where it is installed); --plot's
+flamegraph.png decoded, its bars and pixels against the samples."""
 import gzip
 import json
 import os
@@ -322,9 +323,11 @@ def png_check(path, per, self_n):
     check(bars.get(-1, (0, 0))[:2] == (total, total), "flame PNG: the 'all' bar %s, the file's %d samples"
           % (bars.get(-1), total))
     check(all(n == w for n, w, _ in bars.values()), "flame PNG: every bar as wide as its samples")
-    paths = dict(zip(tally.read(path).table("sample_paths")["id"], tally.read(path).table("sample_paths")["function"]))
+    sp = tally.read(path).table("sample_paths")
+    paths = dict(zip(sp["id"], sp["function"]))
     inl = sum(n for nid, (n, _, _) in bars.items() if nid >= 0 and str(paths[nid]) == "hot_inline")
-    check(inl == self_n["hot_inline"], "flame PNG: hot_inline's bars %d samples, the file's %d" % (inl, self_n["hot_inline"]))
+    check(inl == self_n["hot_inline"], "flame PNG: hot_inline's bars %d samples, the file's %d"
+          % (inl, self_n["hot_inline"]))
     # the picture: columns holding hot_inline's colour against the 'all' bar's
     colour = np.array([round(255 * c) for c in flamegraph_png._rgb("hot_inline")])
     grey = np.array([200, 200, 200])
@@ -332,7 +335,9 @@ def png_check(path, per, self_n):
     if any(flamegraph._colour(o) == flamegraph._colour("hot_inline") for o in others):
         print("flame PNG: another function has hot_inline's colour: pixels not counted")
         return
-    cols = lambda c: int((np.abs(img - c).sum(axis=2) <= 6).any(axis=0).sum())
+
+    def cols(c):   # pixel columns holding colour c
+        return int((np.abs(img - c).sum(axis=2) <= 6).any(axis=0).sum())
     share, want = cols(colour) / max(1, cols(grey)), self_n["hot_inline"] / total
     print("flame PNG: hot_inline spans %.1f%% of the columns, %.1f%% of the samples" % (100 * share, 100 * want))
     check(abs(share - want) <= 0.02, "flame PNG: hot_inline's pixels %.3f of the width, samples %.3f" % (share, want))
