@@ -47,8 +47,8 @@ def parser():
                         "written; '-': stdout; a device or FIFO such as /dev/null: written to as it is)")
     p.add_argument("--sampling-export", nargs=2, metavar=("FORMAT", "OUT"),
                    help="write the call-path samples (tally-run --sampling): FORMAT 'folded' (folded stacks for "
-                        "flamegraph.pl, speedscope, inferno), 'pprof' (profile.proto, gzipped: go tool pprof) or "
-                        "'speedscope' (speedscope's JSON)")
+                        "flamegraph.pl, speedscope, inferno), 'pprof' (profile.proto, gzipped: go tool pprof), "
+                        "'speedscope' (speedscope's JSON) or 'hatchet' (Hatchet's literal graph, JSON)")
     p.add_argument("--trace-export", nargs=2, metavar=("perfetto", "OUT.json"),
                    help="convert the run's trace (FILE.h5's FILE.trace/, or the archive) to Chrome Trace "
                         "Event JSON for Perfetto's UI; nothing else is done")

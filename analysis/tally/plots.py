@@ -143,8 +143,11 @@ def png_bytes(fig):
 
 
 def rendered(an, column, top, full=False):
-    """Every plot as (name.png, PNG bytes)."""
-    return [(name + ".png", png_bytes(fig)) for name, fig in figures(an, column, top, full)]
+    """Every plot as (name.png, PNG bytes); with samples the flame graph
+    too (flamegraph_png.py: the HTML page has it as an SVG)."""
+    from . import flamegraph_png
+    flame = flamegraph_png.figure(an.run)
+    return [(name + ".png", png_bytes(fig)) for name, fig in figures(an, column, top, full) + ([flame] if flame else [])]
 
 
 def write_rendered(items, directory):

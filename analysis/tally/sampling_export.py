@@ -4,7 +4,8 @@ other tools open (docs/sampling.md):
   pprof       profile.proto, gzipped (go tool pprof, pprof's web UI,
               Grafana Pyroscope, Polar Signals...): written by the small
               protobuf encoder below, no protobuf package needed;
-  speedscope  speedscope's JSON file format (speedscope.app and its CLI).
+  speedscope  speedscope's JSON file format (speedscope.app and its CLI);
+  hatchet     Hatchet's literal graph format (sampling_hatchet.py).
 
 One sample per (rank, thread, path) of the samples table, its value the
 samples and the CPU time they stand for (samples / rate); each path node
@@ -147,7 +148,7 @@ def speedscope(run, name="tally"):
                        "shared": {"frames": frames}, "profiles": profiles}) + "\n"
 
 
-FORMATS = ("folded", "pprof", "speedscope")
+FORMATS = ("folded", "pprof", "speedscope", "hatchet")
 
 
 def export(run, fmt, name="tally"):
@@ -159,4 +160,7 @@ def export(run, fmt, name="tally"):
         return pprof(run), True
     if fmt == "speedscope":
         return speedscope(run, name), False
+    if fmt == "hatchet":
+        from . import sampling_hatchet
+        return sampling_hatchet.hatchet(run), False
     raise TallyError(f"--sampling-export: unknown format '{fmt}' ({', '.join(FORMATS)})")

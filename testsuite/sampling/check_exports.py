@@ -9,7 +9,11 @@ the CPU time they stand for (samples / rate), the call paths (main ...
 run_work; hot_inline, hot_lib, hot_fortran with their self samples), the
 lines; and a planted fault (a sample's value changed) must be seen.  Then
 the HTML page's flame graph (tally-report --html): its SVG read by an XML
-parser, frames as wide as their samples, drawn by headless Chromium."""
+parser, frames as wide as their samples, drawn by headless Chromium.
+The Hatchet literal graph (--sampling-export hatchet) by a checker of its
+own (structure, inclusive = self + children, sums against the file; the
+hatchet package's from_literal too where it is installed); --plot's
+flamegraph.png decoded, its bars and pixels against the samples."""
 import gzip
 import json
 import os
@@ -223,6 +227,123 @@ def html_check(path, per, self_n):
         check(sd >= 5.0, "the screenshot is not blank (pixel sd %.1f)" % sd)
 
 
+def hatchet_problems(doc, per, self_n, rate):
+    """What is wrong with a Hatchet literal graph against the file: a list
+    of roots, each node {"frame": {"name", "type"}, "metrics": {...},
+    "children": [...]}, every node the same metrics, inclusive = self +
+    the children's inclusive, time = samples / rate, all self samples =
+    the file's, each hot function's self samples the file's, under main
+    and run_work."""
+    bad, keys, total, got_self, under = [], None, 0, dict.fromkeys(HOT, 0), 0
+    if not isinstance(doc, list) or not doc:
+        return ["not a non-empty list of roots"]
+    todo = [(n, ()) for n in doc]
+    while todo:
+        n, above = todo.pop()
+        if not (isinstance(n, dict) and isinstance(n.get("frame"), dict) and isinstance(n.get("metrics"), dict)
+                and isinstance(n.get("children"), list)):
+            return bad + ["a node without frame, metrics and children: %r" % (n,)]
+        f, m = n["frame"], n["metrics"]
+        if not isinstance(f.get("name"), str) or f.get("type") != "function":
+            bad.append("frame %r: no name or type" % f)
+        keys = keys or sorted(m)
+        if sorted(m) != keys:
+            bad.append("node %s: metrics %s, others %s" % (f.get("name"), sorted(m), keys))
+            continue
+        inc = m["samples"] + sum(c["metrics"].get("samples (inc)", 0) for c in n["children"])
+        if m["samples (inc)"] != inc or m["samples"] < 0:
+            bad.append("node %s: inclusive %s, self + children %s" % (f["name"], m["samples (inc)"], inc))
+        if abs(m["time"] - m["samples"] / rate) > 1e-9 or abs(m["time (inc)"] - m["samples (inc)"] / rate) > 1e-9:
+            bad.append("node %s: time is not samples / rate" % f["name"])
+        total += m["samples"]
+        if f["name"] in got_self:
+            got_self[f["name"]] += m["samples"]
+            names = above + (f["name"],)
+            under += m["samples"] if "run_work" in names and "main" in names[:names.index("run_work")] else 0
+        todo.extend((c, above + (f["name"],)) for c in n["children"])
+    if keys != ["samples", "samples (inc)", "time", "time (inc)"]:
+        bad.append("metrics %s" % keys)
+    if total != sum(per.values()):
+        bad.append("self samples in all %d, the file's %d" % (total, sum(per.values())))
+    if got_self != self_n:
+        bad.append("self samples %s, the file's %s" % (got_self, self_n))
+    if under < 0.95 * sum(self_n.values()):
+        bad.append("hot samples under main and run_work: %d of %d" % (under, sum(self_n.values())))
+    return bad
+
+
+def hatchet_check(path, per, self_n, rate):
+    doc = json.loads(export(path, "hatchet", "out.hatchet.json"))
+    bad = hatchet_problems(doc, per, self_n, rate)
+    check(not bad, "hatchet: %s" % "; ".join(bad[:5]))
+    # self-test: a leaf's self samples changed is seen
+    leaf = doc[0]
+    while leaf["children"]:
+        leaf = leaf["children"][0]
+    leaf["metrics"]["samples"] += 1
+    check(hatchet_problems(doc, per, self_n, rate), "self-test: a changed Hatchet node is seen")
+    leaf["metrics"]["samples"] -= 1
+    try:
+        import hatchet as ht
+    except ImportError:
+        print("hatchet: %d roots, structure and sums checked here (no hatchet package)" % len(doc))
+        return
+    gf = ht.GraphFrame.from_literal(doc)
+    check(int(gf.dataframe["samples"].sum()) == sum(per.values()), "hatchet: GraphFrame.from_literal's samples")
+
+
+def png_check(path, per, self_n):
+    """tally-report --plot DIR: DIR/flamegraph.png decodes, is not blank;
+    its figure's bars (flamegraph_png.figure, each bar's gid "flame <id>
+    <samples>") are as wide as their samples: the 'all' bar the file's
+    samples, hot_inline's bars its self samples (a leaf); and in the
+    picture hot_inline's colour spans its share of the 'all' bar's pixel
+    columns (within 2 points)."""
+    import numpy as np
+    from PIL import Image
+    r = subprocess.run([sys.executable, "-m", "tally", path, "--plot", "plots"],
+                       env=dict(os.environ, PYTHONPATH=PYPATH), capture_output=True, text=True, timeout=120)
+    png = os.path.join("plots", "flamegraph.png")
+    check(r.returncode == 0 and os.path.exists(png), "tally-report --plot: flamegraph.png (exit %d %s)"
+          % (r.returncode, r.stderr.strip()[-300:]))
+    if not os.path.exists(png):
+        return
+    img = np.asarray(Image.open(png).convert("RGB"), dtype=int)
+    check(img.shape[0] > 100 and img.shape[1] > 500 and img.std() >= 5.0, "flamegraph.png decodes, not blank %s"
+          % (img.shape,))
+    from tally import flamegraph, flamegraph_png
+    name, fig = flamegraph_png.figure(tally.read(path))
+    ax = fig.axes[0]
+    bars = {}
+    for p in ax.patches:
+        if (p.get_gid() or "").startswith("flame "):
+            _, nid, n = p.get_gid().split()
+            bars[int(nid)] = (int(n), p.get_width(), p.get_facecolor()[:3])
+    total = sum(per.values())
+    check(bars.get(-1, (0, 0))[:2] == (total, total), "flame PNG: the 'all' bar %s, the file's %d samples"
+          % (bars.get(-1), total))
+    wrong = [(n, w) for n, w, _ in bars.values() if abs(n - w) > 1e-6 * total]   # matplotlib keeps x0, x1
+    check(not wrong, "flame PNG: every bar as wide as its samples (not: %s)" % wrong[:5])
+    sp = tally.read(path).table("sample_paths")
+    paths = dict(zip(sp["id"], sp["function"]))
+    inl = sum(n for nid, (n, _, _) in bars.items() if nid >= 0 and str(paths[nid]) == "hot_inline")
+    check(inl == self_n["hot_inline"], "flame PNG: hot_inline's bars %d samples, the file's %d"
+          % (inl, self_n["hot_inline"]))
+    # the picture: columns holding hot_inline's colour against the 'all' bar's
+    colour = np.array([round(255 * c) for c in flamegraph_png._rgb("hot_inline")])
+    grey = np.array([200, 200, 200])
+    others = {str(paths[nid]) for nid in bars if nid >= 0 and str(paths[nid]) != "hot_inline"}
+    if any(flamegraph._colour(o) == flamegraph._colour("hot_inline") for o in others):
+        print("flame PNG: another function has hot_inline's colour: pixels not counted")
+        return
+
+    def cols(c):   # pixel columns holding colour c
+        return int((np.abs(img - c).sum(axis=2) <= 6).any(axis=0).sum())
+    share, want = cols(colour) / max(1, cols(grey)), self_n["hot_inline"] / total
+    print("flame PNG: hot_inline spans %.1f%% of the columns, %.1f%% of the samples" % (100 * share, 100 * want))
+    check(abs(share - want) <= 0.02, "flame PNG: hot_inline's pixels %.3f of the width, samples %.3f" % (share, want))
+
+
 def main():
     path = sys.argv[1]
     per, self_n, rate = truth(path)
@@ -239,7 +360,9 @@ def main():
     check(bad != per, "self-test: a changed pprof sample is seen")
     doc = json.loads(export(path, "speedscope", "out.speedscope.json"))
     speedscope_check(doc, per, self_n, rate)
+    hatchet_check(path, per, self_n, rate)
     html_check(path, per, self_n)
+    png_check(path, per, self_n)
     sys.exit(th.done("exports"))
 
 

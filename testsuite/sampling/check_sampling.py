@@ -234,6 +234,41 @@ def mpi(f):
     check(any(s(p["function"]) == "main" for p in paths), "paths reach main")
 
 
+CREDIT = 64   # SAMP_PERF_CREDIT (samp_source.c)
+
+
+def block(f):
+    """The perf source's cap: the thread kept the signal blocked for half
+    its work (0.5 CPU s at 5000 Hz: 2,500 periods); the kernel stopped the
+    counter when its credit was spent, so at most 64 signals were queued
+    (SigQ, the user's queue, read by the program before unblocking: a few
+    of other processes' allowed) and the samples delivered at the
+    unblocking (paths through blocked_work, not run_work) are between 32
+    (the credit is given back 32 at a time) and 64; then sampling goes on."""
+    st = status(f)
+    check(len(st) == 1 and s(st[0]["source"]) == "perf cpu-clock", "one thread sampled by perf: %s"
+          % [s(x) for x in st["source"]])
+    paths, smp = f["sample_paths"], f["samples"]
+    at_unblock = in_work = 0
+    for x in smp:
+        names = [s(fr["function"]) for fr in frames(paths, int(x["path"]))]
+        if "blocked_work" in names and "run_work" not in names:
+            at_unblock += int(x["samples"])
+        elif "run_work" in names:
+            in_work += int(x["samples"])
+    t = truth_file()
+    q = int(t.get("sigq", -1))
+    print("queued before unblocking (SigQ) %d; samples at the unblocking %d; in run_work %d for %.3f CPU s"
+          % (q, at_unblock, in_work, t["work_cpu"]))
+    check(0 <= q <= CREDIT + 8, "at most %d signals queued while blocked (SigQ %d)" % (CREDIT, q))
+    check(CREDIT // 2 <= at_unblock <= CREDIT, "%d to %d samples delivered at the unblocking: %d"
+          % (CREDIT // 2, CREDIT, at_unblock))
+    # the free half (about half of work_cpu) is sampled at the rate again
+    want = t["work_cpu"] / 2 * 5000
+    check(in_work >= 0.5 * want, "sampling goes on after the unblocking: %d samples in run_work, ~%.0f for the "
+          "free half" % (in_work, want))
+
+
 def main():
     mode, path, srcdir = sys.argv[1], sys.argv[2], sys.argv[3]
     with tally.raw(path) as f:
@@ -247,6 +282,8 @@ def main():
             rate(f, "perf" if mode == "rate" else "timer")
         elif mode == "loss":
             loss(f)
+        elif mode == "block":
+            block(f)
         else:
             mpi(f)
         cost = f["ranks"]["sampling_ns"]

@@ -9,9 +9,14 @@
  * hot_app [SECONDS] [mode]   mode: "work" (default), "malloc" (the same
  * work with malloc/free between the pieces, so samples land in the
  * allocator), "fork" (a forked child does the work too, then the parent),
- * "omp" (two OpenMP threads share the work).
+ * "omp" (two OpenMP threads share the work), "block" (the first half of
+ * the work with Tally's sampling signal, SIGRTMIN+4, blocked: the perf
+ * source's credit holds at most 64 of its signals queued; hot_app.txt
+ * then has the user's queued signals (SigQ) just before the unblocking).
  */
 #define _GNU_SOURCE
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +118,37 @@ static void write_truth(const char *name, const double *spent)
 	}
 }
 
+/* The real user's queued signals (/proc/self/status SigQ), -1 unknown. */
+static long sig_queued(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long q = -1;
+
+	while (f && fgets(line, sizeof line, f))
+		if (!strncmp(line, "SigQ:", 5))
+			q = atol(line + 5);
+	if (f)
+		fclose(f);
+	return q;
+}
+
+/* Half the work with the sampling signal blocked: its samples are
+ * delivered when it is let in, all at the unblocking call. */
+static __attribute__((noinline)) long blocked_work(double seconds, double *spent)
+{
+	sigset_t set, old;
+	long q;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGRTMIN + 4);
+	pthread_sigmask(SIG_BLOCK, &set, &old);
+	run_work(seconds, 0, spent);
+	q = sig_queued();
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return q;
+}
+
 int main(int argc, char **argv)
 {
 	double seconds = argc > 1 ? atof(argv[1]) : 1.5;
@@ -145,6 +181,18 @@ int main(int argc, char **argv)
 		if (c < 0 || waitpid(c, &st, 0) != c || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 			fprintf(stderr, "hot_app: the forked child failed (status %d)\n", st);
 			return 1;
+		}
+		return 0;
+	}
+	if (!strcmp(mode, "block")) {
+		long q = blocked_work(seconds / 2, spent);
+		FILE *f;
+
+		run_work(seconds / 2, 0, spent);
+		write_truth("hot_app.txt", spent);
+		if ((f = fopen("hot_app.txt", "a"))) {
+			fprintf(f, "sigq %ld\n", q);
+			fclose(f);
 		}
 		return 0;
 	}

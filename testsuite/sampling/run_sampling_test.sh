@@ -12,6 +12,9 @@
 #           perf_event_paranoid forbids a user's own cpu-clock)
 #   timer   4000 Hz by the CPU-clock timer: fewer signals than periods
 #           (the tick), each weighted, the total still CPU time x 4000
+#   block   perf at 5000 Hz, half the work with the sampling signal
+#           blocked: at most 64 of its signals queued (the credit), all
+#           delivered at the unblocking (skipped as rate is)
 #   export  tally-report --sampling-export pprof and speedscope, read back
 #           by readers of their own (check_exports.py)
 #   perf    the same run sampled by perf record too (cpu-clock, 997 Hz):
@@ -31,6 +34,9 @@ omp)    timeout 150 "$run" --sampling=1000 --output-name=out.h5 -- "$app" 1.5 om
 rate)   p=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null) && [ "$p" -le 2 ] ||
             { echo "perf_event_paranoid ${p:-missing}: no cpu-clock for a user"; exit 77; }
         timeout 150 "$run" --sampling=4000 --sampling-source=perf --output-name=out.h5 -- "$app" 1.0 ;;
+block)  p=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null) && [ "$p" -le 2 ] ||
+            { echo "perf_event_paranoid ${p:-missing}: no cpu-clock for a user"; exit 77; }
+        timeout 150 "$run" --sampling=5000 --sampling-source=perf --output-name=out.h5 -- "$app" 1.0 block ;;
 timer)  timeout 150 "$run" --sampling=4000 --sampling-source=timer --output-name=out.h5 -- "$app" 1.0 ;;
 export) timeout 150 "$run" --sampling=1000 --output-name=out.h5 -- "$app" 0.6 ;;
 loss)   timeout 150 "$run" --sampling=5000 --sampling-buffer=1 --output-name=out.h5 -- "$app" 0.5 ;;

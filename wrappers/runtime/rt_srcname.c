@@ -11,6 +11,7 @@
  * as dladdr tells (exported symbols only), else module+offset.
  */
 #include "runtime/rt.h"
+#include "runtime/rt_debuginfo.h"
 #include "runtime/rt_srcname.h"
 
 #include <dlfcn.h>
@@ -67,7 +68,7 @@ static struct {
 static char *debuginfo_path;
 static const Dwfl_Callbacks callbacks = {
 	.find_elf = dwfl_linux_proc_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = tly_rt_find_debuginfo,   /* never debuginfod: rt_debuginfo.c */
 	.debuginfo_path = &debuginfo_path,
 };
 

@@ -21,6 +21,8 @@
 
 #include <elfutils/libdwfl.h>
 
+#include "runtime/rt_debuginfo.h"
+
 #define DRAIN_MS 50
 
 /* ---- (a, b) -> index ------------------------------------------------ */
@@ -149,7 +151,7 @@ static struct {
 static char *debuginfo_path;
 static const Dwfl_Callbacks dwfl_cbs = {
 	.find_elf = dwfl_linux_proc_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = tly_rt_find_debuginfo,   /* never debuginfod: rt_debuginfo.c */
 	.debuginfo_path = &debuginfo_path,
 };
 

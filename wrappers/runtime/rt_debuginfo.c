@@ -1,0 +1,45 @@
+/*
+ * rt_debuginfo.c - separate debug information for Tally's libdwfl
+ * sessions, found on this machine only (rt_debuginfo.h).
+ *
+ * libdwfl's dwfl_standard_find_debuginfo ends, for a module with a build
+ * ID whose debug information is found neither in the module, nor by its
+ * build ID, nor by its .gnu_debuglink, at debuginfod: libdw dlopens
+ * libdebuginfod, whose debuginfod_begin initialises libcurl (and through
+ * it libssh2 and OpenSSL), whether DEBUGINFOD_URLS is set or not
+ * (elfutils 0.188).  In a measured process that happened on Tally's
+ * sampling drain thread, at any moment (the first sample whose unwinding
+ * needed a module's .debug_frame: Debian's libc has none on the machine),
+ * and at the write too: Tally's exit handler runs after the libraries'
+ * destructors (rt_exit.c), so OpenSSL was initialised again after its
+ * OPENSSL_cleanup had run, beside the writing thread: the program ended
+ * in a SIGSEGV on a NULL OpenSSL lock (the drain thread in
+ * dwfl_module_dwarf_cfi -> debuginfod_begin -> curl_global_init ->
+ * libssh2_init -> OPENSSL_init_crypto) or a glibc "double free" abort,
+ * 1 run in 20-30 of sampling_loss's shape with the perf source
+ * (docs/sampling.md).  A measurement library does not open network
+ * clients in the program either.  So: the module, its build ID (the
+ * debug directories' .build-id trees, as Debian's dbgsym packages
+ * install) and, for a module without a build ID, the standard search
+ * (which without a build ID does not reach debuginfod).  Not found: a
+ * module with a build ID whose debug file is only reachable by its
+ * .gnu_debuglink name (names fall back to its symbol table).
+ */
+#include "runtime/rt_debuginfo.h"
+
+#ifdef TALLY_HAVE_LIBDW
+int tly_rt_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+			  char **debuginfo_file_name)
+{
+	const unsigned char *bits = NULL;
+	GElf_Addr vaddr;
+	int fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					      debuglink_crc, debuginfo_file_name);
+
+	if (fd >= 0 || dwfl_module_build_id(mod, &bits, &vaddr) > 0)
+		return fd;
+	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					    debuglink_crc, debuginfo_file_name);
+}
+#endif
