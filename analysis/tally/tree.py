@@ -33,16 +33,16 @@ def _recorded_parents(st, parent):
     (tally.graft: an OpenMP worker's parallel region under the master's
     'compute'), whose time is then its root's child."""
     par = st["region"].map(pd.Series(parent, dtype="int64")).fillna(-1).astype(int).to_numpy()
-    have = pd.MultiIndex.from_arrays([st["rank"].astype(int), st["thread"].astype(int), st["region"].astype(int)])
-    probe = pd.MultiIndex.from_arrays([st["rank"].astype(int), st["thread"].astype(int), par])
-    lost = np.flatnonzero((par >= 0) & ~probe.isin(have))
+    rk, th, rg = (st[c].astype("int64").to_numpy() for c in ("rank", "thread", "region"))
+    span = int(max(rg.max(), par.max(), 0)) + 2   # one int64 key per (rank, thread, region): np.isin, not MultiIndex
+    base = (rk * (int(th.max()) + 1) + th) * span
+    lost = np.flatnonzero((par >= 0) & ~np.isin(base + par + 1, base + rg + 1))
     if not len(lost):
         return par
-    rows = set(have)
-    ranks, threads = st["rank"].astype(int).to_numpy(), st["thread"].astype(int).to_numpy()
+    rows = set(zip(rk.tolist(), th.tolist(), rg.tolist()))
     for i in lost:
         p, hops = int(par[i]), 0
-        while p >= 0 and (ranks[i], threads[i], p) not in rows and hops < 4096:
+        while p >= 0 and (int(rk[i]), int(th[i]), p) not in rows and hops < 4096:
             p, hops = parent.get(p, -1), hops + 1
         par[i] = p if hops < 4096 else -1
     return par
@@ -57,7 +57,9 @@ def with_exclusive(run):
     parent = dict(zip(run.regions["id"].astype(int), run.regions["parent"].astype(int)))
     st = st.assign(parent=_recorded_parents(st, parent))
     by_parent = st.groupby(["rank", "thread", "parent"])
-    kids, unknown = by_parent[cols].sum(), by_parent[cols].agg(lambda s: s.isna().any())
+    kids = by_parent[cols].sum()
+    keys = ["rank", "thread", "parent"]
+    unknown = st[cols].isna().join(st[keys]).groupby(keys)[cols].any()   # vectorised: 64 x 1,000 in ms
     for k in (kids, unknown):
         k.index = k.index.set_names(["rank", "thread", "region"])
     keyed = st.set_index(["rank", "thread", "region"])

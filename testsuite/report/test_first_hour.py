@@ -333,7 +333,7 @@ def case_package():
         py, entry = os.path.join(venv, "bin", "python3"), os.path.join(venv, "bin", "tally-report")
         rc, out, err = run(user + [py, "-m", "pip", "install", "--no-deps", *what], env=env, cwd=home)
         check(rc == 0, f"pip install from the {how} as uid {uid}: exit {rc}: {err[-1500:]}")
-        code = ("import sys, tally; r = tally.read(sys.argv[1]); "
+        code = ("import sys, tally; r = tally.read(sys.argv[1], stored_tree=True); "
                 "print(tally.__file__); print(len(r.tables['regions']))")
         rc, out, err = run(user + [py, "-I", "-c", code, fcopy], env=env, cwd=home)
         lines = out.split()

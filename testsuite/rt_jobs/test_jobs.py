@@ -142,7 +142,7 @@ def case_python():
     check(counter(os.path.join(d, "py.h5"), "perf::TASK-CLOCK") > 0, "task clock counted")
 
 
-def job_checks(d, pids, launcher):
+def job_checks(d, pids, launcher, n=2):
     files = glob.glob(os.path.join(d, "*.h5"))
     check(len(files) == 1, f"{launcher}: one file ({[os.path.basename(f) for f in files]})")
     check(not glob.glob(os.path.join(d, "*.parts")) and not glob.glob(os.path.join(d, "*.tmp")),
@@ -151,11 +151,11 @@ def job_checks(d, pids, launcher):
         return None
     f = files[0]
     rk = table(f, "ranks")
-    check(int(attr(f, "nranks")) == 2 and int(attr(f, "partial")) == 0, f"{launcher}: nranks 2, complete")
-    check(sorted(int(r) for r in rk["rank"]) == [0, 1], f"{launcher}: ranks 0 and 1")
+    check(int(attr(f, "nranks")) == n and int(attr(f, "partial")) == 0, f"{launcher}: nranks {n}, complete")
+    check(sorted(int(r) for r in rk["rank"]) == list(range(n)), f"{launcher}: ranks {list(range(n))}")
     check(sorted(int(x) for x in rk["pid"]) == sorted(pids), f"{launcher}: the pids {sorted(pids)}")
     th = table(f, "threads")
-    check(sorted(int(r) for r in th["rank"]) == [0, 1], f"{launcher}: one main thread per rank")
+    check(sorted(int(r) for r in th["rank"]) == list(range(n)), f"{launcher}: one main thread per rank")
     return f
 
 
@@ -226,16 +226,19 @@ def case_wrapper():
     basename, sed, uname, tr, cut) before its program, 2 ranks by RANK /
     WORLD_SIZE, --output-name=w.h5: one file, w.h5, the program's (its
     pids, program jobs_app, both ranks), no second job; the program run
-    with exec (same pid as the script) and as the script's child."""
-    for how in ("exec", "child"):
-        d = scratch("wrapper_" + how)
+    with exec (same pid as the script) and as the script's child; and a
+    launcher's job of one process (WORLD_SIZE=1: torchrun --no-python
+    --nproc_per_node=1 wrote each helper's wrap.h5 on the H200)."""
+    for how, n in (("exec", 2), ("child", 2), ("exec", 1)):
+        d = scratch(f"wrapper_{how}{n}")
         script = os.path.join(d, "wrap.sh")
         with open(script, "w") as f:
             f.write(WRAP.replace("{run}", "exec" if how == "exec" else ""))
         os.chmod(script, 0o755)
         procs = []
-        for r in range(2):
-            env = dict(ENV, RANK=str(r), WORLD_SIZE="2", LOCAL_RANK=str(r), JOBS_APP_UNDER_TEST=APP,
+        how = f"{how}, {n} rank(s)"
+        for r in range(n):
+            env = dict(ENV, RANK=str(r), WORLD_SIZE=str(n), LOCAL_RANK=str(r), JOBS_APP_UNDER_TEST=APP,
                        TALLY_VERBOSE="2")
             for k in ("TORCHELASTIC_RUN_ID", "SLURM_JOB_ID", "PMIX_NAMESPACE", "OMPI_MCA_ess_base_jobid"):
                 env.pop(k, None)
@@ -244,10 +247,10 @@ def case_wrapper():
         outs = [p.communicate(timeout=120) for p in procs]
         for o in outs:
             print("  | " + (o[0] + o[1]).replace("\n", "\n  | "))
-        check(all(p.returncode == 0 for p in procs), f"{how}: both ranks exit 0")
+        check(all(p.returncode == 0 for p in procs), f"{how}: every rank exits 0")
         os.unlink(script)
         pids = [int(re.search(r"pid (\d+)", o[0]).group(1)) for o in outs]
-        f = job_checks(d, pids, f"wrapper script ({how})")
+        f = job_checks(d, pids, f"wrapper script ({how})", n)
         check(f is not None and os.path.basename(f) == "w.h5", f"{how}: the file is the requested name w.h5 ({f})")
         if f:
             prog = attr(f, "program")
@@ -257,7 +260,8 @@ def case_wrapper():
         # coreutils (dirname, basename, uname, tr, cut) close stderr at their
         # exit, before Tally's handler runs: sed says it, for each rank
         said = set(re.findall(r"sed \(pid \d+\), started by the wrapper script of rank (\d+), .* a helper command", err))
-        check(said == {"0", "1"}, f"{how}: sed, a helper of each rank, said at verbosity 2, not written ({said})")
+        check(said == {str(r) for r in range(n)}, f"{how}: sed, a helper of each rank, said at verbosity 2, "
+              f"not written ({said})")
 
 
 def case_mpirunjob():

@@ -8,7 +8,8 @@
  * inherit the preload and the launcher's RANK/WORLD_SIZE; each used to
  * write a piece as that rank, so two `dirname`s completed the set and took
  * the job's file name (issue 50: ddp.h5 held a 2-rank job of `dirname`
- * with 0 kernels; the real job's file became ddp.1.h5).
+ * with 0 kernels; the real job's file became ddp.1.h5; with one process
+ * per node, each helper wrote a job of one rank under the requested name).
  *
  * The rule: a shell left unmeasured by name (TALLY_EXCLUDE: sh, bash, ...)
  * leaves its pid in TALLY_INTERNAL_WRAPPER.  A process that finds another
@@ -87,7 +88,11 @@ void tly_rt_helper_note_start(void)
 
 int tly_rt_helper_skip(const struct tly_rt_proc *p, int64_t now)
 {
-	if (!atomic_load(&by_wrapper) || p->job.size <= 1 || p->in_mpi_job)
+	/* a launcher's job of one process too (torchrun --no-python
+	 * --nproc_per_node=1: each helper wrote its own wrap.h5 and the
+	 * program's file became wrap.3.h5); a shell script run alone under
+	 * tally-run, no launcher, keeps measuring the commands it runs */
+	if (!atomic_load(&by_wrapper) || (p->job.size <= 1 && !p->job.known) || p->in_mpi_job)
 		return 0;
 	if (p->cpu_ns >= HELPER_NS || p->nthreads > 1)
 		return 0;
