@@ -200,12 +200,29 @@ class Tally(CMakePackage):
                     env.set("TALLY_CUPTI_LIB", lib)
                     break
 
+    # check() leaves out what does not test the build on this machine: the
+    # labels bench (overheads, up to an hour), apps (HPCC, LAMMPS, CP2K of
+    # the system, outside Spack's graph), layout, settings and release (the
+    # source tree's own rules: folder layout, generated files current,
+    # release commits), and the developer tests that configure and build
+    # Tally again in other configurations or repeat a race 100 times (the
+    # CI's release and loaded stages run them).
+    _check_labels_out = ("bench", "apps", "layout", "settings", "release")
+    _check_tests_out = (
+        "test_install_options",
+        "test_no_host_deps",
+        "safety_signals",
+        "safety_swap_race",
+        "safety_swap_race_report",
+    )
+
     def check(self):
-        """The test suite (spack install --test=root) without the benchmarks
-        (label bench: overheads, up to an hour) and without the applications
-        (label apps: HPCC, LAMMPS, CP2K of the system, outside Spack's graph)."""
+        """The test suite (spack install --test=root) without the labels and
+        tests above."""
+        labels = "^({0})$".format("|".join(self._check_labels_out))
+        tests = "^({0})$".format("|".join(self._check_tests_out))
         with working_dir(self.build_directory):
-            ctest("--output-on-failure", "--label-exclude", "^(bench|apps)$")
+            ctest("--output-on-failure", "--label-exclude", labels, "--exclude-regex", tests)
 
     # ---- stand-alone tests: spack test run tally ----------------------------
     # Each test that needs something the machine may lack (perf_event access,
