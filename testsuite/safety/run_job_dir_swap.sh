@@ -8,7 +8,10 @@
 # its place, in turn, a link to her directory or a directory of hers open
 # to all, each holding links (rank00000.h5, rank00001.h5, merging) to
 # root's victim files.  RUNS jobs per mode (default 3), the two processes
-# started 0.3 s apart (RANK/WORLD_SIZE, one subshell each job), after one
+# started 0.3 s apart (RANK/WORLD_SIZE, one subshell each job; rank 0 waits
+# 1 s before its program, so that its piece is not older than rank 1's start:
+# pieces written before a rank started are an earlier job's, rt_job_dir.c,
+# and at quiet load rank 0 ended within the 0.3 s), after one
 # job per mode before the neighbour starts (its file must be written).  Only what
 # Tally promises is asserted:
 #   - the victims are never touched (size, time, mode, owner, content);
@@ -54,7 +57,7 @@ job() {   # MODE I OUT
   mkdir "$d"
   ( cd "$d" || exit 1
     RANK=0 WORLD_SIZE=2 timeout -s KILL 60 "$run" --output-dir="$out" --output-name="j$2.h5" -- \
-      /bin/sh -c 'echo "pid $$" >pid.0; exec "$0" 7' "$app" >/dev/null 2>err.0 &
+      /bin/sh -c 'echo "pid $$" >pid.0; sleep 1; exec "$0" 7' "$app" >/dev/null 2>err.0 &
     p0=$!
     sleep 0.3
     RANK=1 WORLD_SIZE=2 timeout -s KILL 60 "$run" --output-dir="$out" --output-name="j$2.h5" -- \
