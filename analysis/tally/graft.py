@@ -63,11 +63,11 @@ class _Regions:
         kids = {}
         for i, r in self.rows.items():
             kids.setdefault(r["parent"], []).append(i)
-        out, todo = [], [rid]
-        while todo:
-            i = todo.pop(0)
+        out, queue = [], [rid]
+        while queue:
+            i = queue.pop(0)
             out.append(i)
-            todo.extend(sorted(kids.get(i, [])))
+            queue.extend(sorted(kids.get(i, [])))
         return out
 
 

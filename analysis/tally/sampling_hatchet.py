@@ -29,11 +29,11 @@ def _self_samples(run):
 
 def _inclusive(paths, self_n, children):
     """{path: inclusive samples}, children before parents (no recursion)."""
-    inc, order, todo = {}, [], list(children.get(-1, []))
-    while todo:
-        pid = todo.pop()
+    inc, order, stack = {}, [], list(children.get(-1, []))
+    while stack:
+        pid = stack.pop()
         order.append(pid)
-        todo.extend(children.get(pid, []))
+        stack.extend(children.get(pid, []))
     for pid in reversed(order):
         inc[pid] = self_n.get(pid, 0) + sum(inc[c] for c in children.get(pid, []))
     return inc

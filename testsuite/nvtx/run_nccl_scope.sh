@@ -8,7 +8,7 @@
 # 77 when PYTHON lacks h5py or pandas.
 set -u
 app=$1 run=$2 checker=$3 py=$4
-"$py" -c "import h5py, pandas" 2>/dev/null || { echo "SKIP: $py without h5py or pandas"; exit 77; }
+"$py" -c "import h5py, pandas" 2>/dev/null || { echo "FAILED: $py without h5py or pandas (testsuite/install-deps.sh installs them)"; exit 1; }
 export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0:verify_asan_link_order=0
 dir=$(mktemp -d) ; trap 'rm -rf "$dir"' EXIT
 cd "$dir" || exit 1
