@@ -65,21 +65,7 @@ int tly_safe_commit(FILE *f, const char *tmp, const char *path, int ok)
 
 FILE *tly_safe_open_own(const char *path)
 {
-	struct stat st;
-	FILE *f;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
-		close(fd);
-		errno = EPERM;
-		return NULL;
-	}
-	f = fdopen(fd, "rb");
-	if (!f)
-		close(fd);
-	return f;
+	return tly_safe_open_own_at(AT_FDCWD, path);
 }
 
 int tly_safe_private_dir(const char *dir)
