@@ -15,7 +15,7 @@
  * gets a sentence naming the variable and what it accepts, and the
  * default.  Nothing here allocates or keeps state.
  */
-#include "tally_shared.h"
+#include "settings/settings.h"
 
 #include <ctype.h>
 #include <errno.h>

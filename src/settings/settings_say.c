@@ -7,7 +7,7 @@
  * every machine (a GPU setting too where no GPU is); under the runtime,
  * its report claims them first and says them once per job.
  */
-#include "tally_shared.h"
+#include "settings/settings.h"
 
 #include <stdatomic.h>
 #include <stdio.h>

@@ -24,9 +24,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "output/out_job.h"
+#include "output/names.h"
 #include "output/out_module.h"
 #include "output/out_stage.h"
+
+struct tly_out_job; /* output/out_job.h, which calls the writer through this table */
 
 #define TLY_H5_LIB_NAME "libtally-h5.so"
 #define TLY_H5_LIB_ENTRY "tally_h5_writer_open"

@@ -23,6 +23,7 @@
 #include "runtime/rt_config.h"
 #include "runtime/rt_log.h"
 #include "runtime/rt_job.h"
+#include "runtime/rt_proc.h"
 #include "output/out_records.h"
 
 /* Calling thread's record, created (and its event set started) on first
@@ -52,9 +53,8 @@ void tly_rt_node_path(const struct tly_rt_thread *t, int32_t n, char *buf, size_
 /* The same as the tables show it: names joined by " / ", without their
  * raw addresses (the passes' and the GPU's rows). */
 void tly_rt_node_path_shown(const struct tly_rt_thread *t, int32_t n, char *buf, size_t len);
-/* ---- process state (runtime/rt_proc.c; filled by the start-up, rt_state.c;
- * the record: output/out_records.h) */
-struct tly_rt_proc *tly_rt_proc(void);
+/* ---- process state: tly_rt_proc() (runtime/rt_proc.h; filled by the
+ * start-up, rt_state.c) */
 /* rt_thread.c: */
 void tly_rt_stop_all(void);       /* freeze every thread's root values */
 int64_t tly_rt_process_cpu_ns(void);  /* user + system time of all threads */

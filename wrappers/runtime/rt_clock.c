@@ -19,7 +19,7 @@
  * start-up (which runs under pthread_once); `fast` is published last with
  * release order and read with acquire order.
  */
-#include "runtime/rt.h"
+#include "runtime/rt_clock.h"
 
 #include <fcntl.h>
 #include <linux/perf_event.h>

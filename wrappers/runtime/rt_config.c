@@ -5,7 +5,8 @@
  * A malformed value is reported once, in one sentence, and its default is
  * used: the application always runs.
  */
-#include "runtime/rt.h"
+#include "runtime/rt_config.h"
+#include "runtime/rt_log.h"
 
 #include <limits.h>
 #include <stddef.h>

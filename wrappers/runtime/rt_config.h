@@ -8,15 +8,13 @@
 #define TALLY_RT_CONFIG_H
 
 #include "output/out_records.h"
+#include "runtime/rt_config_check.h"
 
 /* struct tly_rt_cfg (every row as text) and struct tly_rt_opts (the
  * parsed values): output/out_records.h, in the process record. */
 void tly_rt_config_load(struct tly_rt_opts *o);   /* quiet */
 void tly_rt_config_report(void);                  /* malformed and unknown settings, once per job */
-/* Values well-formed but meaningless (rt_config_check.c): said once per job. */
-void tly_rt_config_check(const struct tly_rt_cfg *raw);
 int tly_rt_name_in_list(const char *list, const char *name);
-/* TALLY_BUDGET's value in percent (0: off); -1 when it is not one. */
-double tly_rt_budget_parse(const char *text);
+/* tly_rt_config_check, tly_rt_budget_parse: runtime/rt_config_check.h */
 
 #endif /* TALLY_RT_CONFIG_H */

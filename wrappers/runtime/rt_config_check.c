@@ -4,7 +4,8 @@
  * instead (a setting that is silently bent is a measurement the user did
  * not ask for).
  */
-#include "runtime/rt.h"
+#include "runtime/rt_config_check.h"
+#include "runtime/rt_log.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -28,7 +28,8 @@
  * the schedule and on who profiles a shared GPU; any other program's when
  * the runtime starts.
  */
-#include "runtime/rt.h"
+#include "runtime/rt_job.h"
+#include "runtime/rt_log.h"
 
 #include <dirent.h>
 #include <elf.h>

@@ -4,7 +4,8 @@
  * table's row, as the runtime loaded it).  Messages about the whole job are
  * said by its first process only.
  */
-#include "runtime/rt.h"
+#include "runtime/rt_log.h"
+#include "runtime/rt_proc.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * It calls nothing, so it stands below them all; the start-up
  * (rt_state.c) fills it.
  */
-#include "runtime/rt.h"
+#include "runtime/rt_proc.h"
 
 static struct tly_rt_proc proc = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
