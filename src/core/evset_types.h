@@ -62,6 +62,7 @@ struct tly_evset_arrays {
 	long long pending[TLY_MAX_EVENTS];  /* PAPI_write on a stopped set */
 	struct tly_part part[TLY_MAX_PARTS];
 	long long ovf_last[TLY_MAX_EVENTS]; /* software overflow: counts at the last crossing */
+	long long ovf_sw_missed[TLY_MAX_EVENTS]; /* software profil: crossings with no PC to credit */
 };
 
 struct tly_evset {

@@ -141,7 +141,7 @@ int tly_ovf_account(struct tly_evset *es, int i, long long *missed, long long *p
 	const struct tly_component *c;
 	int k;
 
-	*missed = 0;
+	*missed = ev->overflow_sw ? es->a->ovf_sw_missed[i] : 0;
 	*period = ev->overflow_threshold;
 	if (!ev->overflow_threshold || ev->overflow_sw)
 		return PAPI_OK;

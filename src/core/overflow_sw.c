@@ -10,6 +10,9 @@
  * interrupted PC comes from the signal context.  Timing resolution is
  * the tick (PAPI_DEF_ITIMER_NS, and at best the kernel's CPU-timer tick);
  * PAPI_stop delivers the crossings since the last tick (tly_ovf_sw_flush).
+ * A profile's crossings with no PC to credit (no tick came before
+ * PAPI_stop: a busy machine can starve a thread of CPU-timer ticks for
+ * hundreds of ms) are counted missed (tally_overflow_missed), not lost.
  */
 #include "core/overflow_sw.h"
 #include "core/overflow.h"
@@ -54,6 +57,8 @@ static void deliver(struct tly_evset *es, const long long *raw, void *pc, void *
 		if (n[i] && ev->prof) {
 			if (pc)
 				tly_prof_hit(ev->prof, pc, n[i]);
+			else
+				es->a->ovf_sw_missed[i] += n[i];
 		} else if (n[i] > most)
 			most = n[i];
 	}
@@ -97,6 +102,7 @@ int tly_ovf_sw_start(struct tly_evset *es)
 	if (!any_sw(es))
 		return PAPI_OK;
 	memset(es->a->ovf_last, 0, sizeof es->a->ovf_last);
+	memset(es->a->ovf_sw_missed, 0, sizeof es->a->ovf_sw_missed);
 	es->ovf_pc = NULL;
 	sw_set = es;
 	es->ovf_timer_on = 1;
@@ -123,7 +129,8 @@ void tly_ovf_sw_stop(struct tly_evset *es)
  * the thread running: on a shared CPU the last tick before PAPI_stop can
  * come tens of ms of CPU early (measured: 160 of 200 crossings).  The
  * crossings since are delivered here, outside a signal handler, at the
- * last tick's PC (no PC, no profile hit, before any tick). */
+ * last tick's PC (before any tick: no PC, a profile's crossings counted
+ * missed). */
 void tly_ovf_sw_flush(struct tly_evset *es)
 {
 	if (any_sw(es))

@@ -41,7 +41,10 @@ PAPI_EXPORT int tally_multiplex_coverage(int EventSet, double *fractions);
  * delivered (*missed), and the sampling period in effect (*period, may
  * be NULL: the threshold, or a multiple of it after backing off; it goes
  * back to the threshold at the next PAPI_start).  Software overflow
- * (PAPI_OVERFLOW_FORCE_SW) misses nothing: 0 and the threshold.  Running
+ * (PAPI_OVERFLOW_FORCE_SW) calls the handler once per crossing and
+ * misses none; its profile (PAPI_PROFIL_FORCE_SW) misses the crossings
+ * found at PAPI_stop before any tick of its timer (no PC to credit: a
+ * busy machine can keep a thread's CPU-time timer from firing).  Running
  * or stopped sets; exact once the set is stopped.  PAPI_OK, PAPI_ENOEVST,
  * PAPI_ENOEVNT (event not in the set), PAPI_EINVAL (no overflow on the
  * event, missed NULL), PAPI_ENOINIT. */

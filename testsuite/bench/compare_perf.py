@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""compare_perf.py TALLY_FILE PERF_SCRIPT COMM PYTHONPATH [TOP] - Tally's
+call-path samples against perf's of the same run (issue 51).
+
+PERF_SCRIPT is `perf script -F comm,tid,ip,sym,dso --no-inline` of a
+`perf record -e cpu-clock:u --call-graph dwarf` run (the tally-run job
+itself, so that both sampled the same execution).  Both sides are read
+at the level perf reports: the out-of-line function holding the PC
+(Tally's inlined frames folded into the function they were inlined
+into), arguments of C++ names dropped.  Only the program's own samples
+are compared: perf's samples of the processes named COMM whose call
+chain reaches `main` or a thread's start (`start_thread`; not the
+loader's start-up nor the exit handlers, which Tally does not sample),
+and on both sides samples with a frame in Tally's own libraries are left
+out (Tally's handler, wrappers and its naming at exit are its cost, not
+the program's).
+
+Prints, for perf's TOP (10) functions by self samples, both self shares
+and their difference, and the inclusive shares of the functions on the
+main call paths (inclusive share >= 5% to perf).  Exit 1 when a self
+share differs by more than 2 points or an inclusive one by more than 3
+(the acceptance of issue 51), else 0."""
+import re
+import sys
+from collections import Counter
+
+SELF_TOL, INCL_TOL, INCL_MIN = 2.0, 3.0, 5.0
+OWN = re.compile(r"libtally[-.]")
+
+
+def key(name):
+    """A function's name as both sides compare it: C++ arguments dropped."""
+    name = re.sub(r"\+0x[0-9a-f]+$", "", str(name))
+    depth, out = 0, []
+    for ch in name:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(depth - 1, 0)
+        elif depth == 0:
+            out.append(ch)
+    return re.sub(r"\s+", " ", "".join(out)).strip()
+
+
+def perf_samples(path, comm):
+    """(self Counter, inclusive Counter, total) of perf's samples."""
+    self_n, incl, total = Counter(), Counter(), 0
+    frames, head = [], None
+
+    def flush():
+        nonlocal total
+        if head is None or head != comm or not frames:
+            return
+        syms = [s for s, _ in frames]
+        if any(OWN.search(d) for _, d in frames):
+            return
+        if "main" not in syms and "start_thread" not in syms:
+            return
+        total += 1
+        self_n[syms[0]] += 1
+        for s in set(syms):
+            incl[s] += 1
+    with open(path, errors="replace") as fh:
+        for line in fh:
+            if not line.strip():
+                flush()
+                frames, head = [], None
+            elif not line[0].isspace():
+                flush()
+                frames, head = [], line.split()[0]
+            else:
+                m = re.match(r"\s*[0-9a-f]+\s+(.*?)\s+\((.*)\)\s*$", line)
+                if m:
+                    frames.append((key(m.group(1)), m.group(2)))
+    flush()
+    return self_n, incl, total
+
+
+def tally_samples(path, pypath):
+    sys.path.insert(0, pypath)
+    from tally.reader import read
+    run = read(path)
+    paths, samples = run.table("sample_paths"), run.table("samples")
+    parent = dict(zip(paths["id"].astype(int), paths["parent"].astype(int)))
+    fn = dict(zip(paths["id"].astype(int), paths["function"]))
+    mod = dict(zip(paths["id"].astype(int), paths["module"]))
+    inl = dict(zip(paths["id"].astype(int), paths["inlined"].astype(int)))
+    self_n, incl, total = Counter(), Counter(), 0
+    for pid, n in samples.groupby("path")["samples"].sum().items():
+        chain, j = [], int(pid)
+        while j >= 0 and len(chain) < 4096:
+            chain.append(j)
+            j = parent.get(j, -1)
+        if any(OWN.search(str(mod[j])) for j in chain):
+            continue
+        outer = [key(fn[j]) for j in chain if not inl[j]]
+        if not outer:
+            continue
+        n = int(n)
+        total += n
+        self_n[outer[0]] += n
+        for s in set(outer):
+            incl[s] += n
+    return self_n, incl, total
+
+
+def main():
+    if len(sys.argv) < 5:
+        sys.exit(__doc__)
+    top = int(sys.argv[5]) if len(sys.argv) > 5 else 10
+    ps, pi, pt = perf_samples(sys.argv[2], sys.argv[3])
+    ts, ti, tt = tally_samples(sys.argv[1], sys.argv[4])
+    if not pt or not tt:
+        print(f"no samples to compare (perf {pt}, tally {tt})")
+        return 1
+    share = lambda c, t, k: 100.0 * c.get(k, 0) / t  # noqa: E731
+    bad = 0
+    print(f"program samples: perf {pt}, tally {tt}")
+    print(f"{'function (self)':48s} {'perf %':>7s} {'tally %':>7s} {'diff':>6s}")
+    for k, _ in ps.most_common(top):
+        a, b = share(ps, pt, k), share(ts, tt, k)
+        flag = "" if abs(a - b) <= SELF_TOL else "  > %.0f points" % SELF_TOL
+        bad += bool(flag)
+        print(f"{k[:48]:48s} {a:7.2f} {b:7.2f} {b - a:+6.2f}{flag}")
+    print(f"{'function (inclusive, main paths)':48s} {'perf %':>7s} {'tally %':>7s} {'diff':>6s}")
+    for k, _ in pi.most_common():
+        a, b = share(pi, pt, k), share(ti, tt, k)
+        if a < INCL_MIN:
+            break
+        flag = "" if abs(a - b) <= INCL_TOL else "  > %.0f points" % INCL_TOL
+        bad += bool(flag)
+        print(f"{k[:48]:48s} {a:7.2f} {b:7.2f} {b - a:+6.2f}{flag}")
+    print("agree" if not bad else f"{bad} share(s) outside the tolerance")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
