@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# bench_sampling.sh TALLY_RUN PYTHONPATH APP [ARGS...] - call-path sampling
+# on an MPI+OpenMP program (issue 51): APP at TLY_BENCH_RANKS (2) ranks x
+# OMP_NUM_THREADS (2) threads.
+#  1. Cost: tally-run with default settings against tally-run
+#     --sampling=TLY_BENCH_RATE (1000), in alternating order,
+#     TLY_BENCH_ROUNDS (7) pairs: each pair, the median ratio of wall
+#     times (what sampling adds to a measured run), the plain run's wall
+#     time beside them, and the file's account of sampling
+#     (ranks.sampling_ns over the ranks' CPU time).
+#  2. Agreement (when perf, Debian's linux-perf, is installed): one run
+#     sampled by Tally and one by `perf record -e cpu-clock:u -F RATE
+#     --call-graph dwarf` of the plain program, the same length and rate;
+#     compare_perf.py prints the top functions by self samples and the
+#     inclusive shares on the main paths of both, and fails past 2 / 3
+#     points.
+# Exit 1 when a run fails or the shares disagree.
+set -u
+run=$1 pypath=$2 app=$3
+shift 3
+np=${TLY_BENCH_RANKS:-2} rounds=${TLY_BENCH_ROUNDS:-7} rate=${TLY_BENCH_RATE:-1000}
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+here=$(cd "$(dirname "$0")" && pwd)
+dir=$(mktemp -d) ; trap 'rm -rf "$dir"' EXIT
+cd "$dir"
+now() { date +%s%N; }
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+one() { # MODE -> wall ms
+  local t0 t1 rc
+  rm -f ./*.h5
+  t0=$(now)
+  case $1 in
+  plain) timeout 1200 mpirun -np "$np" "$app" "${args[@]}" >out.txt 2>&1 ;;
+  tally) timeout 1200 mpirun -np "$np" "$run" --output-name=t.h5 -- "$app" "${args[@]}" >out.txt 2>&1 ;;
+  sampled) timeout 1200 mpirun -np "$np" "$run" --sampling="$rate" --output-name=t.h5 -- "$app" "${args[@]}" \
+             >out.txt 2>&1 ;;
+  esac
+  rc=$?
+  t1=$(now)
+  [ $rc -eq 0 ] || { echo "bench_sampling: $1 run failed ($rc)" >&2; tail -5 out.txt >&2; exit 1; }
+  echo $(( (t1 - t0) / 1000000 ))
+}
+args=("$@")
+account() { # the file's sampling cost over the ranks' CPU, and its status
+  /usr/bin/python3 - "$pypath" t.h5 <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from tally.reader import read
+run = read(sys.argv[2]); rk = run.ranks
+st = run.table("sampling_status")
+cpu, samp = float(rk["cpu_ns"].sum()), float(rk["sampling_ns"].sum())
+lost = int((st["taken"] - st["kept"]).sum())
+print(f"sampling_ns {samp / 1e9:.3f}s = {100.0 * samp / cpu:.2f}% of {cpu / 1e9:.2f}s CPU, "
+      f"{int(st['kept'].sum())} samples kept, {lost} lost (counted), threads {len(st)}")
+PY
+}
+echo "== sampling cost: $app ${args[*]}, $np ranks x $OMP_NUM_THREADS threads on $(nproc) cores, $rate Hz (load $(load))"
+plain_ms=$(one plain) || exit 1
+: >ratio.txt
+for r in $(seq 1 "$rounds"); do
+  if [ $((r % 2)) = 1 ]; then a=$(one tally) || exit 1; b=$(one sampled) || exit 1; acc=$(account)
+  else b=$(one sampled) || exit 1; acc=$(account); a=$(one tally) || exit 1; fi
+  echo "$b $a" | awk '{ printf "%.4f\n", $1 / $2 }' >>ratio.txt
+  echo "pair $r: tally $a ms, tally --sampling=$rate $b ms, ratio $(tail -1 ratio.txt); file: $acc (load $(load))"
+done
+echo "sampling / no sampling wall, median of $rounds interleaved pairs: $(median <ratio.txt) (plain run: $plain_ms ms)"
+
+command -v perf >/dev/null || { echo "perf (linux-perf) missing: no agreement check"; exit 0; }
+echo "== agreement with perf record --call-graph dwarf (cpu-clock:u, $rate Hz, separate runs of the same length)"
+one sampled >/dev/null || exit 1
+timeout 1200 perf record -q -e cpu-clock:u -F "$rate" --call-graph dwarf -o perf.data -- \
+  mpirun -np "$np" "$app" "${args[@]}" >perf-out.txt 2>&1 || { echo "perf record failed"; tail -5 perf-out.txt; exit 1; }
+perf script -i perf.data -F comm,tid,ip,sym,dso --no-inline >perf.txt 2>/dev/null
+/usr/bin/python3 "$here/compare_perf.py" t.h5 perf.txt "$(basename "$app" | cut -c1-15)" "$pypath"
