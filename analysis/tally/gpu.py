@@ -88,13 +88,20 @@ def top_kernels(run, top):
     return "GPU kernels by time", out.sort_values("time_s", ascending=False).head(top).reset_index()
 
 
+#: the CPU's call-path samples (tally-run --sampling, sampling.py): not GPU PC samples
+_CPU_SAMPLE_TABLES = ("samples", "sample_paths", "sampling_status")
+
+
 def pc_table(run):
-    """The PC-sample DataFrame, or None (schema.def's pc_samples first)."""
+    """The GPU PC-sample DataFrame, or None (schema.def's pc_samples first;
+    never the CPU's call-path samples, whose paths also have lines)."""
     t = run.tables.get("pc_samples")
     if t is not None and len(t) and "line" in t.columns:
         return t
     for name, t in run.tables.items():
         low = name.lower()
+        if name in _CPU_SAMPLE_TABLES:
+            continue
         if ("pc" in low or "sample" in low) and len(t) and "line" in t.columns:
             return t
     return None

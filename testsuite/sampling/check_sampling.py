@@ -131,6 +131,10 @@ def report(path, tot, truth, outer):
     check(all(float(hot.loc[k, "incl_%"]) >= float(hot.loc[k, "self_%"]) - 1e-9 for k in WANT), "report: incl >= self")
     check(float(hot.loc[outer, "incl_%"]) >= 90.0 if outer in hot.index else False,
           "report: %s on the path of nearly every sample (%s)" % (outer, hot.loc[outer, "incl_%"] if outer in hot.index else "absent"))
+    from tally import gpu, report as rep
+    check(gpu.pc_table(run) is None, "no GPU PC samples in a CPU-sampled file (the call paths are not PC samples)")
+    titles = [sec.title for sec in rep.build(run)]
+    check(not any(t.startswith("PC sampling") for t in titles), "no GPU PC sampling section: %s" % titles)
     folded = sampling.folded(run)
     inl = sum(int(l.rsplit(" ", 1)[1]) for l in folded.splitlines() if l.rsplit(" ", 1)[0].endswith(outer + ";run_work;hot_inline"))
     check(inl > 0, "folded stacks: %s;run_work;hot_inline has %d samples" % (outer, inl))
