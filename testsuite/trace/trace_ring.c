@@ -1,7 +1,8 @@
 /*
  * trace_ring.c - a ring of MPI ranks for the trace tests: every kind of
  * message the trace draws (Send/Recv, Sendrecv, Isend/Irecv completed by
- * Wait, Waitall, Waitany and Test, a sub-communicator's messages) and
+ * Wait, Waitall, Waitany, Waitsome, Test and Testsome, a
+ * sub-communicator's messages) and
  * collectives with and without a root, inside user regions.
  * Usage: mpirun -np 4 trace_ring ROUNDS [FLOOD]
  *   FLOOD: then FLOOD receives and FLOOD sends pending at once per rank
@@ -18,7 +19,7 @@ static void round_trip(int rank, int n, MPI_Comm comm, int tag, int len)
 	int right = (rank + 1) % n, left = (rank + n - 1) % n;
 	double *a = calloc((size_t)len, sizeof *a), *b = calloc((size_t)len, sizeof *b);
 	MPI_Request rq[2];
-	int idx, flag = 0;
+	int idx, flag = 0, done = 0, got, which[2];
 
 	if (rank % 2 == 0) {
 		MPI_Send(a, len, MPI_DOUBLE, right, tag, comm);
@@ -39,6 +40,15 @@ static void round_trip(int rank, int n, MPI_Comm comm, int tag, int len)
 	MPI_Send(a, len, MPI_DOUBLE, right, tag + 4, comm);
 	while (!flag)
 		MPI_Test(&rq[0], &flag, MPI_STATUS_IGNORE);
+	/* some-completions: every request completed by Waitsome, then Testsome */
+	MPI_Irecv(b, len, MPI_DOUBLE, left, tag + 5, comm, &rq[0]);
+	MPI_Isend(a, len, MPI_DOUBLE, right, tag + 5, comm, &rq[1]);
+	for (done = 0; done < 2; done += got)
+		MPI_Waitsome(2, rq, &got, which, MPI_STATUSES_IGNORE);
+	MPI_Irecv(b, len, MPI_DOUBLE, MPI_ANY_SOURCE, tag + 6, comm, &rq[0]);
+	MPI_Isend(a, len, MPI_DOUBLE, right, tag + 6, comm, &rq[1]);
+	for (done = 0; done < 2; done += got == MPI_UNDEFINED ? 0 : got)
+		MPI_Testsome(2, rq, &got, which, MPI_STATUSES_IGNORE);
 	free(a);
 	free(b);
 }
