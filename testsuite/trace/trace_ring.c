@@ -2,7 +2,8 @@
  * trace_ring.c - a ring of MPI ranks for the trace tests: every kind of
  * message the trace draws (Send/Recv, Sendrecv, Isend/Irecv completed by
  * Wait, Waitall, Waitany, Waitsome, Test and Testsome, a
- * sub-communicator's messages) and
+ * sub-communicator's messages, a communicator freed with its requests
+ * pending) and
  * collectives with and without a root, inside user regions.
  * Usage: mpirun -np 4 trace_ring ROUNDS [FLOOD]
  *   FLOOD: then FLOOD receives and FLOOD sends pending at once per rank
@@ -94,6 +95,20 @@ int main(int argc, char **argv)
 		}
 		MPI_Startall(2, preq);
 		MPI_Waitall(2, preq, MPI_STATUSES_IGNORE);
+		{   /* a communicator freed while its requests are pending (MPI lets them
+			 * complete; the communicator goes with the last): ranks reversed, so
+			 * the receive's source is translated to the world's through its group */
+			MPI_Comm rev;
+			MPI_Request fq[2];
+			int rr, v = rank, w = -1;
+
+			MPI_Comm_split(MPI_COMM_WORLD, 0, n - rank, &rev);
+			MPI_Comm_rank(rev, &rr);
+			MPI_Irecv(&w, 1, MPI_INT, MPI_ANY_SOURCE, 8888, rev, &fq[0]);
+			MPI_Isend(&v, 1, MPI_INT, (rr + 1) % n, 8888, rev, &fq[1]);
+			MPI_Comm_free(&rev);
+			MPI_Waitall(2, fq, MPI_STATUSES_IGNORE);
+		}
 		tally_region_end("round");
 	}
 	if (argc > 2 && atoi(argv[2]) > 0) {   /* many requests pending at once */

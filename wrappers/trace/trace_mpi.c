@@ -37,25 +37,54 @@ static const struct { const char *name; OTF2_CollectiveOp op; } ops[] = {
 	{ "MPI_Reduce_scatter_block", OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK },
 };
 
-/* rank r of comm as a rank of MPI_COMM_WORLD */
-static uint32_t world_rank(MPI_Comm comm, int r)
+/* Ranks of another communicator are translated by its group.  A pending
+ * receive keeps its communicator's group from the post: MPI lets a
+ * program free a communicator with requests pending, the requests
+ * complete normally, and the communicator goes with the last of them,
+ * before the completing call returns (its group would then be read from
+ * freed memory).  MPI_GROUP_NULL for MPI_COMM_WORLD: ranks as they are. */
+static MPI_Group keep_group(MPI_Comm comm)
 {
-	MPI_Group g, wg;
+	MPI_Group g;
+
+	if (comm == MPI_COMM_WORLD || comm == MPI_COMM_NULL || PMPI_Comm_group(comm, &g) != MPI_SUCCESS)
+		return MPI_GROUP_NULL;
+	return g;
+}
+
+static void drop_group(MPI_Group *g)
+{
+	if (*g != MPI_GROUP_NULL)
+		PMPI_Group_free(g);
+	*g = MPI_GROUP_NULL;
+}
+
+/* rank r of group g (MPI_GROUP_NULL: the world's) as a rank of MPI_COMM_WORLD */
+static uint32_t group_world_rank(MPI_Group g, int r)
+{
+	MPI_Group wg;
 	int w = r;
 
 	if (r < 0)
 		return OTF2_UNDEFINED_UINT32;
-	if (comm == MPI_COMM_WORLD || comm == MPI_COMM_NULL)
-		return (uint32_t)r;
-	if (PMPI_Comm_group(comm, &g) != MPI_SUCCESS)
+	if (g == MPI_GROUP_NULL)
 		return (uint32_t)r;
 	if (PMPI_Comm_group(MPI_COMM_WORLD, &wg) == MPI_SUCCESS) {
 		if (PMPI_Group_translate_ranks(g, 1, &r, wg, &w) != MPI_SUCCESS || w == MPI_UNDEFINED)
 			w = r;
 		PMPI_Group_free(&wg);
 	}
-	PMPI_Group_free(&g);
 	return (uint32_t)w;
+}
+
+/* rank r of comm (alive) as a rank of MPI_COMM_WORLD */
+static uint32_t world_rank(MPI_Comm comm, int r)
+{
+	MPI_Group g = r < 0 ? MPI_GROUP_NULL : keep_group(comm);
+	uint32_t w = group_world_rank(g, r);
+
+	drop_group(&g);
+	return w;
 }
 
 static struct tly_trace_loc *loc(struct tly_rt_thread *t)
@@ -82,10 +111,13 @@ static uint64_t req_add(struct tly_trace_loc *l, MPI_Request h, MPI_Comm comm, i
 		e = &z;
 	e->h = h;
 	e->l = l;
-	e->comm = comm;
+	e->comm = MPI_COMM_NULL;   /* not to be used at the completion: it may be gone */
+	e->grp = kind == TLY_RQ_RECV ? keep_group(comm) : MPI_GROUP_NULL;
 	e->kind = kind;
 	e->id = ++l->next_req;
 	r = tly_trace_reqs_put(TLY_REQS_PENDING, e);
+	if (r < 0)
+		drop_group(&e->grp);
 	return r < 0 ? 0 : e->id;
 }
 
@@ -117,33 +149,36 @@ static void on_send(struct tly_rt_thread *t, int peer, int tag, MPI_Comm comm, i
 	OTF2_EvtWriter_MpiIsend(l->w, NULL, (OTF2_TimeStamp)ts, to, 0, (uint32_t)tag, (uint64_t)bytes, id);
 }
 
-static void recv_event(struct tly_trace_loc *l, const MPI_Status *st, MPI_Comm comm, int64_t ts, uint64_t id)
+static void recv_event(struct tly_trace_loc *l, const MPI_Status *st, MPI_Group g, int64_t ts, uint64_t id)
 {
 	int n = 0;
+	uint32_t from;
 
 	PMPI_Get_count(st, MPI_BYTE, &n);
 	if (n == MPI_UNDEFINED)
 		n = 0;
 	if (!tly_trace_admit(l, &ts))
 		return;
-	tly_trace_check_msg(world_rank(comm, st->MPI_SOURCE), (uint32_t)tly_trace()->rank, (uint32_t)st->MPI_TAG,
-			    (uint64_t)n, -1);
+	from = group_world_rank(g, st->MPI_SOURCE);
+	tly_trace_check_msg(from, (uint32_t)tly_trace()->rank, (uint32_t)st->MPI_TAG, (uint64_t)n, -1);
 	if (id)
-		OTF2_EvtWriter_MpiIrecv(l->w, NULL, (OTF2_TimeStamp)ts, world_rank(comm, st->MPI_SOURCE), 0,
-					(uint32_t)st->MPI_TAG, (uint64_t)n, id);
+		OTF2_EvtWriter_MpiIrecv(l->w, NULL, (OTF2_TimeStamp)ts, from, 0, (uint32_t)st->MPI_TAG, (uint64_t)n, id);
 	else
-		OTF2_EvtWriter_MpiRecv(l->w, NULL, (OTF2_TimeStamp)ts, world_rank(comm, st->MPI_SOURCE), 0,
-				       (uint32_t)st->MPI_TAG, (uint64_t)n);
+		OTF2_EvtWriter_MpiRecv(l->w, NULL, (OTF2_TimeStamp)ts, from, 0, (uint32_t)st->MPI_TAG, (uint64_t)n);
 }
 
 static void on_recv(struct tly_rt_thread *t, const MPI_Status *st, MPI_Comm comm, int64_t ts)
 {
 	struct tly_trace_loc *l = loc(t);
+	MPI_Group g;
 
-	if (l)
-		recv_event(l, st, comm, ts, 0);
-	else
+	if (!l) {
 		unlocated(1);
+		return;
+	}
+	g = keep_group(comm);
+	recv_event(l, st, g, ts, 0);
+	drop_group(&g);
 }
 
 static void on_irecv(struct tly_rt_thread *t, MPI_Comm comm, MPI_Request req, int64_t ts)
@@ -163,8 +198,8 @@ static void on_irecv(struct tly_rt_thread *t, MPI_Comm comm, MPI_Request req, in
 		OTF2_EvtWriter_MpiIrecvRequest(l->w, NULL, (OTF2_TimeStamp)ts, id);
 }
 
-static void coll_events(struct tly_trace_loc *l, int op, MPI_Comm comm, int root, int64_t sent, int64_t recv,
-			int64_t t0, int64_t t1);
+static void coll_events(struct tly_trace_loc *l, int op, uint32_t wroot, int64_t sent, int64_t recv, int64_t t0,
+			int64_t t1);
 
 /* A request posted on another thread (its location e->l) completes on
  * this one (l): OTF2 ties a request's records to one location, and the
@@ -180,7 +215,7 @@ static void done_elsewhere(struct tly_trace_loc *l, const struct tly_trace_req *
 	/* (a receive from MPI_PROC_NULL has no record at its end anyway) */
 	l->dropped += msg || cancelled || e->kind == TLY_RQ_SEND;
 	if (msg)
-		recv_event(l, st, e->comm, ts, 0);
+		recv_event(l, st, e->grp, ts, 0);
 }
 
 static void on_done(struct tly_rt_thread *t, MPI_Request req, const MPI_Status *st, int64_t ts)
@@ -193,10 +228,11 @@ static void on_done(struct tly_rt_thread *t, MPI_Request req, const MPI_Status *
 		return;   /* not a request the trace follows (I/O, RMA; or counted dropped when it was posted) */
 	if (!l) {
 		unlocated(e.kind == TLY_RQ_COLL ? 2 : 1);
+		drop_group(&e.grp);
 		return;
 	}
 	if (e.kind == TLY_RQ_COLL) {
-		coll_events(l, e.op, e.comm, e.root, e.sent, e.recv, ts, ts);
+		coll_events(l, e.op, (uint32_t)e.root, e.sent, e.recv, ts, ts);
 		return;
 	}
 	/* a cancelled request's status names no peer */
@@ -209,14 +245,15 @@ static void on_done(struct tly_rt_thread *t, MPI_Request req, const MPI_Status *
 			OTF2_EvtWriter_MpiRequestCancelled(l->w, NULL, (OTF2_TimeStamp)ts, e.id);
 	} else if (e.kind == TLY_RQ_RECV) {
 		if (st->MPI_SOURCE >= 0)
-			recv_event(l, st, e.comm, ts, e.id);
+			recv_event(l, st, e.grp, ts, e.id);
 	} else if (tly_trace_admit(l, &ts)) {
 		OTF2_EvtWriter_MpiIsendComplete(l->w, NULL, (OTF2_TimeStamp)ts, e.id);
 	}
+	drop_group(&e.grp);
 }
 
-static void coll_events(struct tly_trace_loc *l, int op, MPI_Comm comm, int root, int64_t sent, int64_t recv,
-			int64_t t0, int64_t t1)
+static void coll_events(struct tly_trace_loc *l, int op, uint32_t wroot, int64_t sent, int64_t recv, int64_t t0,
+			int64_t t1)
 {
 	if (tly_trace_admit(l, &t0))
 		OTF2_EvtWriter_MpiCollectiveBegin(l->w, NULL, (OTF2_TimeStamp)t0);
@@ -226,8 +263,8 @@ static void coll_events(struct tly_trace_loc *l, int op, MPI_Comm comm, int root
 	}
 	if (t1 < l->last_ts)
 		t1 = l->last_ts;
-	OTF2_EvtWriter_MpiCollectiveEnd(l->w, NULL, (OTF2_TimeStamp)t1, (OTF2_CollectiveOp)(op - 1), 0,
-					world_rank(comm, root), (uint64_t)sent, (uint64_t)recv);
+	OTF2_EvtWriter_MpiCollectiveEnd(l->w, NULL, (OTF2_TimeStamp)t1, (OTF2_CollectiveOp)(op - 1), 0, wroot,
+					(uint64_t)sent, (uint64_t)recv);
 	l->last_ts = t1;
 	l->kept++;
 }
@@ -240,7 +277,7 @@ static void on_coll(struct tly_rt_thread *t, int id, MPI_Comm comm, int root, in
 	if (!tm.op || !tm.op[id])
 		return;
 	if (l)
-		coll_events(l, tm.op[id], comm, root, sent, recv, t0, t1);
+		coll_events(l, tm.op[id], world_rank(comm, root), sent, recv, t0, t1);
 	else
 		unlocated(2);
 }
@@ -250,11 +287,13 @@ static void on_icoll(struct tly_rt_thread *t, int id, MPI_Comm comm, int root, i
 		     MPI_Request req, int64_t ts)
 {
 	struct tly_trace_loc *l = loc(t);
-	struct tly_trace_req e = { .op = tm.op ? tm.op[id] : 0, .root = root, .sent = sent, .recv = recv };
+	struct tly_trace_req e = { .op = tm.op ? tm.op[id] : 0, .sent = sent, .recv = recv };
 
 	(void)ts;
 	if (!e.op)
 		return;
+	/* the root as a world rank now: the communicator may be freed before the completion */
+	e.root = (int)world_rank(comm, root);
 	if (!l)
 		unlocated(2);
 	else if (!req_add(l, req, comm, TLY_RQ_COLL, &e))
@@ -264,7 +303,8 @@ static void on_icoll(struct tly_rt_thread *t, int id, MPI_Comm comm, int root, i
 static void on_pinit(struct tly_rt_thread *t, int send, int peer, int tag, MPI_Comm comm, int64_t bytes,
 		     MPI_Request req)
 {
-	struct tly_trace_req e = { .h = req, .id = 1, .comm = comm, .kind = send ? TLY_RQ_SEND : TLY_RQ_RECV,
+	struct tly_trace_req e = { .h = req, .id = 1, .comm = comm, .grp = MPI_GROUP_NULL,
+				   .kind = send ? TLY_RQ_SEND : TLY_RQ_RECV,
 				   .peer = peer, .tag = tag, .sent = bytes };
 
 	(void)t;

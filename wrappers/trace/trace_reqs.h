@@ -23,9 +23,10 @@ struct tly_trace_req {
 	MPI_Request h;
 	struct tly_trace_loc *l;   /* the location that posted it: its request id is that location's */
 	uint64_t id;               /* the OTF2 request id (never 0 in a map) */
-	MPI_Comm comm;
+	MPI_Comm comm;             /* persistent: the *_init's (alive while the request is) */
+	MPI_Group grp;             /* pending receive: comm's group, kept (trace_mpi.c), else MPI_GROUP_NULL */
 	int kind;                  /* TLY_RQ_* */
-	int op, root;              /* TLY_RQ_COLL: OTF2 op + 1, root in comm */
+	int op, root;              /* TLY_RQ_COLL: OTF2 op + 1, root as a world rank */
 	int peer, tag;             /* persistent: the *_init's */
 	int64_t sent, recv;        /* TLY_RQ_COLL: bytes; persistent send: bytes in sent */
 };
