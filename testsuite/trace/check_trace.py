@@ -41,6 +41,9 @@ Usage: check_trace.py OTF2PRINT FILE.h5 [--capped] [--user-events N] [--mpi]
   another thread completed (trace_mt): that thread has the N receives as
   MPI_RECV, and the rank's tally::dropped_events are 2 N exactly (the
   MPI_IRECV and MPI_ISEND_COMPLETE the posting location cannot have);
+- --freed N: each rank's thread 0 freed N pending sends (MPI_Request_free,
+  trace_ring): its tally::dropped_events are N exactly (their
+  MpiIsendComplete, unseen), the only ones dropped;
 - every location's root region "(thread)" lasts in the trace exactly the
   profile's time of it (incl_ns).
 """
@@ -279,6 +282,15 @@ def main():
         print("REQUESTS %d pending per rank: %d request records per location, none dropped" % (reqs, 4 * reqs))
     if "--elsewhere" in args:
         check_elsewhere(evs, dropped, int(args[args.index("--elsewhere") + 1]))
+    if "--freed" in args:
+        nfreed = int(args[args.index("--freed") + 1])
+        for loc in evs:
+            if loc & 0xffff:
+                continue
+            check(dropped.get(loc, -1) == nfreed, "location %d: %s dropped, want the %d freed sends' ends"
+                  % (loc, dropped.get(loc), nfreed))
+            dropped[loc] = dropped.get(loc, 0) - nfreed
+        print("FREED %d sends per rank freed pending: their ends counted dropped, nothing else" % nfreed)
     check(len(evs) == len({loc for loc, _ in visits}),
           "%d locations in the trace, %d threads in the profile" % (len(evs), len({loc for loc, _ in visits})))
     if "--threads" in args:

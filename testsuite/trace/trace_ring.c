@@ -3,7 +3,7 @@
  * message the trace draws (Send/Recv, Sendrecv, Isend/Irecv completed by
  * Wait, Waitall, Waitany, Waitsome, Test and Testsome, a
  * sub-communicator's messages, a communicator freed with its requests
- * pending) and
+ * pending, a send freed by MPI_Request_free each round) and
  * collectives with and without a root, inside user regions.
  * Usage: mpirun -np 4 trace_ring ROUNDS [FLOOD]
  *   FLOOD: then FLOOD receives and FLOOD sends pending at once per rank
@@ -79,6 +79,17 @@ int main(int argc, char **argv)
 		MPI_Comm_size(half, &hn);
 		if (hn > 1)
 			round_trip(hr, hn, half, 10 * r + 5, 8);
+		{   /* a send freed at once (MPI_Request_free): its message matched, its
+			 * completion unseen and counted dropped; the handle comes back */
+			static int fire[1024];
+			MPI_Request fr1;
+			int got1;
+
+			fire[r % 1024] = r;
+			MPI_Isend(&fire[r % 1024], 1, MPI_INT, (rank + 1) % n, 6666, MPI_COMM_WORLD, &fr1);
+			MPI_Request_free(&fr1);
+			MPI_Recv(&got1, 1, MPI_INT, (rank + n - 1) % n, 6666, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		}
 		MPI_Bcast(&x, 1, MPI_DOUBLE, r % n, MPI_COMM_WORLD);
 		MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 		MPI_Reduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, 0, half);

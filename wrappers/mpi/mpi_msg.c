@@ -132,6 +132,14 @@ void tly_mpi_msg_start(struct tly_mpi_call *c, int n, const MPI_Request *req)
 			h->start(c->t, req[i], c->t0);
 }
 
+void tly_mpi_msg_freed(struct tly_mpi_call *c, MPI_Request req)
+{
+	const struct tly_mpi_msg_hooks *h = on(c);
+
+	if (h && h->freed && req != MPI_REQUEST_NULL)
+		h->freed(c->t, req);
+}
+
 void tly_mpi_msg_end(struct tly_mpi_call *c, int64_t sent, int64_t recv, int64_t now)
 {
 	const struct tly_mpi_msg_hooks *h = on(c);

@@ -74,6 +74,9 @@ struct tly_mpi_msg_hooks {
 	void (*pinit)(struct tly_rt_thread *t, int send, int peer, int tag, MPI_Comm comm, int64_t bytes,
 		      MPI_Request req);
 	void (*start)(struct tly_rt_thread *t, MPI_Request req, int64_t ts);
+	/* a request freed by MPI_Request_free (it completes unseen: the handle
+	 * may come back for another request) */
+	void (*freed)(struct tly_rt_thread *t, MPI_Request req);
 };
 void tly_mpi_msg_hooks_set(const struct tly_mpi_msg_hooks *h);
 int tly_mpi_msg_on(void);
@@ -93,6 +96,7 @@ void tly_mpi_msg_icoll(struct tly_mpi_call *c, MPI_Comm comm, int root, MPI_Requ
 void tly_mpi_msg_pinit(struct tly_mpi_call *c, int send, int peer, int tag, MPI_Comm comm, int64_t bytes,
 		       MPI_Request req);
 void tly_mpi_msg_start(struct tly_mpi_call *c, int n, const MPI_Request *req);
+void tly_mpi_msg_freed(struct tly_mpi_call *c, MPI_Request req);
 /* The call's end: its collective, then the scratch freed (tly_mpi_end). */
 void tly_mpi_msg_end(struct tly_mpi_call *c, int64_t sent, int64_t recv, int64_t now);
 

@@ -332,8 +332,27 @@ static void on_start(struct tly_rt_thread *t, MPI_Request req, int64_t ts)
 		on_irecv(t, p.comm, req, ts);
 }
 
+/* MPI_Request_free: the request completes where the trace cannot see it.
+ * Its entry goes now - Open MPI gives the handle to a later request, whose
+ * completion would otherwise take this stale entry (its id, its kind) -
+ * and its end record is counted dropped (a send's MpiIsendComplete, a
+ * receive's MpiIrecv, a collective's begin and end). */
+static void on_freed(struct tly_rt_thread *t, MPI_Request req)
+{
+	struct tly_trace_loc *l = loc(t);
+	struct tly_trace_req e;
+
+	if (tly_trace_reqs_get(TLY_REQS_PENDING, req, l, &e, 1) != 0)
+		return;   /* not pending (a persistent one not started, or not followed) */
+	drop_group(&e.grp);
+	if (!l)
+		unlocated(e.kind == TLY_RQ_COLL ? 2 : 1);
+	else
+		l->dropped += e.kind == TLY_RQ_COLL ? 2 : 1;
+}
+
 static const struct tly_mpi_msg_hooks hooks = {
-	.pinit = on_pinit, .start = on_start,
+	.pinit = on_pinit, .start = on_start, .freed = on_freed,
 	.send = on_send, .recv = on_recv, .irecv = on_irecv, .done = on_done, .coll = on_coll, .icoll = on_icoll,
 };
 
