@@ -29,7 +29,8 @@
 #define FN_LIST(X) \
 	X(Send) X(Ssend) X(Rsend) X(Bsend) X(Recv) X(Isend) X(Issend) X(Irecv) \
 	X(Sendrecv) X(Sendrecv_replace) X(Wait) X(Waitall) X(Waitany) X(Test) \
-	X(Testall) X(Testany) X(Iprobe) X(Probe) X(Barrier) X(Bcast) X(Reduce) \
+	X(Testall) X(Testany) X(Testsome) X(Request_free) X(Iprobe) X(Probe) \
+	X(Barrier) X(Bcast) X(Reduce) \
 	X(Allreduce) X(Gather) X(Gatherv) X(Scatter) X(Scatterv) X(Allgather) \
 	X(Allgatherv) X(Alltoall) X(Alltoallv) X(Reduce_scatter) X(Scan) \
 	X(Comm_split) X(Comm_dup) X(Comm_create) X(Comm_free) X(Cart_create) \
@@ -234,6 +235,20 @@ int MPI_Testany(int n, MPI_Request q[], int *i, int *f, MPI_Status *s)
 	NEXT(Testany, int, MPI_Request *, int *, int *, MPI_Status *);
 	add(ID_Testany, 0, 0);
 	return next(n, q, i, f, s);
+}
+
+int MPI_Testsome(int n, MPI_Request q[], int *o, int i[], MPI_Status s[])
+{
+	NEXT(Testsome, int, MPI_Request *, int *, int *, MPI_Status *);
+	add(ID_Testsome, 0, 0);
+	return next(n, q, o, i, s);
+}
+
+int MPI_Request_free(MPI_Request *q)
+{
+	NEXT(Request_free, MPI_Request *);
+	add(ID_Request_free, 0, 0);
+	return next(q);
 }
 
 int MPI_Iprobe(int s, int g, MPI_Comm c, int *f, MPI_Status *st)

@@ -23,7 +23,8 @@ typedef MPI_Fint I;	/* a Fortran INTEGER argument */
 
 #define FN_LIST(X) \
 	X(send) X(recv) X(isend) X(irecv) X(sendrecv) X(sendrecv_replace) \
-	X(wait) X(waitall) X(waitany) X(test) X(testany) X(iprobe) X(probe) \
+	X(wait) X(waitall) X(waitany) X(test) X(testany) X(testsome) \
+	X(request_free) X(iprobe) X(probe) \
 	X(barrier) X(ibarrier) X(bcast) X(ibcast) X(reduce) X(allreduce) \
 	X(iallreduce) X(scan) X(reduce_scatter) X(gather) X(gatherv) \
 	X(allgather) X(allgatherv) X(iallgather) X(iallgatherv) X(alltoall) \
@@ -35,7 +36,8 @@ enum { FN_LIST(ENUM_ID) NFN };
 static const char *const names[NFN] = {
 	"MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Sendrecv",
 	"MPI_Sendrecv_replace", "MPI_Wait", "MPI_Waitall", "MPI_Waitany",
-	"MPI_Test", "MPI_Testany", "MPI_Iprobe", "MPI_Probe", "MPI_Barrier",
+	"MPI_Test", "MPI_Testany", "MPI_Testsome", "MPI_Request_free",
+	"MPI_Iprobe", "MPI_Probe", "MPI_Barrier",
 	"MPI_Ibarrier", "MPI_Bcast", "MPI_Ibcast", "MPI_Reduce", "MPI_Allreduce",
 	"MPI_Iallreduce", "MPI_Scan", "MPI_Reduce_scatter", "MPI_Gather",
 	"MPI_Gatherv", "MPI_Allgather", "MPI_Allgatherv", "MPI_Iallgather",
@@ -150,6 +152,8 @@ BIND(waitall, 0, 0)
 BIND(waitany, 0, 0)
 BIND(test, 0, 0)
 BIND(testany, 0, 0)
+BIND(testsome, 0, 0)
+BIND(request_free, 0, 0)
 BIND(iprobe, 0, 0)
 BIND(probe, 0, 0)
 BIND(barrier, 0, 0)
