@@ -8,14 +8,16 @@ itself, so that both sampled the same execution).  Both sides are read
 at the level perf reports: the out-of-line function holding the PC
 (Tally's inlined frames folded into the function they were inlined
 into), arguments of C++ names dropped.  Only the program's own samples
-are compared: perf's samples of the processes named COMM whose call
-chain reaches `main` or a thread's start (`start_thread`; not the
-loader's start-up nor the exit handlers, which Tally does not sample),
-and on both sides samples with a frame in Tally's own libraries are left
-out (Tally's handler, wrappers and its naming at exit are its cost, not
-the program's).
+are compared: perf's samples of the processes named COMM but those in
+the dynamic loader (the start-up's loading, before Tally samples; perf's
+dwarf unwinding breaks too often on optimised code to select samples by
+their outer frames);
+on both sides a sample whose innermost frame is in Tally's own libraries
+is left out (Tally's wrappers and its naming at exit are its cost, not
+the program's), and Tally's frames are dropped from the paths (its
+wrappers of GOMP_parallel, MPI_* sit between the program's frames).
 
-Prints, for perf's TOP (10) functions by self samples, both self shares
+Prints, for perf's and Tally's TOP (10) functions by self samples, both self shares
 and their difference, and the inclusive shares of the functions on the
 main call paths (inclusive share >= 5% to perf).  Exit 1 when a self
 share differs by more than 2 points or an inclusive one by more than 3
@@ -26,6 +28,7 @@ from collections import Counter
 
 SELF_TOL, INCL_TOL, INCL_MIN = 2.0, 3.0, 5.0
 OWN = re.compile(r"libtally[-.]")
+LOADER = re.compile(r"/ld-linux[^/]*$")
 
 
 def key(name):
@@ -51,11 +54,9 @@ def perf_samples(path, comm):
         nonlocal total
         if head is None or head != comm or not frames:
             return
-        syms = [s for s, _ in frames]
-        if any(OWN.search(d) for _, d in frames):
+        if OWN.search(frames[0][1]) or LOADER.search(frames[0][1]):
             return
-        if "main" not in syms and "start_thread" not in syms:
-            return
+        syms = [s for s, d in frames if not OWN.search(d)]
         total += 1
         self_n[syms[0]] += 1
         for s in set(syms):
@@ -91,9 +92,10 @@ def tally_samples(path, pypath):
         while j >= 0 and len(chain) < 4096:
             chain.append(j)
             j = parent.get(j, -1)
-        if any(OWN.search(str(mod[j])) for j in chain):
+        outer = [j for j in chain if not inl[j]]
+        if not outer or OWN.search(str(mod[outer[0]])):
             continue
-        outer = [key(fn[j]) for j in chain if not inl[j]]
+        outer = [key(fn[j]) for j in outer if not OWN.search(str(mod[j]))]
         if not outer:
             continue
         n = int(n)
@@ -117,7 +119,9 @@ def main():
     bad = 0
     print(f"program samples: perf {pt}, tally {tt}")
     print(f"{'function (self)':48s} {'perf %':>7s} {'tally %':>7s} {'diff':>6s}")
-    for k, _ in ps.most_common(top):
+    keys = [k for k, _ in ps.most_common(top)]
+    keys += [k for k, _ in ts.most_common(top) if k not in keys]
+    for k in keys:
         a, b = share(ps, pt, k), share(ts, tt, k)
         flag = "" if abs(a - b) <= SELF_TOL else "  > %.0f points" % SELF_TOL
         bad += bool(flag)
