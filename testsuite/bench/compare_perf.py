@@ -12,8 +12,8 @@ are compared: perf's samples of the processes named COMM but those in
 the dynamic loader (the start-up's loading, before Tally samples; perf's
 dwarf unwinding breaks too often on optimised code to select samples by
 their outer frames);
-on both sides a sample whose innermost frame is in Tally's own libraries
-is left out (Tally's wrappers and its naming at exit are its cost, not
+on both sides a sample whose innermost frame outside libc and the
+loader is in Tally's own libraries is left out (Tally's wrappers and its naming at exit are its cost, not
 the program's), and Tally's frames are dropped from the paths (its
 wrappers of GOMP_parallel, MPI_* sit between the program's frames).
 
@@ -22,6 +22,7 @@ and their difference, and the inclusive shares of the functions on the
 main call paths (inclusive share >= 5% to perf).  Exit 1 when a self
 share differs by more than 2 points or an inclusive one by more than 3
 (the acceptance of issue 51), else 0."""
+import os
 import re
 import sys
 from collections import Counter
@@ -29,6 +30,17 @@ from collections import Counter
 SELF_TOL, INCL_TOL, INCL_MIN = 2.0, 3.0, 5.0
 OWN = re.compile(r"libtally[-.]")
 LOADER = re.compile(r"/ld-linux[^/]*$")
+SYSTEM = re.compile(r"(^|/)(libc\.so|ld-linux|\[vdso)")
+
+
+def tallys(modules):
+    """The sample is Tally's cost: its innermost frame outside libc and the
+    loader is in Tally's libraries (a counter read's read(), its
+    wrappers)."""
+    for m in modules:
+        if not SYSTEM.search(str(m)):
+            return bool(OWN.search(str(m)))
+    return False
 
 
 def key(name):
@@ -45,6 +57,14 @@ def key(name):
     return re.sub(r"\s+", " ", "".join(out)).strip()
 
 
+def unnamed(name, module):
+    """A frame without a symbol (a stripped library's local function: '?'
+    to Tally, '[unknown]' to perf) keyed by its module's file name."""
+    if name in ("?", "[unknown]", ""):
+        return "? (%s)" % os.path.basename(str(module))
+    return name
+
+
 def perf_samples(path, comm):
     """(self Counter, inclusive Counter, total) of perf's samples."""
     self_n, incl, total = Counter(), Counter(), 0
@@ -54,7 +74,7 @@ def perf_samples(path, comm):
         nonlocal total
         if head is None or head != comm or not frames:
             return
-        if OWN.search(frames[0][1]) or LOADER.search(frames[0][1]):
+        if tallys(d for _, d in frames) or LOADER.search(frames[0][1]):
             return
         syms = [s for s, d in frames if not OWN.search(d)]
         total += 1
@@ -72,7 +92,7 @@ def perf_samples(path, comm):
             else:
                 m = re.match(r"\s*[0-9a-f]+\s+(.*?)\s+\((.*)\)\s*$", line)
                 if m:
-                    frames.append((key(m.group(1)), m.group(2)))
+                    frames.append((unnamed(key(m.group(1)), m.group(2)), m.group(2)))
     flush()
     return self_n, incl, total
 
@@ -93,9 +113,9 @@ def tally_samples(path, pypath):
             chain.append(j)
             j = parent.get(j, -1)
         outer = [j for j in chain if not inl[j]]
-        if not outer or OWN.search(str(mod[outer[0]])):
+        if not outer or tallys(mod[j] for j in outer):
             continue
-        outer = [key(fn[j]) for j in outer if not OWN.search(str(mod[j]))]
+        outer = [unnamed(key(fn[j]), mod[j]) for j in outer if not OWN.search(str(mod[j]))]
         if not outer:
             continue
         n = int(n)
