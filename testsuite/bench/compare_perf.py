@@ -1,25 +1,25 @@
 #!/usr/bin/env python3
 """compare_perf.py TALLY_FILE PERF_SCRIPT COMM PYTHONPATH [TOP] - Tally's
-call-path samples against perf's of the same run (issue 51).
+call-path samples against perf's (issue 51).
 
 PERF_SCRIPT is `perf script -F comm,tid,ip,sym,dso --no-inline` of a
-`perf record -e cpu-clock:u --call-graph dwarf` run (the tally-run job
-itself, so that both sampled the same execution).  Both sides are read
-at the level perf reports: the out-of-line function holding the PC
-(Tally's inlined frames folded into the function they were inlined
-into), arguments of C++ names dropped.  Only the program's own samples
-are compared: perf's samples of the processes named COMM but those in
-the dynamic loader (the start-up's loading, before Tally samples; perf's
-dwarf unwinding breaks too often on optimised code to select samples by
-their outer frames);
-on both sides a sample whose innermost frame outside libc and the
-loader is in Tally's own libraries is left out (Tally's wrappers and its naming at exit are its cost, not
-the program's), and Tally's frames are dropped from the paths (its
-wrappers of GOMP_parallel, MPI_* sit between the program's frames).
+`perf record -e cpu-clock:u --call-graph dwarf` run of the plain program,
+as long as Tally's run and at the same rate (bench_sampling.sh: two
+samplers in one run perturb each other).  Both sides are read at the
+level perf reports: the out-of-line function holding the PC (Tally's
+inlined frames folded into the function they were inlined into), C++
+arguments dropped, a frame without a symbol keyed by its module.  Only
+the program's own samples are compared: perf's of the processes named
+COMM but those in the dynamic loader (the start-up's loading, before
+Tally samples; perf's dwarf unwinding breaks too often on optimised code
+to select samples by their outer frames); on both sides a sample whose
+innermost frame outside libc and the loader is in Tally's libraries is
+Tally's cost, left out, and Tally's frames are dropped from the paths
+(its wrappers of GOMP_parallel, MPI_* sit between the program's frames).
 
-Prints, for perf's and Tally's TOP (10) functions by self samples, both self shares
-and their difference, and the inclusive shares of the functions on the
-main call paths (inclusive share >= 5% to perf).  Exit 1 when a self
+Prints, for perf's and Tally's TOP (10) functions by self samples, both
+self shares and their difference, and the inclusive shares of the
+functions on the main call paths (inclusive share >= 5% to perf).  Exit 1 when a self
 share differs by more than 2 points or an inclusive one by more than 3
 (the acceptance of issue 51), else 0."""
 import os

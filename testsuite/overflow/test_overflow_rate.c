@@ -40,22 +40,23 @@ struct worker {
 	long long extra_ns; /* the thread's own extra time around the counting */
 	long long missed;   /* crossings counted, not called (tally_overflow_missed) */
 	int rc;
-	long calls, wrong_thread, wrong_set, wrong_vec, bad_pc, in_spin;
-	long at_stop, stop_wrong_pc; /* calls inside PAPI_stop (FORCE_SW flush) */
-	long ticks, ticks_in_spin;
+	struct counts {   /* what the handler saw in the thread */
+		long calls, wrong_thread, wrong_set, wrong_vec, bad_pc, in_spin;
+		long at_stop, stop_wrong_pc; /* calls inside PAPI_stop (FORCE_SW flush) */
+		long ticks, ticks_in_spin;
+		long tick_progress;
+		void *tick_pc;
+	} c;
 };
 
 static _Thread_local struct worker *self;
-static _Thread_local long calls, wrong_thread, wrong_set, wrong_vec, bad_pc, in_spin;
-static _Thread_local long at_stop, stop_wrong_pc;
+static _Thread_local struct counts cnt;
 static _Thread_local int in_stop; /* inside PAPI_stop (FORCE_SW row) */
 /* A tick of the FORCE_SW timer gives one call per threshold crossed since
  * the last, all at its PC: the PCs are checked per tick (a call at a new
  * PC or after the spin moved on), not per call, so that one late tick of
  * many crossings does not outweigh the rest. */
 static _Thread_local volatile long progress; /* the spin's clock looks */
-static _Thread_local long ticks, ticks_in_spin, tick_progress;
-static _Thread_local void *tick_pc;
 
 /* Spin in user mode for ns of CPU, looking at the clock every ~1 ms. */
 __attribute__((noinline)) static void spin(long long ns)
@@ -77,31 +78,31 @@ static volatile long long work_ns = WORK_NS; /* no constant-propagated clone of 
 static void handler(int es, void *pc, long long vec, void *ctx)
 {
 	(void)ctx;
-	calls++;
+	cnt.calls++;
 	if (!self || (pid_t)syscall(SYS_gettid) != self->tid)
-		wrong_thread++;
+		cnt.wrong_thread++;
 	else if (es != self->evset)
-		wrong_set++;
+		cnt.wrong_set++;
 	if (vec != 1)
-		wrong_vec++;
+		cnt.wrong_vec++;
 	Dl_info di;
 
 	if (in_stop) {
-		at_stop++;
-		stop_wrong_pc += !pc || !dladdr(pc, &di);
+		cnt.at_stop++;
+		cnt.stop_wrong_pc += !pc || !dladdr(pc, &di);
 		return;
 	}
 
 	if (!dladdr(pc, &di))
-		bad_pc++;
+		cnt.bad_pc++;
 	int spun = (uintptr_t)pc >= spin_lo && (uintptr_t)pc < spin_hi;
 
-	in_spin += spun;
-	if (pc != tick_pc || progress != tick_progress) {
-		ticks++;
-		ticks_in_spin += spun;
-		tick_pc = pc;
-		tick_progress = progress;
+	cnt.in_spin += spun;
+	if (pc != cnt.tick_pc || progress != cnt.tick_progress) {
+		cnt.ticks++;
+		cnt.ticks_in_spin += spun;
+		cnt.tick_pc = pc;
+		cnt.tick_progress = progress;
 	}
 }
 
@@ -134,20 +135,8 @@ static void *run(void *arg)
 	if (!w->rc) w->rc = PAPI_overflow(es, tc, 0, w->flags, NULL);
 	PAPI_cleanup_eventset(es);
 	PAPI_destroy_eventset(&es);
-	w->calls = calls;
-	w->wrong_thread = wrong_thread;
-	w->wrong_set = wrong_set;
-	w->wrong_vec = wrong_vec;
-	w->bad_pc = bad_pc;
-	w->in_spin = in_spin;
-	w->at_stop = at_stop;
-	w->stop_wrong_pc = stop_wrong_pc;
-	calls = wrong_thread = wrong_set = wrong_vec = bad_pc = in_spin = 0;
-	w->ticks = ticks;
-	w->ticks_in_spin = ticks_in_spin;
-	at_stop = stop_wrong_pc = 0;
-	ticks = ticks_in_spin = tick_progress = 0;
-	tick_pc = NULL;
+	w->c = cnt;
+	cnt = (struct counts){ 0 };
 	return NULL;
 }
 
@@ -166,7 +155,7 @@ static void run_threads(struct worker *w, int flags)
 static int starved(const struct worker *w)
 {
 	for (int i = 0; i < NTHREADS; i++)
-		if (w[i].calls == w[i].at_stop)
+		if (w[i].c.calls == w[i].c.at_stop)
 			return 1;
 	return 0;
 }
@@ -188,9 +177,9 @@ static void check_mode(int line, int flags)
 		TH_EQ(w[i].rc, PAPI_OK);
 		printf("flags 0x%x thread %d: %ld handler calls + %lld missed over %.1f ms of CPU, %ld in spin, "
 		       "%ld at PAPI_stop",
-		       flags, i, w[i].calls, w[i].missed, w[i].cpu_ns / 1e6, w[i].in_spin, w[i].at_stop);
+		       flags, i, w[i].c.calls, w[i].missed, w[i].cpu_ns / 1e6, w[i].c.in_spin, w[i].c.at_stop);
 		if (sw)
-			printf("; %ld ticks, %ld in spin", w[i].ticks, w[i].ticks_in_spin);
+			printf("; %ld ticks, %ld in spin", w[i].c.ticks, w[i].c.ticks_in_spin);
 		printf("\n");
 		/* Task-clock runs at least as long as the thread's CPU time and
 		 * at most that plus the thread's own extra time (steal, IRQs)
@@ -201,18 +190,18 @@ static void check_mode(int line, int flags)
 		 * calls + 52 missed in 1 of 7 quiet runs); the software path
 		 * calls once per crossing and misses none.  The calls keep the
 		 * rate's shape: at least half of the crossings. */
-		long long owed = w[i].calls + w[i].missed;
+		long long owed = w[i].c.calls + w[i].missed;
 
 		TH_CHECK(w[i].missed >= 0);
 		TH_CHECK(owed >= 0.90 * w[i].cpu_ns / (double)THRESHOLD);
 		TH_CHECK(owed <= 1.10 * (w[i].cpu_ns + w[i].extra_ns) / (double)THRESHOLD);
-		TH_CHECK(w[i].calls >= (sw ? 0.90 : 0.5) * w[i].cpu_ns / (double)THRESHOLD);
+		TH_CHECK(w[i].c.calls >= (sw ? 0.90 : 0.5) * w[i].cpu_ns / (double)THRESHOLD);
 		if (sw)
 			TH_EQ(w[i].missed, 0);
-		TH_EQ(w[i].wrong_thread, 0);
-		TH_EQ(w[i].wrong_set, 0);
-		TH_EQ(w[i].wrong_vec, 0);
-		TH_EQ(w[i].bad_pc, 0);
+		TH_EQ(w[i].c.wrong_thread, 0);
+		TH_EQ(w[i].c.wrong_set, 0);
+		TH_EQ(w[i].c.wrong_vec, 0);
+		TH_EQ(w[i].c.bad_pc, 0);
 		/* a sampled PC (hardware rows) is where the clock crossed, in
 		 * user mode: the spin; the CPU-time timer's signal (FORCE_SW) is
 		 * delivered when the thread returns to user mode, on a busy
@@ -220,12 +209,12 @@ static void check_mode(int line, int flags)
 		 * (under 90% of the ticks in spin in one run at load ~20 on 2
 		 * cores) */
 		if (sw) {
-			TH_CHECK(w[i].ticks > 0);
-			TH_CHECK(w[i].ticks_in_spin >= 0.75 * w[i].ticks);
+			TH_CHECK(w[i].c.ticks > 0);
+			TH_CHECK(w[i].c.ticks_in_spin >= 0.75 * w[i].c.ticks);
 			/* the flush's calls carry the last tick's PC */
-			TH_EQ(w[i].stop_wrong_pc, 0);
+			TH_EQ(w[i].c.stop_wrong_pc, 0);
 		} else
-			TH_CHECK(w[i].in_spin >= 0.9 * w[i].calls);
+			TH_CHECK(w[i].c.in_spin >= 0.9 * w[i].c.calls);
 	}
 	th_at(0);
 }
