@@ -65,6 +65,7 @@ ROWS = {
     'TALLY_PCSAMP_SHARE': ('CHOICE', 'one', 0, 'one,all'),
     'TALLY_SAMPLING': ('INT', '0', 20000, ''),
     'TALLY_SAMPLING_SOURCE': ('CHOICE', 'auto', 0, 'auto,perf,timer'),
+    'TALLY_SAMPLING_EVENT': ('STR', '', 0, ''),
     'TALLY_SAMPLING_STACK': ('SIZE', '16k', 1048576, ''),
     'TALLY_SAMPLING_BUFFER': ('SIZE', '1M', 1073741824, ''),
     'TALLY_PYTHON': ('STR', '', 0, ''),

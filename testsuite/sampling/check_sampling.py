@@ -275,6 +275,42 @@ def block(f):
           "free half" % (in_work, want))
 
 
+def event(f, srcdir, bad_path):
+    """Sampling on perf::PAGE-FAULTS every 16: each function's samples are
+    its page faults (the program's getrusage per function) / 16, within 2%
+    and 2 samples (the counter's phase at each call); the lines are the
+    faulting stores; the bad event's file says why sampling was off."""
+    st = status(f)
+    check(len(st) == 1 and s(st[0]["source"]) == "perf perf::PAGE-FAULTS", "source: %s" % [s(x) for x in st["source"]])
+    check("one sample every 16 perf::PAGE-FAULTS" in s(st[0]["note"]), "note: %r" % s(st[0]["note"]))
+    truth = dict((l.split()[0], int(l.split()[1])) for l in open("fault_app.txt"))
+    paths, smp = f["sample_paths"], f["samples"]
+    got, lines = {k: 0 for k in truth}, {k: {} for k in truth}
+    for x in smp:
+        fr = frames(paths, int(x["path"]))
+        leaf = s(fr[0]["function"])
+        if leaf in got:
+            got[leaf] += int(x["samples"])
+            key = int(fr[0]["line"])
+            lines[leaf][key] = lines[leaf].get(key, 0) + int(x["samples"])
+    print("page-fault samples:", got, "faults:", truth)
+    for k, n in truth.items():
+        want = n / 16
+        check(abs(got[k] - want) <= 0.02 * want + 2, "%s: %d samples for %d faults / 16 = %.0f" % (k, got[k], n, want))
+        mark = "FAULT_BIG" if k == "fault_big" else "FAULT_SMALL"
+        line = next(i for i, l in enumerate(open(os.path.join(srcdir, "fault_app.c")), 1) if "/* %s */" % mark in l)
+        top = max(lines[k].items(), key=lambda x: x[1])[0] if lines[k] else 0
+        check(top == line, "%s: top line %d, the store at %d" % (k, top, line))
+    # the check can fail: the two functions' counts swapped would not pass
+    check(abs(got["fault_small"] - truth["fault_big"] / 16) > 0.02 * truth["fault_big"] / 16 + 2,
+          "self-test: swapped counts rejected")
+    with tally.raw(bad_path) as b:
+        bst = b["sampling_status"]
+        check(len(bst) == 1 and "no_such_event cannot be sampled here" in s(bst[0]["status"]),
+              "the bad event's file says why sampling is off: %s" % [s(x) for x in bst["status"]])
+        check(len(b["samples"]) == 0 if "samples" in b else True, "no samples with a bad event")
+
+
 def main():
     mode, path, srcdir = sys.argv[1], sys.argv[2], sys.argv[3]
     with tally.raw(path) as f:
@@ -290,6 +326,8 @@ def main():
             loss(f)
         elif mode == "block":
             block(f)
+        elif mode == "event":
+            event(f, srcdir, "bad.h5")
         else:
             mpi(f)
         cost = f["ranks"]["sampling_ns"]

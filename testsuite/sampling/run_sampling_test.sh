@@ -17,6 +17,9 @@
 #           delivered at the unblocking (skipped as rate is)
 #   export  tally-report --sampling-export pprof and speedscope, read back
 #           by readers of their own (check_exports.py)
+#   event   fault_app sampled on a counter, every 16 page faults: the
+#           samples per function are its faults / 16; a bad event name
+#           is one line and sampling off, the program untouched
 #   perf    the same run sampled by perf record too (cpu-clock, 997 Hz):
 #           the functions' self shares agree (skipped without perf)
 set -u
@@ -65,6 +68,17 @@ perf)   command -v perf >/dev/null || { echo "perf (linux-perf) missing"; exit 7
             { echo "perf record cannot sample here"; exit 77; }
         timeout 150 perf report -i perf.data --no-children --sort symbol -g none --stdio >perf.txt 2>/dev/null ;;
 mpi)    timeout 150 mpirun --oversubscribe -np 2 "$run" $(hz 2000) --output-name=out.h5 -- "$app" ;;
+event)  p=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null) && [ "$p" -le 2 ] ||
+            { echo "perf_event_paranoid ${p:-missing}: no page-faults counter for a user"; exit 77; }
+        # an event nobody has: one line, sampling off, the program and its file whole
+        timeout 150 "$run" --sampling-event=no_such_event@7 --output-name=bad.h5 -- "$app" 300 2 \
+            >bad.out 2>bad.err || { echo "the job with a bad event failed ($?)"; cat bad.err; exit 1; }
+        cat bad.err
+        [ -s fault_app.txt ] && [ -s bad.h5 ] || { echo "no fault_app.txt or bad.h5"; exit 1; }
+        [ "$(grep -c 'sampling is off: no_such_event cannot be sampled here' bad.err)" = 1 ] ||
+            { echo "not one line for the bad event"; exit 1; }
+        rm fault_app.txt
+        timeout 150 "$run" --sampling-event=perf::PAGE-FAULTS@16 --output-name=out.h5 -- "$app" 3000 8 ;;
 esac >out.txt 2>err.txt
 rc=$?
 [ $rc -eq 77 ] && exit 77

@@ -3,8 +3,9 @@
  * (docs/sampling.md).  Three files, arrows one way:
  *
  *   samp_source.c  what drives the samples: per thread the perf software
- *                  event cpu-clock (exact period) or a POSIX timer on the
- *                  thread's CPU clock (checked at the kernel's tick);
+ *                  event cpu-clock (exact period), a POSIX timer on the
+ *                  thread's CPU clock (checked at the kernel's tick) or a
+ *                  counter every PERIOD counts (samp_event.c names it);
  *   samp_signal.c  the runtime part "sampling": the signal handler that copies
  *                  the interrupted registers and a bounded piece of the
  *                  stack into the thread's preallocated ring, the region
@@ -24,6 +25,7 @@
 #ifndef TALLY_SAMP_H
 #define TALLY_SAMP_H
 
+#include <linux/perf_event.h>
 #include <pthread.h>
 #include <signal.h>
 #include <semaphore.h>
@@ -106,10 +108,25 @@ struct tly_samp_thread {
 	struct tly_samp_map count_of;  /* (node, region) -> count */
 };
 
+/* A counter as the source (TALLY_SAMPLING_EVENT, samp_event.c). */
+struct tly_samp_event {
+	char name[64];                /* as the user wrote it: PAPI_TOT_CYC, perf::PAGE-FAULTS */
+	char native[128];             /* a preset's native term, else the name */
+	char full[192];               /* libpfm4's full name of what is counted */
+	long long period;             /* counts per sample */
+	struct perf_event_attr attr;  /* libpfm4's encoding; sample_period set at the arm */
+};
+int tly_samp_event_resolve(const char *spec, struct tly_samp_event *ev, char *why, size_t len);
+int tly_samp_event_probe(const struct tly_samp_event *ev, char *why, size_t len);   /* samp_source.c */
+
 struct tly_samp_state {
 	pthread_mutex_t lock;         /* the list, the trees, the unwinder */
 	struct tly_samp_thread *threads;
-	int rate;                     /* samples per CPU second, 0: off */
+	int asked;                    /* TALLY_SAMPLING or TALLY_SAMPLING_EVENT set */
+	int on;                       /* sampling armed in this process */
+	int rate;                     /* samples per CPU second (0 with an event source) */
+	int event;                    /* the source is ev (TALLY_SAMPLING_EVENT), by perf */
+	struct tly_samp_event ev;
 	int want;                     /* TALLY_SAMPLING_SOURCE: TLY_SAMP_AUTO, _PERF or _TIMER */
 	atomic_int source;            /* what the process samples by (auto: the first thread decides) */
 	char why_timer[128];          /* why auto took the timer, "" when it did not */

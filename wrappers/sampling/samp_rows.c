@@ -319,6 +319,12 @@ static void source_note(struct tly_row_sampling_status *x, const struct tly_samp
 	long long eff = taken > 0 ? (long long)((double)st->rate * (double)sig / (double)taken + 0.5) : 0;
 
 	x->signals = sig;
+	if (st->event) {
+		snprintf(x->source, sizeof x->source, "perf %s", st->ev.name);
+		snprintf(x->note, sizeof x->note, "one sample every %lld %s of the thread (%s)", st->ev.period,
+			 st->ev.name, st->ev.full);
+		return;
+	}
 	if (st->source == TLY_SAMP_PERF) {
 		snprintf(x->source, sizeof x->source, "perf cpu-clock");
 		snprintf(x->note, sizeof x->note, "perf's cpu-clock of the thread, every %ld ns: %lld samples per CPU second",
@@ -417,7 +423,7 @@ static void free_names(struct pc_names *pn)
 static void sampling_rows(const struct tly_out_ctx *c, struct tly_rows *r)
 {
 	struct tly_samp_state *st = tly_samp_state();
-	int on = st->rate > 0, any = on, forked = atomic_load(&st->forked), nt = 0;
+	int on = st->on, any = st->asked, forked = atomic_load(&st->forked), nt = 0;
 	struct tly_names local = { 0 }, all = { 0 };
 	struct pc_names pn = { 0 };
 	char ***keys = NULL;

@@ -215,15 +215,30 @@ static void install(void)
 	long long rate = 0;
 	struct sigaction sa, old;
 
+	const char *event = p->opt.raw.sampling_event;
+	char why[sizeof samp_state.why];
+
 	tly_parse_num(p->opt.raw.sampling, 0, 20000, &rate);
-	if (rate <= 0 || TLY_SAMP_NREGS == 0) {
+	if ((rate <= 0 && !event[0]) || TLY_SAMP_NREGS == 0) {
 		snprintf(samp_state.why, sizeof samp_state.why, "%s",
-			 rate <= 0 ? "TALLY_SAMPLING is 0" : "not available on this architecture");
+			 TLY_SAMP_NREGS == 0 ? "not available on this architecture" : "TALLY_SAMPLING is 0");
 		return;
 	}
+	samp_state.asked = 1;
 	samp_state.signo = SIGRTMIN + 4;
 	samp_state.want = !strcmp(p->opt.raw.sampling_source, "perf") ? TLY_SAMP_PERF
 			  : !strcmp(p->opt.raw.sampling_source, "timer") ? TLY_SAMP_TIMER : TLY_SAMP_AUTO;
+	if (event[0]) {   /* a counter drives the samples, by perf; the rate is not used */
+		if (tly_samp_event_resolve(event, &samp_state.ev, why, sizeof why) != 0 ||
+		    tly_samp_event_probe(&samp_state.ev, why, sizeof why) != 0) {
+			snprintf(samp_state.why, sizeof samp_state.why, "%s", why);
+			tly_rt_log_job(0, "sampling is off: %s", why);
+			return;
+		}
+		samp_state.event = 1;
+		samp_state.want = TLY_SAMP_PERF;
+		rate = 0;
+	}
 	atomic_store(&samp_state.source, samp_state.want);
 	if (sigaction(samp_state.signo, NULL, &old) != 0 || old.sa_handler != SIG_DFL) {
 		snprintf(samp_state.why, sizeof samp_state.why, "the program handles signal %d", samp_state.signo);
@@ -240,6 +255,7 @@ static void install(void)
 	}
 	pthread_atfork(before_fork, parent_fork, after_fork);
 	samp_state.rate = (int)rate;
+	samp_state.on = 1;
 	tly_samp_drain_start(&samp_state);
 }
 
@@ -268,7 +284,7 @@ static int thread_start(struct tly_rt_thread *t)
 	char why[128];
 
 	pthread_once(&samp_once, install);
-	if (!samp_state.rate || atomic_load(&samp_state.forked) || !(s = calloc(1, sizeof *s)))
+	if (!samp_state.on || atomic_load(&samp_state.forked) || !(s = calloc(1, sizeof *s)))
 		return 0;
 	tly_parse_num(p->opt.raw.sampling_stack, 1, 1048576, &stack);
 	tly_parse_num(p->opt.raw.sampling_buffer, 1, 1073741824, &cap);

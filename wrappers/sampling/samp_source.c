@@ -16,6 +16,10 @@
  *          periods (weighted by 1 + si_overrun).
  *   auto   perf where perf_event_open allows it (the first thread
  *          decides for the process), else the timer.
+ *   event  TALLY_SAMPLING_EVENT: a counter libpfm4 encodes (samp_event.c),
+ *          opened as cpu-clock is, sample_period its PERIOD: one signal
+ *          every PERIOD counts of the thread.  No timer behind it: a
+ *          thread whose counter cannot be opened is not sampled.
  *
  * Real-time signals queue: a thread that keeps the signal blocked for long
  * would fill the user's queue (RLIMIT_SIGPENDING), and the kernel then
@@ -64,20 +68,55 @@ static int perf_open_clock(long ns)
 	return fd;
 }
 
-static int perf_arm(struct tly_samp_thread *s, long ns, int signo, char *why, size_t len)
+/* The counter of TALLY_SAMPLING_EVENT, one overflow every ev->period. */
+static int perf_open_event(const struct tly_samp_event *ev)
 {
-	struct f_owner_ex own = { .type = F_OWNER_TID, .pid = (pid_t)syscall(SYS_gettid) };
-	int fd = perf_open_clock(ns), e;
+	struct perf_event_attr a = ev->attr;
+	int fd;
+
+	a.size = sizeof a;
+	a.sample_period = (uint64_t)ev->period;
+	a.disabled = 1;
+	a.exclude_hv = 1;
+	a.wakeup_events = 1;
+	fd = tly_perf_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && (errno == EACCES || errno == EPERM) && !a.exclude_kernel) {
+		a.exclude_kernel = 1;
+		fd = tly_perf_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	}
+	return fd;
+}
+
+/* Can this process open the event at all?  Asked once, at the install,
+ * so a counter the machine lacks is one line per job, not one per thread. */
+int tly_samp_event_probe(const struct tly_samp_event *ev, char *why, size_t len)
+{
+	int fd = perf_open_event(ev);
 
 	if (fd < 0) {
-		snprintf(why, len, "perf_event_open of cpu-clock: %s", strerror(errno));
+		snprintf(why, len, "%s cannot be counted here (perf_event_open: %s)", ev->name,
+			 errno == ENOENT || errno == EOPNOTSUPP ? "no such counter on this machine" : strerror(errno));
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+static int perf_arm(const struct tly_samp_state *st, struct tly_samp_thread *s, long ns, char *why, size_t len)
+{
+	struct f_owner_ex own = { .type = F_OWNER_TID, .pid = (pid_t)syscall(SYS_gettid) };
+	int fd = st->event ? perf_open_event(&st->ev) : perf_open_clock(ns), e, signo = st->signo;
+
+	if (fd < 0) {
+		snprintf(why, len, "perf_event_open of %s: %s", st->event ? st->ev.full : "cpu-clock", strerror(errno));
 		return -1;
 	}
 	if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) < 0 || fcntl(fd, F_SETSIG, signo) < 0 ||
 	    fcntl(fd, F_SETOWN_EX, &own) < 0 || ioctl(fd, PERF_EVENT_IOC_REFRESH, SAMP_PERF_CREDIT) < 0) {
 		e = errno;
 		close(fd);
-		snprintf(why, len, "routing cpu-clock's signals to the thread: %s", strerror(e));
+		snprintf(why, len, "routing %s's signals to the thread: %s", st->event ? st->ev.name : "cpu-clock",
+			 strerror(e));
 		return -1;
 	}
 	s->fd = fd;
@@ -113,11 +152,11 @@ static int timer_arm(struct tly_samp_thread *s, long ns, int signo, char *why, s
  * decides auto's source for the process (st->source). */
 int tly_samp_arm(struct tly_samp_state *st, struct tly_samp_thread *s, char *why, size_t len)
 {
-	long ns = 1000000000L / st->rate;
+	long ns = st->rate > 0 ? 1000000000L / st->rate : 0;
 	int src = atomic_load(&st->source);
 
 	s->fd = -1;
-	if (src != TLY_SAMP_TIMER && perf_arm(s, ns, st->signo, why, len) == 0) {
+	if (src != TLY_SAMP_TIMER && perf_arm(st, s, ns, why, len) == 0) {
 		atomic_store(&st->source, TLY_SAMP_PERF);
 		s->armed = TLY_SAMP_PERF;
 		return 0;
