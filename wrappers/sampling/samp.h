@@ -142,11 +142,11 @@ struct tly_samp_state *tly_samp_state(void);
 
 /* samp_source.c: arm the calling thread's source (0, or -1 with why);
  * in the handler, the weight of a signal of s's source (0: not its);
- * disarm (caller holds the lock). */
+ * disarm (caller holds the lock; own: the calling thread is s's). */
 enum { TLY_SAMP_AUTO, TLY_SAMP_PERF, TLY_SAMP_TIMER };
 int tly_samp_arm(struct tly_samp_state *st, struct tly_samp_thread *s, char *why, size_t len);
 int tly_samp_signal_weight(struct tly_samp_thread *s, const siginfo_t *si);
-void tly_samp_disarm(struct tly_samp_thread *s);
+void tly_samp_disarm(struct tly_samp_thread *s, int own);
 
 /* samp_drain.c: start the drain thread (once); unwind every ring's
  * records into the trees (caller holds the lock). */

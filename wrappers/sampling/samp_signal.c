@@ -328,7 +328,7 @@ void tly_samp_stop(void)
 		return;
 	pthread_mutex_lock(&samp_state.lock);
 	for (struct tly_samp_thread *s = samp_state.threads; s; s = s->next)
-		tly_samp_disarm(s);
+		tly_samp_disarm(s, s == samp_self);
 	pthread_mutex_unlock(&samp_state.lock);
 }
 
@@ -341,7 +341,7 @@ static void thread_stop(struct tly_rt_thread *t)
 	if (!s || atomic_load(&samp_state.forked))
 		return;
 	pthread_mutex_lock(&samp_state.lock);
-	tly_samp_disarm(s);
+	tly_samp_disarm(s, s == samp_self);
 	pthread_mutex_unlock(&samp_state.lock);
 }
 

@@ -189,15 +189,23 @@ int tly_samp_signal_weight(struct tly_samp_thread *s, const siginfo_t *si)
 	return 0;
 }
 
-/* Stop the thread's source (caller holds the lock). */
-void tly_samp_disarm(struct tly_samp_thread *s)
+/* Stop the thread's source (caller holds the lock).  `armed` goes to 0
+ * first, so a handler that runs after it takes nothing and touches no
+ * descriptor.  Only the thread itself closes its counter (own): another
+ * thread's handler may be between its check of `armed` and its ioctl, and
+ * a closed number can be the program's next file; that counter is only
+ * disabled, and closed with the process. */
+void tly_samp_disarm(struct tly_samp_thread *s, int own)
 {
-	if (s->armed == TLY_SAMP_PERF) {
+	int was = atomic_exchange(&s->armed, 0);
+
+	if (was == TLY_SAMP_PERF) {
 		ioctl(s->fd, PERF_EVENT_IOC_DISABLE, 0);
-		close(s->fd);
-		s->fd = -1;
-	} else if (s->armed == TLY_SAMP_TIMER) {
+		if (own) {
+			close(s->fd);
+			s->fd = -1;
+		}
+	} else if (was == TLY_SAMP_TIMER) {
 		timer_delete(s->timer);
 	}
-	s->armed = 0;
 }
