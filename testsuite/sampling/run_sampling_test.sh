@@ -34,11 +34,20 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
 # the fork shares and the block check cannot stand (CI, 2026-11-29).  There
 # the allocator's own unwinding is the fast one and the rates of the modes
 # with several threads or above 1000 Hz are halved (the checker reads the
-# rate from the file); release builds run as written.
+# rate from the file); release builds run as written.  Not 'fork': GCC 12's
+# ASan does not hold its allocator across fork, and with the fast unwinding
+# the forked child hung in malloc 10 runs of 10 (0 of 10 with CI's slow one;
+# not understood); it keeps CI's options at a quarter of its rate for
+# twice the time (500 Hz: 0 lost, shares within 1.5 points in 5 runs; the
+# time keeps start-up's samples under the 10% the check allows off main).
 div=1
 if [ "${TLY_TEST_SANITIZED:-0}" = 1 ]; then
-    export ASAN_OPTIONS=$ASAN_OPTIONS:fast_unwind_on_malloc=1
     div=2
+    if [ "$mode" = fork ]; then
+        div=4
+    else
+        export ASAN_OPTIONS=$ASAN_OPTIONS:fast_unwind_on_malloc=1
+    fi
 fi
 hz() { echo "--sampling=$(( $1 / div ))"; }
 dir=$(mktemp -d) ; trap 'rm -rf "$dir"' EXIT
@@ -46,7 +55,7 @@ cd "$dir"
 case $mode in
 shares) timeout 150 "$run" --sampling=1000 --output-name=out.h5 -- "$app" 1.5 ;;
 malloc) timeout 150 "$run" $(hz 5000) --output-name=out.h5 -- "$app" 1.0 malloc ;;
-fork)   timeout 150 "$run" $(hz 2000) --output-name=out.h5 -- "$app" 1.0 fork ;;
+fork)   timeout 150 "$run" $(hz 2000) --output-name=out.h5 -- "$app" $(( div < 4 ? 1 : 2 )).0 fork ;;
 omp)    timeout 150 "$run" $(hz 1000) --output-name=out.h5 -- "$app" 1.5 omp ;;
 rate)   p=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null) && [ "$p" -le 2 ] ||
             { echo "perf_event_paranoid ${p:-missing}: no cpu-clock for a user"; exit 77; }
