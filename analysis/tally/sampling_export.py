@@ -12,6 +12,7 @@ samples and the CPU time they stand for (samples / rate); each path node
 (sample_paths row) is a location of its own, inlined frames included."""
 import gzip
 import json
+import re
 
 from .errors import TallyError
 
@@ -36,11 +37,20 @@ def _stack(paths, pid):
     return out
 
 
-def _period_ns(run):
-    """ns of CPU time one sample stands for (1e9 / the rate asked)."""
+def _measure(run):
+    """What one sample stands for: (type, unit, amount).  A CPU-time source:
+    ("cpu", "nanoseconds", 1e9 / the rate asked); a counter as the source
+    (TALLY_SAMPLING_EVENT: `source` "perf NAME", `note` "one sample every
+    PERIOD NAME ..."): (NAME, "count", PERIOD)."""
     st = run.table("sampling_status") if run.has("sampling_status") else None
+    if st is not None:
+        for src, note in zip(st["source"], st["note"]):
+            src, note = _s(src), _s(note)
+            m = re.match(r"one sample every (\d+) ", note)
+            if src.startswith("perf ") and src != "perf cpu-clock" and m:
+                return src[5:], "count", int(m.group(1))
     rates = [int(r) for r in st["rate"] if int(r) > 0] if st is not None else []
-    return 1e9 / rates[0] if rates else 1e6
+    return "cpu", "nanoseconds", 1e9 / rates[0] if rates else 1e6
 
 
 def _per_thread(run):
@@ -92,12 +102,13 @@ class _Strings:
 
 
 def pprof(run):
-    """profile.proto, gzipped: sample types samples/count and cpu/nanoseconds,
+    """profile.proto, gzipped: sample types samples/count and cpu/nanoseconds
+    (NAME/count for a counter as the source),
     labels rank and thread; bytes."""
-    paths, period = _paths(run), _period_ns(run)
+    paths, (kind, unit, period) = _paths(run), _measure(run)
     strs, body = _Strings(), bytearray()
     funcs, maps = {}, {}
-    for t, u in (("samples", "count"), ("cpu", "nanoseconds")):
+    for t, u in (("samples", "count"), (kind, unit)):
         body += _bytes(1, _int(1, strs(t)) + _int(2, strs(u)))
     for (rank, thread), counts in sorted(_per_thread(run).items()):
         for pid, n in sorted(counts.items()):
@@ -117,7 +128,7 @@ def pprof(run):
         # no addresses are kept, only names and lines: has_functions,
         # has_filenames, has_line_numbers, so pprof symbolizes nothing
         body += _bytes(3, _int(1, mid) + _int(5, strs(mod)) + _int(7, 1) + _int(8, 1) + _int(9, 1))
-    body += _bytes(11, _int(1, strs("cpu")) + _int(2, strs("nanoseconds"))) + _int(12, round(period))
+    body += _bytes(11, _int(1, strs(kind)) + _int(2, strs(unit))) + _int(12, round(period))
     for s in strs.list:   # the table last: every string is in it by now
         body += _bytes(6, s.encode())
     return gzip.compress(bytes(body), mtime=0)
@@ -125,8 +136,9 @@ def pprof(run):
 
 def speedscope(run, name="tally"):
     """speedscope's file format (https://www.speedscope.app/file-format-schema.json):
-    one sampled profile per rank and thread, weights in ns of CPU time; str."""
-    paths, period = _paths(run), _period_ns(run)
+    one sampled profile per rank and thread, weights in ns of CPU time (a
+    counter's counts, unit "none", when a counter was the source); str."""
+    paths, (kind, unit, period) = _paths(run), _measure(run)
     frames, index = [], {}
     for pid, p in sorted(paths.items()):
         f = {"name": _s(p["function"]), "file": _s(p["file"]), "line": int(p["line"])}
@@ -141,7 +153,8 @@ def speedscope(run, name="tally"):
         for pid, n in sorted(counts.items()):
             stacks.append([index[i] for i in reversed(_stack(paths, pid))])
             weights.append(round(n * period))
-        profiles.append({"type": "sampled", "name": f"rank {rank} thread {thread}", "unit": "nanoseconds",
+        profiles.append({"type": "sampled", "name": f"rank {rank} thread {thread}" + ("" if kind == "cpu" else f" ({kind})"),
+                         "unit": unit if unit == "nanoseconds" else "none",
                          "startValue": 0, "endValue": sum(weights), "samples": stacks, "weights": weights})
     return json.dumps({"$schema": "https://www.speedscope.app/file-format-schema.json", "name": name,
                        "exporter": "tally-report", "activeProfileIndex": 0,

@@ -11,12 +11,15 @@ list of root nodes, each
 
 One node per call-path node of the file (sample_paths: unified across
 ranks, inlined frames their own nodes), its samples summed over every
-rank, thread and region; "time" is CPU seconds (samples / the rate).
+rank, thread and region; "time" is CPU seconds (samples / the rate);
+with a counter as the source (TALLY_SAMPLING_EVENT) the pair is named for
+the counter (e.g. "perf::PAGE-FAULTS") and holds its counts (samples x
+the period).
 Nodes without samples under them are left out.  Every node has the same
 metrics, as from_literal wants."""
 import json
 
-from .sampling_export import _paths, _per_thread, _period_ns, _s
+from .sampling_export import _measure, _paths, _per_thread, _s
 
 
 def _self_samples(run):
@@ -41,7 +44,9 @@ def _inclusive(paths, self_n, children):
 
 def hatchet_literal(run):
     """The literal graph as Python lists and dicts."""
-    paths, period = _paths(run), _period_ns(run) / 1e9
+    paths, (kind, _unit, period) = _paths(run), _measure(run)
+    period = period / 1e9 if kind == "cpu" else period
+    metric = "time" if kind == "cpu" else kind   # seconds, or the counter's counts
     self_n = _self_samples(run)
     children = {}
     for pid, p in sorted(paths.items()):
@@ -54,8 +59,8 @@ def hatchet_literal(run):
         frame = {"name": _s(p["function"]) or "?", "type": "function", "file": _s(p["file"]),
                  "line": int(p["line"]), "module": _s(p["module"]), "inlined": int(p["inlined"])}
         s, i = self_n.get(pid, 0), inc[pid]
-        return {"frame": frame, "metrics": {"samples": s, "samples (inc)": i, "time": s * period,
-                                            "time (inc)": i * period}, "children": []}
+        return {"frame": frame, "metrics": {"samples": s, "samples (inc)": i, metric: s * period,
+                                            metric + " (inc)": i * period}, "children": []}
     # build top-down without recursion
     roots, stack = [], [(pid, None) for pid in reversed(children.get(-1, []))]
     while stack:

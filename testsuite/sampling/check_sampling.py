@@ -9,6 +9,8 @@ unwound through run_work to main; the lines most sampled are the loops'
 loss: losses forced by a tiny buffer are counted, and taken = kept + lost.
 mpi: both ranks sampled, call paths unified (no duplicate path rows), the
 samples' regions are region ids of the file."""
+import gzip
+import json
 import os
 import re
 import sys
@@ -275,7 +277,7 @@ def block(f):
           "free half" % (in_work, want))
 
 
-def event(f, srcdir, bad_path):
+def event(f, srcdir, path_of_file, bad_path):
     """Sampling on perf::PAGE-FAULTS every 16: each function's samples are
     its page faults (the program's getrusage per function) / 16, within 2%
     and 2 samples (the counter's phase at each call); the lines are the
@@ -304,6 +306,18 @@ def event(f, srcdir, bad_path):
     # the check can fail: the two functions' counts swapped would not pass
     check(abs(got["fault_small"] - truth["fault_big"] / 16) > 0.02 * truth["fault_big"] / 16 + 2,
           "self-test: swapped counts rejected")
+    # the exports count page faults, not CPU time: samples x 16
+    from tally import sampling_export, sampling_hatchet
+    run = tally.read(path_of_file)
+    sc = json.loads(sampling_export.speedscope(run))
+    tot = sum(sum(p["weights"]) for p in sc["profiles"])
+    check(all(p["unit"] == "none" for p in sc["profiles"]) and tot == 16 * int(st["kept"].sum()),
+          "speedscope: weights in page faults, %d = 16 x %d samples" % (tot, int(st["kept"].sum())))
+    prof = gzip.decompress(sampling_export.pprof(run))
+    check(b"perf::PAGE-FAULTS" in prof and b"nanoseconds" not in prof, "pprof: the sample type is the counter's")
+    lit = sampling_hatchet.hatchet_literal(run)
+    check(all("perf::PAGE-FAULTS" in n["metrics"] and "time" not in n["metrics"] for n in lit),
+          "hatchet: the metric is the counter's")
     with tally.raw(bad_path) as b:
         bst = b["sampling_status"]
         check(len(bst) == 1 and "no_such_event cannot be sampled here" in s(bst[0]["status"]),
@@ -327,7 +341,7 @@ def main():
         elif mode == "block":
             block(f)
         elif mode == "event":
-            event(f, srcdir, "bad.h5")
+            event(f, srcdir, path, "bad.h5")
         else:
             mpi(f)
         cost = f["ranks"]["sampling_ns"]
