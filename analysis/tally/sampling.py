@@ -7,6 +7,17 @@ frames up to the outermost follow `parent`."""
 import pandas as pd
 
 
+def source_note(run):
+    """What a sample stands for, in the file's words (sampling_status.note
+    of the first sampled thread: the source and its rate or period); ""
+    without one."""
+    if not run.has("sampling_status"):
+        return ""
+    st = run.table("sampling_status")
+    notes = [str(n) for n, s in zip(st["note"], st["status"]) if str(n) and not str(s)]
+    return notes[0] if notes else ""
+
+
 def _frames(paths):
     """id -> list of (function, file, line) from the outermost frame."""
     parent = dict(zip(paths["id"], paths["parent"]))

@@ -315,6 +315,10 @@ def event(f, srcdir, path_of_file, bad_path):
           "speedscope: weights in page faults, %d = 16 x %d samples" % (tot, int(st["kept"].sum())))
     prof = gzip.decompress(sampling_export.pprof(run))
     check(b"perf::PAGE-FAULTS" in prof and b"nanoseconds" not in prof, "pprof: the sample type is the counter's")
+    from tally import report as rep
+    hot = [sec for sec in rep.build(run) if sec.title == "Hot functions (samples)"]
+    check(len(hot) == 1 and "one sample every 16 perf::PAGE-FAULTS" in hot[0].note,
+          "the report says what a sample is: %s" % [sec.note for sec in hot])
     lit = sampling_hatchet.hatchet_literal(run)
     check(all("perf::PAGE-FAULTS" in n["metrics"] and "time" not in n["metrics"] for n in lit),
           "hatchet: the metric is the counter's")
