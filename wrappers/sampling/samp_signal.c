@@ -209,14 +209,29 @@ static void after_fork(void)
 	samp_self = NULL;
 }
 
+/* TALLY_SAMPLING_EVENT: a counter drives the samples, by perf (no timer
+ * behind it); 0, or -1 with sampling off and one line per job. */
+static int event_source(const char *spec)
+{
+	char why[sizeof samp_state.why];
+
+	if (tly_samp_event_resolve(spec, &samp_state.ev, why, sizeof why) != 0 ||
+	    tly_samp_event_probe(&samp_state.ev, why, sizeof why) != 0) {
+		snprintf(samp_state.why, sizeof samp_state.why, "%s", why);
+		tly_rt_log_job(0, "sampling is off: %s", why);
+		return -1;
+	}
+	samp_state.event = 1;
+	samp_state.want = TLY_SAMP_PERF;
+	return 0;
+}
+
 static void install(void)
 {
 	struct tly_rt_proc *p = tly_rt_proc();
+	const char *event = p->opt.raw.sampling_event;
 	long long rate = 0;
 	struct sigaction sa, old;
-
-	const char *event = p->opt.raw.sampling_event;
-	char why[sizeof samp_state.why];
 
 	tly_parse_num(p->opt.raw.sampling, 0, 20000, &rate);
 	if ((rate <= 0 && !event[0]) || TLY_SAMP_NREGS == 0) {
@@ -228,15 +243,9 @@ static void install(void)
 	samp_state.signo = SIGRTMIN + 4;
 	samp_state.want = !strcmp(p->opt.raw.sampling_source, "perf") ? TLY_SAMP_PERF
 			  : !strcmp(p->opt.raw.sampling_source, "timer") ? TLY_SAMP_TIMER : TLY_SAMP_AUTO;
-	if (event[0]) {   /* a counter drives the samples, by perf; the rate is not used */
-		if (tly_samp_event_resolve(event, &samp_state.ev, why, sizeof why) != 0 ||
-		    tly_samp_event_probe(&samp_state.ev, why, sizeof why) != 0) {
-			snprintf(samp_state.why, sizeof samp_state.why, "%s", why);
-			tly_rt_log_job(0, "sampling is off: %s", why);
+	if (event[0]) {   /* the rate is not used */
+		if (event_source(event) != 0)
 			return;
-		}
-		samp_state.event = 1;
-		samp_state.want = TLY_SAMP_PERF;
 		rate = 0;
 	}
 	atomic_store(&samp_state.source, samp_state.want);
