@@ -286,6 +286,8 @@ def event(f, srcdir, path_of_file, bad_path):
     check(len(st) == 1 and s(st[0]["source"]) == "perf perf::PAGE-FAULTS", "source: %s" % [s(x) for x in st["source"]])
     check("one sample every 16 perf::PAGE-FAULTS" in s(st[0]["note"]), "note: %r" % s(st[0]["note"]))
     truth = dict((l.split()[0], int(l.split()[1])) for l in open("fault_app.txt"))
+    lost = int(st["taken"].sum()) - int(st["kept"].sum())
+    check(lost == 0, "no sample lost (a 64 MiB buffer): %d lost" % lost)
     paths, smp = f["sample_paths"], f["samples"]
     got, lines = {k: 0 for k in truth}, {k: {} for k in truth}
     for x in smp:
