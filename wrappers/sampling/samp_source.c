@@ -47,44 +47,43 @@
 
 #define SAMP_PERF_CREDIT 64
 
+/* Open a per-thread sampling counter from a (type, config, period),
+ * disabled until the credit is given; at perf_event_paranoid 2 (a user's
+ * own threads, user time only) without the kernel's periods. */
+static int perf_open_sampler(struct perf_event_attr *a)
+{
+	int fd;
+
+	a->size = sizeof *a;
+	a->disabled = 1;
+	a->exclude_hv = 1;
+	a->wakeup_events = 1;
+	fd = tly_perf_open(a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && (errno == EACCES || errno == EPERM) && !a->exclude_kernel) {
+		a->exclude_kernel = 1;
+		fd = tly_perf_open(a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	}
+	return fd;
+}
+
 static int perf_open_clock(long ns)
 {
 	struct perf_event_attr a;
-	int fd;
 
 	memset(&a, 0, sizeof a);
-	a.size = sizeof a;
 	a.type = PERF_TYPE_SOFTWARE;
 	a.config = PERF_COUNT_SW_CPU_CLOCK;
 	a.sample_period = (uint64_t)ns;
-	a.disabled = 1;
-	a.exclude_hv = 1;
-	a.wakeup_events = 1;
-	fd = tly_perf_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0 && (errno == EACCES || errno == EPERM)) {   /* perf_event_paranoid 2: user time only */
-		a.exclude_kernel = 1;
-		fd = tly_perf_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	}
-	return fd;
+	return perf_open_sampler(&a);
 }
 
 /* The counter of TALLY_SAMPLING_EVENT, one overflow every ev->period. */
 static int perf_open_event(const struct tly_samp_event *ev)
 {
 	struct perf_event_attr a = ev->attr;
-	int fd;
 
-	a.size = sizeof a;
 	a.sample_period = (uint64_t)ev->period;
-	a.disabled = 1;
-	a.exclude_hv = 1;
-	a.wakeup_events = 1;
-	fd = tly_perf_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0 && (errno == EACCES || errno == EPERM) && !a.exclude_kernel) {
-		a.exclude_kernel = 1;
-		fd = tly_perf_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	}
-	return fd;
+	return perf_open_sampler(&a);
 }
 
 /* Can this process open the event at all?  Asked once, at the install,
