@@ -331,6 +331,15 @@ def event(f, srcdir, path_of_file, bad_path):
         check(len(b["samples"]) == 0 if "samples" in b else True, "no samples with a bad event")
 
 
+def refused(f):
+    """The counter refused (perf_event_paranoid > 2, not root): sampling
+    off, said in the file, no samples."""
+    st = f["sampling_status"]
+    check(len(st) == 1 and "perf::PAGE-FAULTS cannot be counted here" in s(st[0]["status"]),
+          "the file says why sampling is off: %s" % [s(x) for x in st["status"]])
+    check("samples" not in f or len(f["samples"]) == 0, "no samples")
+
+
 def main():
     mode, path, srcdir = sys.argv[1], sys.argv[2], sys.argv[3]
     with tally.raw(path) as f:
@@ -348,6 +357,9 @@ def main():
             block(f)
         elif mode == "event":
             event(f, srcdir, path, "bad.h5")
+        elif mode == "refused":
+            refused(f)
+            sys.exit(th.done(mode))
         else:
             mpi(f)
         cost = f["ranks"]["sampling_ns"]
