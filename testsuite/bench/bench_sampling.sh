@@ -3,22 +3,29 @@
 # on an MPI+OpenMP program (issue 51): APP at TLY_BENCH_RANKS (2) ranks x
 # OMP_NUM_THREADS (2) threads.
 #  1. Cost: tally-run with default settings against tally-run
-#     --sampling=TLY_BENCH_RATE (1000), in alternating order,
+#     --sampling=TLY_BENCH_RATE (1000) --sampling-source=TLY_BENCH_SOURCE
+#     (auto), in alternating order,
 #     TLY_BENCH_ROUNDS (7) pairs: each pair, the median ratio of wall
 #     times (what sampling adds to a measured run), the plain run's wall
 #     time beside them, and the file's account of sampling
 #     (ranks.sampling_ns over the ranks' CPU time).
 #  2. Agreement (when perf, Debian's linux-perf, is installed): one run
-#     sampled by Tally and one by `perf record -e cpu-clock:u -F RATE
-#     --call-graph dwarf` of the plain program, the same length and rate;
+#     sampled by Tally and one by `perf record -e cpu-clock -F RATE
+#     --call-graph dwarf,16384` of the plain program, the same length, rate
+#     and stack copy (Tally's default 16k); `cpu-clock:u` where perf may
+#     not see the kernel, as Tally's source then excludes it too;
 #     compare_perf.py prints the top functions by self samples and the
 #     inclusive shares on the main paths of both, and fails past 2 / 3
 #     points.
+# mpirun runs with TLY_BENCH_MPIRUN_ARGS (default `--bind-to none`: Open
+# MPI binds a rank of 1 or 2 to one core, and its OpenMP threads would then
+# share it; a hybrid job is run with a binding that gives each thread a core).
 # Exit 1 when a run fails or the shares disagree.
 set -u
 run=$1 pypath=$2 app=$3
 shift 3
-np=${TLY_BENCH_RANKS:-2} rounds=${TLY_BENCH_ROUNDS:-7} rate=${TLY_BENCH_RATE:-1000}
+read -r -a mpiargs <<<"${TLY_BENCH_MPIRUN_ARGS---bind-to none}"
+np=${TLY_BENCH_RANKS:-2} rounds=${TLY_BENCH_ROUNDS:-7} rate=${TLY_BENCH_RATE:-1000} src=${TLY_BENCH_SOURCE:-auto}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -32,9 +39,9 @@ one() { # MODE -> wall ms
   rm -f ./*.h5
   t0=$(now)
   case $1 in
-  plain) timeout 1200 mpirun -np "$np" "$app" "${args[@]}" >out.txt 2>&1 ;;
-  tally) timeout 1200 mpirun -np "$np" "$run" --output-name=t.h5 -- "$app" "${args[@]}" >out.txt 2>&1 ;;
-  sampled) timeout 1200 mpirun -np "$np" "$run" --sampling="$rate" --output-name=t.h5 -- "$app" "${args[@]}" \
+  plain) timeout 1200 mpirun "${mpiargs[@]}" -np "$np" "$app" "${args[@]}" >out.txt 2>&1 ;;
+  tally) timeout 1200 mpirun "${mpiargs[@]}" -np "$np" "$run" --output-name=t.h5 -- "$app" "${args[@]}" >out.txt 2>&1 ;;
+  sampled) timeout 1200 mpirun "${mpiargs[@]}" -np "$np" "$run" --sampling="$rate" --sampling-source="$src" --output-name=t.h5 -- "$app" "${args[@]}" \
              >out.txt 2>&1 ;;
   esac
   rc=$?
@@ -56,7 +63,7 @@ print(f"sampling_ns {samp / 1e9:.3f}s = {100.0 * samp / cpu:.2f}% of {cpu / 1e9:
       f"{int(st['kept'].sum())} samples kept, {lost} lost (counted), threads {len(st)}")
 PY
 }
-echo "== sampling cost: $app ${args[*]}, $np ranks x $OMP_NUM_THREADS threads on $(nproc) cores, $rate Hz (load $(load))"
+echo "== sampling cost: mpirun ${mpiargs[*]} -np $np $app ${args[*]}, $np ranks x $OMP_NUM_THREADS threads on $(nproc) cores, $rate Hz, source $src (load $(load))"
 plain_ms=$(one plain) || exit 1
 : >ratio.txt
 for r in $(seq 1 "$rounds"); do
@@ -68,9 +75,11 @@ done
 echo "sampling / no sampling wall, median of $rounds interleaved pairs: $(median <ratio.txt) (plain run: $plain_ms ms)"
 
 command -v perf >/dev/null || { echo "perf (linux-perf) missing: no agreement check"; exit 0; }
-echo "== agreement with perf record --call-graph dwarf (cpu-clock:u, $rate Hz, separate runs of the same length)"
+ev=cpu-clock   # Tally's perf source counts the kernel's part where perf_event_open lets it
+[ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)" -le 1 ] || ev=cpu-clock:u
+echo "== agreement with perf record --call-graph dwarf,16384 ($ev, $rate Hz, separate runs of the same length)"
 one sampled >/dev/null || exit 1
-timeout 1200 perf record -q -e cpu-clock:u -F "$rate" --call-graph dwarf -o perf.data -- \
-  mpirun -np "$np" "$app" "${args[@]}" >perf-out.txt 2>&1 || { echo "perf record failed"; tail -5 perf-out.txt; exit 1; }
+timeout 1200 perf record -q -e "$ev" -F "$rate" --call-graph dwarf,16384 -o perf.data -- \
+  mpirun "${mpiargs[@]}" -np "$np" "$app" "${args[@]}" >perf-out.txt 2>&1 || { echo "perf record failed"; tail -5 perf-out.txt; exit 1; }
 perf script -i perf.data -F comm,tid,ip,sym,dso --no-inline >perf.txt 2>/dev/null
 /usr/bin/python3 "$here/compare_perf.py" t.h5 perf.txt "$(basename "$app" | cut -c1-15)" "$pypath"

@@ -3,9 +3,14 @@
 call-path samples against perf's (issue 51).
 
 PERF_SCRIPT is `perf script -F comm,tid,ip,sym,dso --no-inline` of a
-`perf record -e cpu-clock:u --call-graph dwarf` run of the plain program,
-as long as Tally's run and at the same rate (bench_sampling.sh: two
-samplers in one run perturb each other).  Both sides are read at the
+`perf record -e cpu-clock --call-graph dwarf,16384` run of the plain
+program, as long as Tally's run and at the same rate (bench_sampling.sh:
+two samplers in one run perturb each other).  Tally samples a thread's CPU
+time, its system calls and page faults included, each at the user PC the
+kernel returns to; perf's samples in the kernel are read the same way:
+their kernel frames dropped, the sample given to its user stack (where
+perf may not count kernel time, `cpu-clock:u`, both miss it alike only
+if Tally's source excludes the kernel too).  Both sides are read at the
 level perf reports: the out-of-line function holding the PC (Tally's
 inlined frames folded into the function they were inlined into), C++
 arguments dropped, a frame without a symbol keyed by its module.  Only
@@ -21,7 +26,11 @@ Prints, for perf's and Tally's TOP (10) functions by self samples, both
 self shares and their difference, and the inclusive shares of the
 functions on the main call paths (inclusive share >= 5% to perf).  Exit 1 when a self
 share differs by more than 2 points or an inclusive one by more than 3
-(the acceptance of issue 51), else 0."""
+(the acceptance of issue 51), else 0.  perf's dwarf unwinding stops early
+on some samples (out of `__brk`, `sysmalloc`, `__cbrt` in LULESH: 6.9% of
+its samples); such a sample counts for none of its outer functions, so an
+inclusive share is compared with perf's interval [counted, counted +
+unrooted], both sides' unrooted shares printed (docs/sampling.md)."""
 import os
 import re
 import sys
@@ -30,6 +39,7 @@ from collections import Counter
 SELF_TOL, INCL_TOL, INCL_MIN = 2.0, 3.0, 5.0
 OWN = re.compile(r"libtally[-.]")
 LOADER = re.compile(r"/ld-linux[^/]*$")
+KERNEL = re.compile(r"^\[(kernel|guest)")
 SYSTEM = re.compile(r"(^|/)(libc\.so|ld-linux|\[vdso)")
 
 
@@ -44,8 +54,13 @@ def tallys(modules):
 
 
 def key(name):
-    """A function's name as both sides compare it: C++ arguments dropped."""
+    """A function's name as both sides compare it: C++ arguments dropped, and
+    a compiler's clone suffix (GCC's outlined OpenMP body `f [clone
+    ._omp_fn.0]`, `.constprop`, `.isra`): perf prints the clone under its
+    function's name."""
     name = re.sub(r"\+0x[0-9a-f]+$", "", str(name))
+    name = re.sub(r"\s*\[clone [^]]*\]", "", name)
+    name = re.sub(r"\._omp_fn\.\d+$|\.(constprop|isra|part|cold)\.\d+$", "", name)
     depth, out = 0, []
     for ch in name:
         if ch == "(":
@@ -65,9 +80,14 @@ def unnamed(name, module):
     return name
 
 
+ROOT = re.compile(r"^(_start|start_thread|clone3?|__clone\w*|__libc_start_(call_)?main\w*)(@.*)?$")
+
+
 def perf_samples(path, comm):
-    """(self Counter, inclusive Counter, total) of perf's samples."""
-    self_n, incl, total = Counter(), Counter(), 0
+    """(self Counter, inclusive Counter, total, unrooted) of perf's samples;
+    unrooted: those whose call path does not reach a thread's root (_start,
+    start_thread, clone): perf's unwinding stopped early."""
+    self_n, incl, total, unrooted = Counter(), Counter(), 0, Counter()
     frames, head = [], None
 
     def flush():
@@ -79,6 +99,8 @@ def perf_samples(path, comm):
         syms = [s for s, d in frames if not OWN.search(d)]
         total += 1
         self_n[syms[0]] += 1
+        if not ROOT.match(frames[-1][0]):
+            unrooted[syms[0]] += 1
         for s in set(syms):
             incl[s] += 1
     with open(path, errors="replace") as fh:
@@ -91,10 +113,10 @@ def perf_samples(path, comm):
                 frames, head = [], line.split()[0]
             else:
                 m = re.match(r"\s*[0-9a-f]+\s+(.*?)\s+\((.*)\)\s*$", line)
-                if m:
+                if m and not KERNEL.search(m.group(2)):
                     frames.append((unnamed(key(m.group(1)), m.group(2)), m.group(2)))
     flush()
-    return self_n, incl, total
+    return self_n, incl, total, unrooted
 
 
 def tally_samples(path, pypath):
@@ -106,7 +128,7 @@ def tally_samples(path, pypath):
     fn = dict(zip(paths["id"].astype(int), paths["function"]))
     mod = dict(zip(paths["id"].astype(int), paths["module"]))
     inl = dict(zip(paths["id"].astype(int), paths["inlined"].astype(int)))
-    self_n, incl, total = Counter(), Counter(), 0
+    self_n, incl, total, unrooted = Counter(), Counter(), 0, Counter()
     for pid, n in samples.groupby("path")["samples"].sum().items():
         chain, j = [], int(pid)
         while j >= 0 and len(chain) < 4096:
@@ -123,15 +145,17 @@ def tally_samples(path, pypath):
         self_n[outer[0]] += n
         for s in set(outer):
             incl[s] += n
-    return self_n, incl, total
+        if not ROOT.match(str(fn[chain[-1]])):
+            unrooted[outer[0]] += n
+    return self_n, incl, total, unrooted
 
 
 def main():
     if len(sys.argv) < 5:
         sys.exit(__doc__)
     top = int(sys.argv[5]) if len(sys.argv) > 5 else 10
-    ps, pi, pt = perf_samples(sys.argv[2], sys.argv[3])
-    ts, ti, tt = tally_samples(sys.argv[1], sys.argv[4])
+    ps, pi, pt, pu = perf_samples(sys.argv[2], sys.argv[3])
+    ts, ti, tt, tu = tally_samples(sys.argv[1], sys.argv[4])
     if not pt or not tt:
         print(f"no samples to compare (perf {pt}, tally {tt})")
         return 1
@@ -146,13 +170,26 @@ def main():
         flag = "" if abs(a - b) <= SELF_TOL else "  > %.0f points" % SELF_TOL
         bad += bool(flag)
         print(f"{k[:48]:48s} {a:7.2f} {b:7.2f} {b - a:+6.2f}{flag}")
+    # A sample whose path stops early adds to none of its outer functions:
+    # perf's inclusive share of F is at least what it counted and at most
+    # that plus its unrooted samples; Tally's must lie within 3 points of
+    # that interval (without unrooted samples, of perf's share itself).
+    pus, tus = 100.0 * sum(pu.values()) / pt, 100.0 * sum(tu.values()) / tt
+    print(f"call paths that stop before a thread's root: perf {pus:.2f}%, tally {tus:.2f}%"
+          + (" (perf's, by function: " + ", ".join(f"{k} {100.0 * n / pt:.2f}%" for k, n in pu.most_common(5)) + ")"
+             if pu else ""))
     print(f"{'function (inclusive, main paths)':48s} {'perf %':>7s} {'tally %':>7s} {'diff':>6s}")
     for k, _ in pi.most_common():
         a, b = share(pi, pt, k), share(ti, tt, k)
         if a < INCL_MIN:
             break
-        flag = "" if abs(a - b) <= INCL_TOL else "  > %.0f points" % INCL_TOL
-        bad += bool(flag)
+        if ROOT.match(k):   # the thread's roots: in every sample's path, named per libc build
+            continue
+        ok = a - INCL_TOL <= b <= a + pus + INCL_TOL
+        flag = "" if ok else "  > %.0f points" % INCL_TOL
+        bad += not ok
+        if ok and abs(a - b) > INCL_TOL:
+            flag = "  (within perf's unrooted %.2f%%)" % pus
         print(f"{k[:48]:48s} {a:7.2f} {b:7.2f} {b - a:+6.2f}{flag}")
     print("agree" if not bad else f"{bad} share(s) outside the tolerance")
     return 1 if bad else 0
