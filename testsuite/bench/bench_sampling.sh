@@ -24,6 +24,7 @@
 set -u
 run=$1 pypath=$2 app=$3
 shift 3
+py=${TLY_BENCH_PYTHON:-/usr/bin/python3}   # one with h5py and pandas (Debian's)
 read -r -a mpiargs <<<"${TLY_BENCH_MPIRUN_ARGS---bind-to none}"
 np=${TLY_BENCH_RANKS:-2} rounds=${TLY_BENCH_ROUNDS:-7} rate=${TLY_BENCH_RATE:-1000} src=${TLY_BENCH_SOURCE:-auto}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
@@ -51,7 +52,7 @@ one() { # MODE -> wall ms
 }
 args=("$@")
 account() { # the file's sampling cost over the ranks' CPU, and its status
-  /usr/bin/python3 - "$pypath" t.h5 <<'PY'
+  "$py" - "$pypath" t.h5 <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1])
 from tally.reader import read
@@ -63,7 +64,7 @@ print(f"sampling_ns {samp / 1e9:.3f}s = {100.0 * samp / cpu:.2f}% of {cpu / 1e9:
       f"{int(st['kept'].sum())} samples kept, {lost} lost (counted), threads {len(st)}")
 PY
 }
-echo "== sampling cost: mpirun ${mpiargs[*]} -np $np $app ${args[*]}, $np ranks x $OMP_NUM_THREADS threads on $(nproc) cores, $rate Hz, source $src (load $(load))"
+echo "== sampling cost: mpirun ${mpiargs[*]} -np $np $app ${args[*]}, $np ranks x $OMP_NUM_THREADS threads on $(getconf _NPROCESSORS_ONLN) cores, $rate Hz, source $src (load $(load))"
 plain_ms=$(one plain) || exit 1
 : >ratio.txt
 for r in $(seq 1 "$rounds"); do
@@ -82,4 +83,4 @@ one sampled >/dev/null || exit 1
 timeout 1200 perf record -q -e "$ev" -F "$rate" --call-graph dwarf,16384 -o perf.data -- \
   mpirun "${mpiargs[@]}" -np "$np" "$app" "${args[@]}" >perf-out.txt 2>&1 || { echo "perf record failed"; tail -5 perf-out.txt; exit 1; }
 perf script -i perf.data -F comm,tid,ip,sym,dso --no-inline >perf.txt 2>/dev/null
-/usr/bin/python3 "$here/compare_perf.py" t.h5 perf.txt "$(basename "$app" | cut -c1-15)" "$pypath"
+"$py" "$here/compare_perf.py" t.h5 perf.txt "$(basename "$app" | cut -c1-15)" "$pypath"
