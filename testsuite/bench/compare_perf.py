@@ -72,11 +72,21 @@ def key(name):
     return re.sub(r"\s+", " ", "".join(out)).strip()
 
 
+LIBC = re.compile(r"(^|/)(libc|libm)\.so")
+
+
 def unnamed(name, module):
     """A frame without a symbol (a stripped library's local function: '?'
-    to Tally, '[unknown]' to perf) keyed by its module's file name."""
+    to Tally, '[unknown]' to perf) keyed by its module's file name.  In
+    libc and libm one address has several names (`pow@@GLIBC_2.29` and
+    `__pow`, `malloc` and `__libc_malloc`, `__GI___libc_write` and
+    `__libc_write`) and the two tools may pick different ones: their
+    version, `__GI_`, leading underscores and `libc_` are dropped there."""
     if name in ("?", "[unknown]", ""):
         return "? (%s)" % os.path.basename(str(module))
+    if LIBC.search(str(module)):
+        name = re.sub(r"@.*$", "", name)
+        name = re.sub(r"^(__GI_)?_*(libc_)?", "", name) or name
     return name
 
 
@@ -113,7 +123,7 @@ def perf_samples(path, comm):
                 frames, head = [], line.split()[0]
             else:
                 m = re.match(r"\s*[0-9a-f]+\s+(.*?)\s+\((.*)\)\s*$", line)
-                if m and not KERNEL.search(m.group(2)):
+                if m and not KERNEL.search(m.group(2)) and m.group(2) != "[unknown]":   # no module: a frame perf made up
                     frames.append((unnamed(key(m.group(1)), m.group(2)), m.group(2)))
     flush()
     return self_n, incl, total, unrooted
