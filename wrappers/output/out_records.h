@@ -50,6 +50,7 @@ struct tly_rt_job {
 #define TLY_RT_SITE_DEPTH 8   /* deepest MPI call-site stack */
 #define TLY_RT_MAX_PARTS 8    /* parts of the runtime (rt_parts.h) */
 #define TLY_RT_BUDGET_PEND 8  /* regions/budget.c: pending regions listed */
+#define TLY_RX_MEMO 256       /* regions/region_index.c: OpenMP lookups kept by pointer (LULESH: 30 regions a parent) */
 #define TLY_RT_BUDGET_LAST 31 /* regions/budget.c: last record costs kept (odd: a median) */
 
 /* ---- the region tree of a thread (regions/regions.h works on it) ----- */
@@ -152,6 +153,13 @@ struct tly_rt_thread {
 	int32_t *htab;        /* node indices by hash (-1: empty) */
 	uint32_t hcap;
 	int32_t nhashed;
+	/* the last lookups of OpenMP regions, keyed by their name's pointer
+	 * (regions/region_index.c) */
+	struct tly_rx_memo {
+		const char *name;
+		int32_t parent, node;
+		int kind;
+	} rx_memo[TLY_RX_MEMO];
 	struct tly_rt_frame *stack;
 	int depth, truncated_depth;
 	int64_t truncated;    /* enters beyond max depth */

@@ -92,18 +92,25 @@ static int32_t new_node(struct tly_rt_thread *t, int32_t parent, const char *nam
  * (memory stays bounded; t->folded counts such entries for the report). */
 static int32_t child(struct tly_rt_thread *t, int32_t parent, const char *name, int kind)
 {
-	uint32_t h = tly_rx_hash(parent, name, kind);
-	int32_t c = tly_rx_find(t, parent, name, kind, h);
+	int32_t c = tly_rx_memo_get(t, parent, name, kind);
+	uint32_t h;
 
 	if (c >= 0)
 		return c;
-	if (t->nnodes >= tly_rt_proc()->opt.max_regions) {
+	h = tly_rx_hash(parent, name, kind);
+	if ((c = tly_rx_find(t, parent, name, kind, h)) >= 0) {
+		tly_rx_memo_put(t, parent, name, kind, c);
+		return c;
+	}
+	if (t->nnodes >= tly_rt_proc()->opt.max_regions) {   /* folded: counted at every visit, not kept */
 		t->folded++;
 		h = tly_rx_hash(parent, TLY_RT_OVERFLOW_REGION, TLY_RK_USER);
 		c = tly_rx_find(t, parent, TLY_RT_OVERFLOW_REGION, TLY_RK_USER, h);
 		return c >= 0 ? c : new_node(t, parent, TLY_RT_OVERFLOW_REGION, TLY_RK_USER, h);
 	}
-	return new_node(t, parent, name, kind, h);
+	c = new_node(t, parent, name, kind, h);
+	tly_rx_memo_put(t, parent, name, kind, c);
+	return c;
 }
 
 /* A timed record: one that took longer than TLY_RT_COST_OUTLIER was
