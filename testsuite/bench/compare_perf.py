@@ -104,15 +104,15 @@ def perf_samples(path, comm):
         nonlocal total
         if head is None or head != comm or not frames:
             return
-        if tallys(d for _, d in frames) or LOADER.search(frames[0][1]):
+        if tallys(d for _, d, _ in frames) or LOADER.search(frames[0][1]):
             return
-        syms = [s for s, d in frames if not OWN.search(d)]
+        syms = [s for s, d, _ in frames if not OWN.search(d)]
         total += 1
         self_n[syms[0]] += 1
-        if not ROOT.match(frames[-1][0]):
+        if not ROOT.match(frames[-1][2]):   # the name before libc's aliases are folded
             unrooted[syms[0]] += 1
-        for s in set(syms):
-            incl[s] += 1
+        for s in {s for s, d, r in frames if not OWN.search(d) and not ROOT.match(r)}:
+            incl[s] += 1   # a thread's roots are in every path, named per libc build: not compared
     with open(path, errors="replace") as fh:
         for line in fh:
             if not line.strip():
@@ -124,7 +124,7 @@ def perf_samples(path, comm):
             else:
                 m = re.match(r"\s*[0-9a-f]+\s+(.*?)\s+\((.*)\)\s*$", line)
                 if m and not KERNEL.search(m.group(2)) and m.group(2) != "[unknown]":   # no module: a frame perf made up
-                    frames.append((unnamed(key(m.group(1)), m.group(2)), m.group(2)))
+                    frames.append((unnamed(key(m.group(1)), m.group(2)), m.group(2), key(m.group(1))))
     flush()
     return self_n, incl, total, unrooted
 
@@ -147,16 +147,16 @@ def tally_samples(path, pypath):
         outer = [j for j in chain if not inl[j]]
         if not outer or tallys(mod[j] for j in outer):
             continue
-        outer = [unnamed(key(fn[j]), mod[j]) for j in outer if not OWN.search(str(mod[j]))]
+        outer = [j for j in outer if not OWN.search(str(mod[j]))]
         if not outer:
             continue
         n = int(n)
         total += n
-        self_n[outer[0]] += n
-        for s in set(outer):
+        self_n[unnamed(key(fn[outer[0]]), mod[outer[0]])] += n
+        for s in {unnamed(key(fn[j]), mod[j]) for j in outer if not ROOT.match(key(fn[j]))}:
             incl[s] += n
-        if not ROOT.match(str(fn[chain[-1]])):
-            unrooted[outer[0]] += n
+        if not ROOT.match(key(fn[chain[-1]])):
+            unrooted[unnamed(key(fn[outer[0]]), mod[outer[0]])] += n
     return self_n, incl, total, unrooted
 
 
@@ -193,8 +193,6 @@ def main():
         a, b = share(pi, pt, k), share(ti, tt, k)
         if a < INCL_MIN:
             break
-        if ROOT.match(k):   # the thread's roots: in every sample's path, named per libc build
-            continue
         ok = a - INCL_TOL <= b <= a + pus + INCL_TOL
         flag = "" if ok else "  > %.0f points" % INCL_TOL
         bad += not ok
