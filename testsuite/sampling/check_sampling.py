@@ -120,10 +120,11 @@ def shares(f, srcdir, mode, path_of_file):
     check(ftop[0] == "hot_f.f90" and 8 <= ftop[1] <= 11, "hot_fortran: top line %s:%d" % ftop)
     mods = {s(paths[int(r["path"])]["module"]) for r in smp if s(paths[int(r["path"])]["function"]) == "hot_lib"}
     check(any("samp_hotlib" in m for m in mods), "hot_lib's module: %s" % mods)
-    report(path_of_file, tot, truth, "main._omp_fn.0" if mode == "omp" else "main")
+    report(path_of_file, tot, truth, "main._omp_fn.0" if mode == "omp" else "main",
+           "main._omp_fn.0;omp_share" if mode == "omp" else "main")
 
 
-def report(path, tot, truth, outer):
+def report(path, tot, truth, outer, caller):
     """The report's hot functions and the folded stacks (tally.sampling) say the same."""
     from tally import sampling
     run = tally.read(path)
@@ -139,8 +140,8 @@ def report(path, tot, truth, outer):
     titles = [sec.title for sec in rep.build(run)]
     check(not any(t.startswith("PC sampling") for t in titles), "no GPU PC sampling section: %s" % titles)
     folded = sampling.folded(run)
-    inl = sum(int(l.rsplit(" ", 1)[1]) for l in folded.splitlines() if l.rsplit(" ", 1)[0].endswith(outer + ";run_work;hot_inline"))
-    check(inl > 0, "folded stacks: %s;run_work;hot_inline has %d samples" % (outer, inl))
+    inl = sum(int(l.rsplit(" ", 1)[1]) for l in folded.splitlines() if l.rsplit(" ", 1)[0].endswith(caller + ";run_work;hot_inline"))
+    check(inl > 0, "folded stacks: %s;run_work;hot_inline has %d samples" % (caller, inl))
 
 
 def truth_file():
@@ -225,6 +226,15 @@ def omp(f):
     inpar = sum(int(r["samples"]) for r in hot if kind.get(int(r["region"])) == 3)
     tot = sum(int(r["samples"]) for r in hot)
     check(inpar >= 0.95 * tot, "%d of %d hot-spot samples in the OpenMP parallel region" % (inpar, tot))
+    # a function inlined into the outlined body is a frame of its own:
+    # main._omp_fn.0 -> omp_share (inlined) -> run_work
+    via = 0
+    for r in hot:
+        names = [(s(x["function"]), int(x["inlined"])) for x in frames(paths, int(r["path"]))]
+        k = next((i for i, (n, _) in enumerate(names) if n == "run_work"), -1)
+        if 0 <= k < len(names) - 2 and names[k + 1] == ("omp_share", 1) and names[k + 2][0] == "main._omp_fn.0":
+            via += int(r["samples"])
+    check(via >= 0.95 * tot, "%d of %d hot-spot samples through omp_share, inlined in main._omp_fn.0" % (via, tot))
 
 
 def mpi(f):

@@ -9,7 +9,8 @@
  * hot_app [SECONDS] [mode]   mode: "work" (default), "malloc" (the same
  * work with malloc/free between the pieces, so samples land in the
  * allocator), "fork" (a forked child does the work too, then the parent),
- * "omp" (two OpenMP threads share the work), "block" (the first half of
+ * "omp" (two OpenMP threads share the work, called through omp_share,
+ * inlined into the parallel region's outlined body), "block" (the first half of
  * the work with Tally's sampling signal, SIGRTMIN+4, blocked: the perf
  * source's credit holds at most 64 of its signals queued; hot_app.txt
  * then has the user's queued signals (SigQ) just before the unblocking).
@@ -149,6 +150,18 @@ static __attribute__((noinline)) long blocked_work(double seconds, double *spent
 	return q;
 }
 
+/* A thread's share of the "omp" mode: inlined into main._omp_fn.0, so
+ * its frame is an inlined instance inside an outlined OpenMP body. */
+static inline __attribute__((always_inline)) void omp_share(double seconds, double *spent)
+{
+	double mine[3] = { 0, 0, 0 };
+
+	run_work(seconds, 0, mine);
+#pragma omp critical
+	for (int k = 0; k < 3; k++)
+		spent[k] += mine[k];
+}
+
 int main(int argc, char **argv)
 {
 	double seconds = argc > 1 ? atof(argv[1]) : 1.5;
@@ -157,14 +170,7 @@ int main(int argc, char **argv)
 
 	if (!strcmp(mode, "omp")) {   /* two OpenMP threads, each the whole split */
 #pragma omp parallel num_threads(2)
-		{
-			double mine[3] = { 0, 0, 0 };
-
-			run_work(seconds, 0, mine);
-#pragma omp critical
-			for (int k = 0; k < 3; k++)
-				spent[k] += mine[k];
-		}
+		omp_share(seconds, spent);
 		write_truth("hot_app.txt", spent);
 		return 0;
 	}

@@ -1,6 +1,6 @@
 /*
  * samp.h - statistical call-path sampling of every measured thread
- * (docs/sampling.md).  Three files, arrows one way:
+ * (docs/sampling.md).  Its files, arrows one way:
  *
  *   samp_source.c  what drives the samples: per thread the perf software
  *                  event cpu-clock (exact period), a POSIX timer on the
@@ -17,7 +17,9 @@
  *   samp_rows.c    the writer module "sampling": addresses to functions
  *                  and lines (inlined frames too), call paths unified
  *                  across ranks, the sample_paths, samples and
- *                  sampling_status tables.
+ *                  sampling_status tables;
+ *   samp_scopes.c  a compilation unit's function instances indexed once
+ *                  for samp_rows.c's naming.
  *
  * The handler only writes its own thread's ring and counters; the drain
  * thread only reads rings and owns the trees, under samp_state.lock.

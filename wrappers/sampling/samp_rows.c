@@ -11,6 +11,7 @@
  */
 #include "output/out_module.h"
 #include "sampling/samp.h"
+#include "sampling/samp_scopes.h"
 
 #include <dlfcn.h>
 #include <mpi.h>
@@ -92,7 +93,9 @@ static const char *die_name(Dwarf_Die *die, char *buf, size_t len)
 		return pretty(s, buf, len);
 	if (dwarf_attr_integrate(die, DW_AT_name, &a))
 		s = dwarf_formstring(&a);
-	return s ? s : "?";
+	/* GCC names an outlined OpenMP body by its function's linkage name
+	 * and a suffix ("_ZL4workPd._omp_fn.0"), as the symbol table does */
+	return s ? pretty(s, buf, len) : "?";
 }
 
 static int frame(struct str *d, const char *fn, const char *file, long line, const char *mod, int inl)
@@ -114,15 +117,15 @@ struct pcframe {
 	char buf[256];
 };
 
-/* The chain of functions inlined at the DIE `inner` holds, innermost
- * first, from dwarf_getscopes_die (the DIEs containing the instance: its
- * callers), each with the file:line executing in it. */
-static int inline_chain(Dwarf_Die *cu, Dwarf_Die *inner, const char *file, long line, struct pcframe *f)
+/* The frames of chain (the function instances holding an address,
+ * innermost first, from samp_scopes.c), each with the file:line executing
+ * in it: the innermost runs the address's line, each caller the line of
+ * its call. */
+static int inline_chain(Dwarf_Die *cu, Dwarf_Die *chain, int nc, const char *file, long line, struct pcframe *f)
 {
-	Dwarf_Die *chain = NULL;
 	Dwarf_Files *files = NULL;
 	size_t nfiles = 0;
-	int nc = dwarf_getscopes_die(inner, &chain), nf = 0;
+	int nf = 0;
 
 	dwarf_getsrcfiles(cu, &files, &nfiles);
 	for (int i = 0; i < nc && nf < MAX_INLINE; i++) {
@@ -147,20 +150,19 @@ static int inline_chain(Dwarf_Die *cu, Dwarf_Die *inner, const char *file, long 
 		file = files && cf < nfiles ? dwarf_filesrc(files, cf, NULL, NULL) : "";
 		line = (long)cl;
 	}
-	free(chain);
 	return nf;
 }
 
 /* The frames at pc (a function and the ones inlined into it), outermost
  * first, as frame keys into d. */
-static int pc_frames(Dwfl *dwfl, uint64_t pc, struct str *d)
+static int pc_frames(Dwfl *dwfl, struct tly_samp_scopes *sx, uint64_t pc, struct str *d)
 {
 	Dwfl_Module *m = dwfl ? dwfl_addrmodule(dwfl, pc) : NULL;
 	struct pcframe f[MAX_INLINE];
 	const char *mod = "?", *file = "";
 	int line = 0, nf = 0, rc = 0;
 	Dwarf_Addr bias = 0;
-	Dwarf_Die *cu, *scopes = NULL;
+	Dwarf_Die *cu, chain[MAX_INLINE];
 	Dwfl_Line *l;
 
 	if (m) {
@@ -168,15 +170,10 @@ static int pc_frames(Dwfl *dwfl, uint64_t pc, struct str *d)
 		if ((l = dwfl_module_getsrc(m, pc)) && !(file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL)))
 			file = "";
 		if ((cu = dwfl_module_addrdie(m, pc, &bias))) {
-			int n = dwarf_getscopes(cu, pc - bias, &scopes);
+			int nc = tly_samp_scopes_at(sx, cu, pc - bias, chain, MAX_INLINE);
 
-			for (int i = 0; i < n; i++)
-				if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram
-				    || dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine) {
-					nf = inline_chain(cu, &scopes[i], file, line, f);
-					break;
-				}
-			free(scopes);
+			if (nc > 0)
+				nf = inline_chain(cu, chain, nc, file, line, f);
 		}
 	}
 	if (nf == 0) {   /* no DWARF scope: the symbol table's name */
@@ -196,6 +193,7 @@ static int pc_frames(Dwfl *dwfl, uint64_t pc, struct str *d)
 /* Each address's frames, named once per process. */
 struct pc_names {
 	struct tly_samp_map idx;   /* (pc, 0) -> entry */
+	struct tly_samp_scopes sx; /* the units' function instances */
 	char **s;
 	int32_t n, cap;
 };
@@ -216,7 +214,7 @@ static const char *frames_of(struct pc_names *c, Dwfl *dwfl, uint64_t pc)
 		c->s = m;
 		c->cap = cap;
 	}
-	if (pc_frames(dwfl, pc, &d) != 0 || !d.s || tly_samp_map_put(&c->idx, (int64_t)pc, 0, c->n) != 0) {
+	if (pc_frames(dwfl, &c->sx, pc, &d) != 0 || !d.s || tly_samp_map_put(&c->idx, (int64_t)pc, 0, c->n) != 0) {
 		free(d.s);
 		return NULL;
 	}
@@ -417,6 +415,7 @@ static void free_names(struct pc_names *pn)
 		free(pn->s[i]);
 	free(pn->s);
 	tly_samp_map_free(&pn->idx);
+	tly_samp_scopes_free(&pn->sx);
 }
 
 /* Collective over c->comm when sampling is on anywhere. */
