@@ -11,7 +11,11 @@
  * once: each function or inlined instance that has code, its address
  * ranges and the function or instance it is nested in.  An address's
  * chain is then its innermost instance and its enclosing ones up to the
- * function they are inlined into: what the two walks gave.
+ * function they are inlined into: what the two walks gave.  A lookup skips
+ * every subtree whose root does not hold the address (an instance's
+ * nested ones lie within its ranges).  A function nested in another
+ * (GCC's outlined OpenMP bodies) has code outside its parent's ranges: it
+ * is a tree of its own here, where dwarf_getscopes found no scope for it.
  *
  * Partial units a unit imports (DW_TAG_imported_unit, as dwz makes them
  * for Debian's -dbg packages) are walked as part of it.  Runs at the
@@ -28,6 +32,7 @@
 struct ent {
 	Dwarf_Die die;
 	int32_t parent;     /* enclosing entry, -1: none */
+	int32_t end;        /* one past its last nested entry (entries in DIE order) */
 	int32_t depth;      /* DIE nesting depth: the innermost is the deepest */
 	uint32_t r0, nr;    /* its ranges in unit.r */
 };
@@ -80,11 +85,54 @@ static int32_t add_entry(struct unit *u, Dwarf_Die *die, int32_t parent, int32_t
 		u->e = e;
 		u->cap = cap;
 	}
-	u->e[u->n] = (struct ent){ .die = *die, .parent = parent, .depth = depth, .r0 = r0, .nr = u->nr - r0 };
+	u->e[u->n] = (struct ent){ .die = *die, .parent = parent, .end = u->n + 1, .depth = depth, .r0 = r0,
+				   .nr = u->nr - r0 };
 	return u->n++;
 }
 
-static void walk(struct unit *u, Dwarf_Die *die, int32_t enclosing, int32_t depth, int imports)
+/* A function nested in another one (GCC's outlined OpenMP bodies, GNU C
+ * and Fortran internal procedures) has code of its own, outside its
+ * parent's ranges: it is walked after its parent's tree, as a tree of its
+ * own, so that each tree's entries stay within its root's ranges. */
+struct nested {
+	Dwarf_Die die;
+	int32_t depth, imports;
+};
+
+struct build {
+	struct unit *u;
+	struct nested *later;
+	int32_t n, cap;
+};
+
+static void defer(struct build *b, Dwarf_Die *die, int32_t depth, int imports)
+{
+	if (b->n == b->cap) {
+		int32_t cap = b->cap ? b->cap * 2 : 16;
+		struct nested *m = realloc(b->later, sizeof *m * (size_t)cap);
+
+		if (!m)
+			return;
+		b->later = m;
+		b->cap = cap;
+	}
+	b->later[b->n++] = (struct nested){ .die = *die, .depth = depth, .imports = imports };
+}
+
+static void walk(struct build *b, Dwarf_Die *die, int32_t enclosing, int32_t depth, int imports);
+
+/* die, a function or an inlined instance, and what it holds. */
+static void instance(struct build *b, Dwarf_Die *die, int32_t enclosing, int32_t depth, int imports)
+{
+	struct unit *u = b->u;
+	int32_t k = add_entry(u, die, enclosing, depth);
+
+	walk(b, die, k >= 0 ? k : enclosing, depth + 1, imports);
+	if (k >= 0)
+		u->e[k].end = u->n;
+}
+
+static void walk(struct build *b, Dwarf_Die *die, int32_t enclosing, int32_t depth, int imports)
 {
 	Dwarf_Die child;
 
@@ -92,23 +140,20 @@ static void walk(struct unit *u, Dwarf_Die *die, int32_t enclosing, int32_t dept
 		return;
 	do {
 		int tag = dwarf_tag(&child);
-		int32_t here = enclosing;
 
 		if (tag == DW_TAG_imported_unit) {
 			Dwarf_Attribute a;
 			Dwarf_Die pu;
 
 			if (imports < IMPORT_DEPTH && dwarf_attr(&child, DW_AT_import, &a) && dwarf_formref_die(&a, &pu))
-				walk(u, &pu, enclosing, depth + 1, imports + 1);
-			continue;
+				walk(b, &pu, enclosing, depth + 1, imports + 1);
+		} else if (tag == DW_TAG_subprogram && enclosing >= 0) {
+			defer(b, &child, depth, imports);
+		} else if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
+			instance(b, &child, enclosing, depth, imports);
+		} else {
+			walk(b, &child, enclosing, depth + 1, imports);
 		}
-		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
-			int32_t k = add_entry(u, &child, enclosing, depth);
-
-			if (k >= 0)
-				here = k;
-		}
-		walk(u, &child, here, depth + 1, imports);
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
@@ -131,7 +176,17 @@ static struct unit *unit_of(struct tly_samp_scopes *x, Dwarf_Die *cu)
 	}
 	if (!(u = calloc(1, sizeof *u)))
 		return NULL;
-	walk(u, cu, -1, 0, 0);
+	{
+		struct build b = { .u = u };
+
+		walk(&b, cu, -1, 0, 0);
+		for (int32_t k = 0; k < b.n; k++) {   /* nested functions: more may be found */
+			struct nested n = b.later[k];
+
+			instance(&b, &n.die, -1, n.depth, n.imports);
+		}
+		free(b.later);
+	}
 	if (tly_samp_map_put(&x->of, key, 0, x->n) != 0) {
 		free(u->e);
 		free(u->r);
@@ -158,9 +213,16 @@ int tly_samp_scopes_at(struct tly_samp_scopes *x, Dwarf_Die *cu, Dwarf_Addr pc, 
 
 	if (!x || !cu || !out || max <= 0 || !(u = unit_of(x, cu)))
 		return 0;
-	for (int32_t i = 0; i < u->n; i++)
-		if ((best < 0 || u->e[i].depth > u->e[best].depth) && contains(u, &u->e[i], pc))
-			best = i;
+	/* an instance's nested ones lie within its ranges: a subtree whose
+	 * root does not hold pc is skipped */
+	for (int32_t i = 0; i < u->n;)
+		if (contains(u, &u->e[i], pc)) {
+			if (best < 0 || u->e[i].depth > u->e[best].depth)
+				best = i;
+			i++;
+		} else {
+			i = u->e[i].end > i ? u->e[i].end : i + 1;
+		}
 	for (int32_t i = best; i >= 0 && n < max; i = u->e[i].parent) {
 		out[n++] = u->e[i].die;
 		if (dwarf_tag(&u->e[i].die) == DW_TAG_subprogram)
