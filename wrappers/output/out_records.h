@@ -72,8 +72,8 @@ enum tly_rt_degrade_step { TLY_DEG_NONE, TLY_DEG_COUNTERS_OFF, TLY_DEG_SAMPLED, 
 struct tly_rt_degrade {
 	int32_t step;
 	int32_t sample_n;                /* TLY_DEG_SAMPLED: reads on 1 visit in N (0: never sampled) */
-	int32_t gap;                     /* visits until the next sampled read */
-	uint32_t rng;                    /* the gaps' generator (xorshift) */
+	uint32_t key;                    /* the sampled reads' seed: the region's name and kind, the
+					  * same on every thread, so a team's threads read on the same visits */
 	int64_t from_visit, from_ns;     /* visits and time since start when it began */
 	int64_t off_incl_ns, off_timed;  /* the node's time and timed visits then: its mean without reads after */
 	int64_t sampled_visit, sampled_ns;  /* when sampled reads began (0: never) */

@@ -61,6 +61,17 @@ static int64_t thread_cost_ns(const struct tly_rt_thread *t, const struct tly_rt
 	       + tly_rt_cost_ns(&t->cost[TLY_COST_visit], 2 * p->clock_read_ns);
 }
 
+/* The seed of a region's sampled reads: FNV-1a of its name and kind,
+ * the same in every thread's tree (node indices are not). */
+static uint32_t name_key(const struct tly_rt_node *n)
+{
+	uint32_t h = 2166136261u ^ (uint32_t)n->kind;
+
+	for (const unsigned char *c = (const unsigned char *)(n->name ? n->name : ""); *c; c++)
+		h = (h ^ *c) * 16777619u;
+	return h;
+}
+
 static struct tly_rt_degrade *deg_new(struct tly_rt_thread *t, struct tly_rt_node *n, int64_t now)
 {
 	struct tly_rt_degrade *d = calloc(1, sizeof *d);
@@ -71,9 +82,7 @@ static struct tly_rt_degrade *deg_new(struct tly_rt_thread *t, struct tly_rt_nod
 	d->from_ns = now;
 	d->off_incl_ns = n->incl_ns;
 	d->off_timed = n->timed_visits;
-	d->rng = (uint32_t)now * 2654435761u ^ (uint32_t)(n - t->nodes);
-	if (!d->rng)
-		d->rng = 1;
+	d->key = name_key(n);
 	n->deg = d;
 	t->degraded++;
 	return d;
@@ -113,7 +122,6 @@ static void to_step(struct tly_rt_thread *t, struct tly_rt_degrade *d, const str
 	if (step == TLY_DEG_SAMPLED) {
 		d->sampled_visit = n->visits;
 		d->sampled_ns = now;
-		d->gap = tly_budget_gap(d);
 	}
 	if (step == TLY_DEG_VISITS_ONLY) {
 		d->step3_visit = n->visits;

@@ -27,31 +27,32 @@ static inline void tly_budget_tick(struct tly_rt_thread *t)
 		tly_budget_check(t);
 }
 
-/* The next gap between two sampled visits of d: uniform in 1 .. 2N-1
- * (mean N), so the reads never fall into step with a period of the
- * program's own. */
-static inline int32_t tly_budget_gap(struct tly_rt_degrade *d)
+/* Whether the visit-th visit (from 0) of a sampled region reads its
+ * counters: a hash of (d->key, visit) under 2^32 / N, so about one visit
+ * in N, never in step with a period of the program's own, and the same
+ * visits on every thread of a team (each thread's k-th visit of a
+ * parallel region is the same instance of it; with N differing between
+ * threads, the larger N's visits are among the smaller's): the team then
+ * waits at its barrier for one thread's reads, not for each thread's in
+ * turn. */
+static inline int tly_budget_sampled(const struct tly_rt_degrade *d, int64_t visit)
 {
-	uint32_t x = d->rng;
+	uint64_t z = ((uint64_t)d->key << 32 ^ (uint64_t)visit) + 0x9e3779b97f4a7c15ull;
 
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	d->rng = x;
-	return 1 + (int32_t)(x % (uint32_t)(2 * d->sample_n - 1));
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	return (uint32_t)(z >> 32) < (uint32_t)(UINT32_MAX / (uint32_t)d->sample_n);
 }
 
 /* Whether a visit of a region reads its counters: 1 in full, 0 with its
  * counters off or visits only, 2 (a sampled read) on about one visit in N
- * of a sampled region. */
-static inline int tly_budget_reads(struct tly_rt_degrade *d)
+ * of a sampled region; visit: the region's visits before this one. */
+static inline int tly_budget_reads(const struct tly_rt_degrade *d, int64_t visit)
 {
 	if (!d)
 		return 1;
-	if (d->step != TLY_DEG_SAMPLED || --d->gap > 0)
-		return 0;
-	d->gap = tly_budget_gap(d);
-	return 2;
+	return d->step == TLY_DEG_SAMPLED && d->sample_n > 0 && tly_budget_sampled(d, visit) ? 2 : 0;
 }
 
 /* The typical cost in ns of one record of `kind` on thread t: the median

@@ -196,7 +196,7 @@ static int enter(struct tly_rt_thread *t, const char *name, int kind, int counte
 	deg = t->nodes[c].deg;   /* the cost budget's steps: regions/budget.c */
 	f->timed = !deg || deg->step < TLY_DEG_VISITS_ONLY || tly_region_hooks.follow;
 	f->t0 = t0 >= 0 ? t0 : f->timed ? tly_rt_now() : 0;
-	f->counters = counters && t->evset >= 0 ? tly_budget_reads(deg) : 0;
+	f->counters = counters && t->evset >= 0 ? tly_budget_reads(deg, t->nodes[c].visits) : 0;
 	visit_timed(t, t_in);
 	if (f->counters && counters_read(t, (long long *)f->v0) != PAPI_OK)
 		f->counters = 0;
