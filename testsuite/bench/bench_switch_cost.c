@@ -69,7 +69,6 @@ static void papi_off(int *set)
 	PAPI_stop(*set, v);
 	PAPI_cleanup_eventset(*set);
 	PAPI_destroy_eventset(set);
-	PAPI_unregister_thread();
 }
 
 static void *second(void *arg)
@@ -83,8 +82,10 @@ static void *second(void *arg)
 		sem_wait(&r->ping);
 		sem_post(&r->pong);
 	}
-	if (r->mode == PAPI)
+	if (r->mode == PAPI) {
 		papi_off(&set);
+		PAPI_unregister_thread();
+	}
 	return NULL;
 }
 
@@ -134,13 +135,8 @@ static double one(int mode, int trips, int *failed)
 	}
 	t1 = now_s();
 	pthread_join(t, NULL);
-	if (mode == PAPI) {
-		long long v[3];
-
-		PAPI_stop(set, v);
-		PAPI_cleanup_eventset(set);
-		PAPI_destroy_eventset(&set);
-	}
+	if (mode == PAPI)
+		papi_off(&set);
 	for (int i = 0; i < 3; i++)
 		if (fd[i] >= 0)
 			close(fd[i]);

@@ -29,6 +29,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "tally_shared.h"
+
 /* Visits a region needs before its mean time is trusted: in full, and
  * again with its counters off before its N is chosen. */
 #define MIN_VISITS 16
@@ -61,15 +63,15 @@ static int64_t thread_cost_ns(const struct tly_rt_thread *t, const struct tly_rt
 	       + tly_rt_cost_ns(&t->cost[TLY_COST_visit], 2 * p->clock_read_ns);
 }
 
-/* The seed of a region's sampled reads: FNV-1a of its name and kind,
+/* The seed of a region's sampled reads: a hash of its name and kind,
  * the same in every thread's tree (node indices are not). */
 static uint32_t name_key(const struct tly_rt_node *n)
 {
-	uint32_t h = 2166136261u ^ (uint32_t)n->kind;
+	const char *name = n->name ? n->name : "";
+	uint64_t h = tly_fnv1a(TLY_FNV_BASIS, &n->kind, sizeof n->kind);
 
-	for (const unsigned char *c = (const unsigned char *)(n->name ? n->name : ""); *c; c++)
-		h = (h ^ *c) * 16777619u;
-	return h;
+	h = tly_fnv1a(h, name, strlen(name));
+	return (uint32_t)(h ^ (h >> 32));
 }
 
 static struct tly_rt_degrade *deg_new(struct tly_rt_thread *t, struct tly_rt_node *n, int64_t now)
