@@ -14,16 +14,23 @@
  *              perf_event_open's inherit flag before the second starts
  *              (how `perf stat` counts a process: the kernel can swap two
  *              threads' equivalent contexts, but no thread's own values
- *              can be read).
+ *              can be read);
+ *   perfsamp   no counters, but each thread its own perf cpu-clock event
+ *              sampling at RATE per CPU second with a signal per sample
+ *              (the sampling source `perf`, docs/sampling.md);
+ *   timer      each thread a POSIX timer on its own CPU clock at RATE,
+ *              a signal to the thread at each expiry (the source `timer`).
  * Prints the median time per round trip and its ratio to `none`.  A
  * benchmark, not a test: exit 0 unless a call fails.
- *   bench_switch_cost [ROUND_TRIPS] [ROUNDS]
+ *   bench_switch_cost [ROUND_TRIPS] [ROUNDS] [RATE (default 100)]
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <sched.h>
 #include <semaphore.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +40,61 @@
 
 #include "papi.h"
 
-enum { NONE, PAPI, INHERITED, NMODES };
-static const char *mode_name[NMODES] = { "none", "papi", "inherited" };
+enum { NONE, PAPI, INHERITED, PERFSAMP, TIMER, NMODES };
+static const char *mode_name[NMODES] = { "none", "papi", "inherited", "perfsamp", "timer" };
+static int rate = 100;                 /* samples per CPU second of the two sampling modes */
+static volatile sig_atomic_t samples;  /* signals the handler took (both threads) */
+
+static void on_sample(int sig)
+{
+	(void)sig;
+	samples = samples + 1;
+}
+
+/* The calling thread's sampling source of `mode` (PERFSAMP: *fd, TIMER:
+ * *tm), signalling this thread RATE times per CPU second. */
+static int samp_on(int mode, int *fd, timer_t *tm)
+{
+	pid_t tid = (pid_t)syscall(SYS_gettid);
+	long period = 1000000000L / rate;
+
+	if (mode == PERFSAMP) {
+		struct perf_event_attr at;
+		struct f_owner_ex own = { F_OWNER_TID, tid };
+
+		memset(&at, 0, sizeof at);
+		at.type = PERF_TYPE_SOFTWARE;
+		at.size = sizeof at;
+		at.config = PERF_COUNT_SW_CPU_CLOCK;
+		at.sample_period = (unsigned long long)period;
+		at.wakeup_events = 1;
+		at.exclude_kernel = 1;
+		*fd = (int)syscall(SYS_perf_event_open, &at, 0, -1, -1, 0);
+		if (*fd < 0)
+			return -1;
+		/* created enabled; a signal at every sample, as the source's */
+		return fcntl(*fd, F_SETOWN_EX, &own) == 0 && fcntl(*fd, F_SETSIG, SIGRTMIN + 1) == 0 &&
+		       fcntl(*fd, F_SETFL, O_ASYNC) == 0 ? 0 : -1;
+	}
+	struct sigevent ev;
+	struct itimerspec it = { { 0, period }, { 0, period } };
+
+	memset(&ev, 0, sizeof ev);
+	ev.sigev_notify = SIGEV_THREAD_ID;
+	ev.sigev_signo = SIGRTMIN + 1;
+	ev._sigev_un._tid = tid;
+	if (timer_create(CLOCK_THREAD_CPUTIME_ID, &ev, tm) != 0)
+		return -1;
+	return timer_settime(*tm, 0, &it, NULL);
+}
+
+static void samp_off(int mode, int fd, timer_t tm)
+{
+	if (mode == PERFSAMP && fd >= 0)
+		close(fd);
+	if (mode == TIMER)
+		timer_delete(tm);
+}
 static const char *ev_names[3] = { "perf::TASK-CLOCK", "perf::PAGE-FAULTS", "perf::CONTEXT-SWITCHES" };
 
 struct run {
@@ -74,9 +134,12 @@ static void papi_off(int *set)
 static void *second(void *arg)
 {
 	struct run *r = arg;
-	int set = PAPI_NULL;
+	int set = PAPI_NULL, fd = -1;
+	timer_t tm = 0;
 
 	if (r->mode == PAPI && papi_on(&set) != 0)
+		r->failed = 1;
+	if ((r->mode == PERFSAMP || r->mode == TIMER) && samp_on(r->mode, &fd, &tm) != 0)
 		r->failed = 1;
 	for (int i = 0; i < r->trips; i++) {
 		sem_wait(&r->ping);
@@ -86,6 +149,7 @@ static void *second(void *arg)
 		papi_off(&set);
 		PAPI_unregister_thread();
 	}
+	samp_off(r->mode, fd, tm);
 	return NULL;
 }
 
@@ -114,7 +178,8 @@ static int inherited_on(int *fd)
 static double one(int mode, int trips, int *failed)
 {
 	struct run r = { .mode = mode, .trips = trips };
-	int set = PAPI_NULL, fd[3] = { -1, -1, -1 };
+	int set = PAPI_NULL, fd[3] = { -1, -1, -1 }, sfd = -1;
+	timer_t tm = 0;
 	pthread_t t;
 	double t0, t1;
 
@@ -128,6 +193,8 @@ static double one(int mode, int trips, int *failed)
 	}
 	if (mode == PAPI && papi_on(&set) != 0)
 		*failed = 1;
+	if ((mode == PERFSAMP || mode == TIMER) && samp_on(mode, &sfd, &tm) != 0)
+		*failed = 1;
 	t0 = now_s();
 	for (int i = 0; i < trips; i++) {
 		sem_post(&r.ping);
@@ -137,6 +204,7 @@ static double one(int mode, int trips, int *failed)
 	pthread_join(t, NULL);
 	if (mode == PAPI)
 		papi_off(&set);
+	samp_off(mode, sfd, tm);
 	for (int i = 0; i < 3; i++)
 		if (fd[i] >= 0)
 			close(fd[i]);
@@ -158,11 +226,19 @@ int main(int argc, char **argv)
 	int trips = argc > 1 ? atoi(argv[1]) : 50000, rounds = argc > 2 ? atoi(argv[2]) : 7, failed = 0;
 	double *t[NMODES], med[NMODES];
 	cpu_set_t cpus, one_cpu;
+	struct sigaction sa;
 
-	if (trips < 1 || rounds < 1) {
-		fprintf(stderr, "usage: bench_switch_cost [ROUND_TRIPS>0] [ROUNDS>0]\n");
+	rate = argc > 3 ? atoi(argv[3]) : 100;
+	if (trips < 1 || rounds < 1 || rate < 1 || rate > 100000) {
+		fprintf(stderr, "usage: bench_switch_cost [ROUND_TRIPS>0] [ROUNDS>0] [RATE 1..100000]\n");
 		return 2;
 	}
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_sample;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGRTMIN + 1, &sa, NULL) != 0)
+		return 1;
 	if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT
 	    || PAPI_thread_init((unsigned long (*)(void))pthread_self) != PAPI_OK) {
 		fprintf(stderr, "bench_switch_cost: PAPI_library_init or PAPI_thread_init failed\n");
@@ -197,7 +273,9 @@ int main(int argc, char **argv)
 	}
 	for (int m = 0; m < NMODES; m++)
 		printf("%-10s %14.2f %10.3f\n", mode_name[m], med[m] * 1e6, med[m] / med[NONE]);
-	printf("a thread's own counters add %.2f us per switch\n", (med[PAPI] - med[NONE]) * 1e6 / 2);
+	printf("a thread's own counters add %.2f us per switch; its own sampling source at %d Hz: perf %.2f us, "
+	       "timer %.2f us (%ld signals in all)\n", (med[PAPI] - med[NONE]) * 1e6 / 2, rate,
+	       (med[PERFSAMP] - med[NONE]) * 1e6 / 2, (med[TIMER] - med[NONE]) * 1e6 / 2, (long)samples);
 	if (failed)
 		fprintf(stderr, "bench_switch_cost: a counter could not be opened or started\n");
 	return failed;

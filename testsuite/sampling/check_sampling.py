@@ -152,12 +152,15 @@ def truth_file():
 RATE_TOL = 0.10   # perf drops the periods that end in the kernel; a busy guest's clocks
 
 
-def rate(f, source):
-    """4000 Hz asked, above any kernel tick (HZ is at most 1000): perf's
-    cpu-clock gives one signal per period, so the samples inside run_work
-    are its CPU time (measured by the program on its thread clock) x 4000;
-    the timer gives its signals at ticks, each weighted by its overruns:
-    fewer signals than periods, the same total."""
+def rate(f, source, asked):
+    """4000 Hz asked of perf or the timer, above any kernel tick (HZ is at
+    most 1000): perf's cpu-clock gives one signal per period, so the
+    samples inside run_work are its CPU time (measured by the program on
+    its thread clock) x 4000; the timer gives its signals at ticks, each
+    weighted by its overruns: fewer signals than periods, the same total.
+    100 Hz asked of 'auto' (at most any tick, HZ >= 100): the timer, taken
+    because the rate is at most the tick (it costs nothing at a context
+    switch, perf's cpu-clock does), one signal per period."""
     st = status(f)
     check(len(st) == 1, "one sampled thread: %d rows" % len(st))
     r = st[0]
@@ -165,21 +168,26 @@ def rate(f, source):
     in_work = sum(int(x["samples"]) for x in smp
                   if any(s(fr["function"]) == "run_work" for fr in frames(paths, int(x["path"]))))
     cpu = truth_file()["work_cpu"]
-    want = cpu * 4000
+    want = cpu * asked
     taken, sig = int(r["taken"]), int(r["signals"])
-    print("source %r: %d signals, %d samples taken, %d inside run_work for its %.3f CPU s x 4000 = %.0f; note: %s"
-          % (s(r["source"]), sig, taken, in_work, cpu, want, s(r["note"])))
+    print("source %r: %d signals, %d samples taken, %d inside run_work for its %.3f CPU s x %d = %.0f; note: %s"
+          % (s(r["source"]), sig, taken, in_work, cpu, asked, want, s(r["note"])))
     check(s(r["source"]) == source + " cpu-clock", "source %r" % s(r["source"]))
     check(abs(in_work / want - 1) <= RATE_TOL, "samples in run_work %d within %.0f%% of its CPU time x rate %.0f"
           % (in_work, 100 * RATE_TOL, want))
     if source == "perf":
         check(sig == taken, "perf: one signal per sample (%d signals, %d taken)" % (sig, taken))
-        check("4000 samples per CPU second" in s(r["note"]), "the note says the rate: %r" % s(r["note"]))
-    else:
+        check("%d samples per CPU second" % asked in s(r["note"]), "the note says the rate: %r" % s(r["note"]))
+    elif asked > 1000:
         check(sig <= 0.5 * taken, "timer: the tick holds the signals below the rate (%d signals, %d taken)"
               % (sig, taken))
-        eff = re.search(r"(\d+) signals per CPU second for 4000 asked", s(r["note"]))
+        eff = re.search(r"(\d+) signals per CPU second for %d asked" % asked, s(r["note"]))
         check(eff is not None and int(eff.group(1)) < 2000, "the note says the timer's rate: %r" % s(r["note"]))
+    else:
+        check(sig >= 0.9 * taken, "timer at or below the tick: a signal per period (%d signals, %d taken)"
+              % (sig, taken))
+        check(re.search(r"perf not used: %d Hz is at most the kernel's tick, \d+ Hz" % asked, s(r["note"]))
+              is not None, "the note says why the timer was taken: %r" % s(r["note"]))
 
 
 def loss(f):
@@ -360,7 +368,9 @@ def main():
         elif mode == "perf":
             perf_shares(f)
         elif mode in ("rate", "timer"):
-            rate(f, "perf" if mode == "rate" else "timer")
+            rate(f, "perf" if mode == "rate" else "timer", 4000)
+        elif mode == "auto":
+            rate(f, "timer", 100)
         elif mode == "loss":
             loss(f)
         elif mode == "block":

@@ -14,8 +14,15 @@
  *          permission needed, but the kernel checks CPU-clock timers only
  *          at its tick: above the tick rate one signal stands for several
  *          periods (weighted by 1 + si_overrun).
- *   auto   perf where perf_event_open allows it (the first thread
- *          decides for the process), else the timer.
+ *   auto   the timer when the rate is at most the kernel's tick rate
+ *          (the coarse clock's resolution is one tick): there it misses
+ *          no period, and it costs nothing when the thread is switched
+ *          out and in, where perf's cpu-clock costs its hrtimer's stop
+ *          and start at every switch (bench_switch_cost: +2.2 us a
+ *          switch here; 1.4x LULESH's time when two threads share a
+ *          core, at 100 Hz as at 1 kHz).  Above the tick, perf where
+ *          perf_event_open allows it (the first thread decides for the
+ *          process), else the timer.
  *   event  TALLY_SAMPLING_EVENT: a counter libpfm4 encodes (samp_event.c),
  *          opened as cpu-clock is, sample_period its PERIOD: one signal
  *          every PERIOD counts of the thread.  No timer behind it: a
@@ -147,14 +154,34 @@ static int timer_arm(struct tly_samp_thread *s, long ns, int signo, char *why, s
 	return 0;
 }
 
+/* The kernel's tick rate: the coarse clocks advance one tick at a time,
+ * so their resolution is its length (0: not known). */
+static long tick_hz(void)
+{
+	struct timespec r;
+
+	if (clock_getres(CLOCK_MONOTONIC_COARSE, &r) != 0 || r.tv_sec != 0 || r.tv_nsec < 1000000L ||
+	    r.tv_nsec > 10000000L)
+		return 0;
+	return (1000000000L + r.tv_nsec / 2) / r.tv_nsec;
+}
+
 /* Arm the calling thread's source; 0, or -1 with why.  The first thread
  * decides auto's source for the process (st->source). */
 int tly_samp_arm(struct tly_samp_state *st, struct tly_samp_thread *s, char *why, size_t len)
 {
-	long ns = st->rate > 0 ? 1000000000L / st->rate : 0;
+	long ns = st->rate > 0 ? 1000000000L / st->rate : 0, hz;
 	int src = atomic_load(&st->source);
 
 	s->fd = -1;
+	if (src == TLY_SAMP_AUTO && st->want == TLY_SAMP_AUTO && !st->event && st->rate > 0 &&
+	    (hz = tick_hz()) > 0 && st->rate <= hz) {
+		snprintf(st->why_timer, sizeof st->why_timer,
+			 "%d Hz is at most the kernel's tick, %ld Hz, and a timer costs nothing at a context switch", st->rate,
+			 hz);
+		atomic_store(&st->source, TLY_SAMP_TIMER);
+		src = TLY_SAMP_TIMER;
+	}
 	if (src != TLY_SAMP_TIMER && perf_arm(st, s, ns, why, len) == 0) {
 		atomic_store(&st->source, TLY_SAMP_PERF);
 		s->armed = TLY_SAMP_PERF;
