@@ -31,6 +31,7 @@
 #include <sched.h>
 #include <semaphore.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,18 +43,17 @@
 
 enum { NONE, PAPI, INHERITED, PERFSAMP, TIMER, NMODES };
 static const char *mode_name[NMODES] = { "none", "papi", "inherited", "perfsamp", "timer" };
-static int rate = 100;                 /* samples per CPU second of the two sampling modes */
-static volatile sig_atomic_t samples;  /* signals the handler took (both threads) */
+static atomic_long samples;            /* signals the handler took (both threads; lock-free) */
 
 static void on_sample(int sig)
 {
 	(void)sig;
-	samples = samples + 1;
+	atomic_fetch_add(&samples, 1);
 }
 
 /* The calling thread's sampling source of `mode` (PERFSAMP: *fd, TIMER:
  * *tm), signalling this thread RATE times per CPU second. */
-static int samp_on(int mode, int *fd, timer_t *tm)
+static int samp_on(int mode, int rate, int *fd, timer_t *tm)
 {
 	pid_t tid = (pid_t)syscall(SYS_gettid);
 	long period = 1000000000L / rate;
@@ -98,7 +98,7 @@ static void samp_off(int mode, int fd, timer_t tm)
 static const char *ev_names[3] = { "perf::TASK-CLOCK", "perf::PAGE-FAULTS", "perf::CONTEXT-SWITCHES" };
 
 struct run {
-	int mode, trips, failed;
+	int mode, trips, rate, failed;
 	sem_t ping, pong;
 };
 
@@ -139,7 +139,7 @@ static void *second(void *arg)
 
 	if (r->mode == PAPI && papi_on(&set) != 0)
 		r->failed = 1;
-	if ((r->mode == PERFSAMP || r->mode == TIMER) && samp_on(r->mode, &fd, &tm) != 0)
+	if ((r->mode == PERFSAMP || r->mode == TIMER) && samp_on(r->mode, r->rate, &fd, &tm) != 0)
 		r->failed = 1;
 	for (int i = 0; i < r->trips; i++) {
 		sem_wait(&r->ping);
@@ -175,9 +175,9 @@ static int inherited_on(int *fd)
 }
 
 /* Seconds per round trip of one run of `trips`. */
-static double one(int mode, int trips, int *failed)
+static double one(int mode, int trips, int rate, int *failed)
 {
-	struct run r = { .mode = mode, .trips = trips };
+	struct run r = { .mode = mode, .trips = trips, .rate = rate };
 	int set = PAPI_NULL, fd[3] = { -1, -1, -1 }, sfd = -1;
 	timer_t tm = 0;
 	pthread_t t;
@@ -193,7 +193,7 @@ static double one(int mode, int trips, int *failed)
 	}
 	if (mode == PAPI && papi_on(&set) != 0)
 		*failed = 1;
-	if ((mode == PERFSAMP || mode == TIMER) && samp_on(mode, &sfd, &tm) != 0)
+	if ((mode == PERFSAMP || mode == TIMER) && samp_on(mode, rate, &sfd, &tm) != 0)
 		*failed = 1;
 	t0 = now_s();
 	for (int i = 0; i < trips; i++) {
@@ -227,8 +227,8 @@ int main(int argc, char **argv)
 	double *t[NMODES], med[NMODES];
 	cpu_set_t cpus, one_cpu;
 	struct sigaction sa;
+	int rate = argc > 3 ? atoi(argv[3]) : 100;
 
-	rate = argc > 3 ? atoi(argv[3]) : 100;
 	if (trips < 1 || rounds < 1 || rate < 1 || rate > 100000) {
 		fprintf(stderr, "usage: bench_switch_cost [ROUND_TRIPS>0] [ROUNDS>0] [RATE 1..100000]\n");
 		return 2;
@@ -262,7 +262,7 @@ int main(int argc, char **argv)
 		for (int i = 0; i < NMODES; i++) {
 			int m = (k + i) % NMODES;   /* each mode first in turn */
 
-			t[m][k] = one(m, trips, &failed);
+			t[m][k] = one(m, trips, rate, &failed);
 		}
 	printf("two threads taking turns on one CPU, %d round trips (2 switches each) x %d rounds, medians:\n",
 	       trips, rounds);
@@ -275,7 +275,7 @@ int main(int argc, char **argv)
 		printf("%-10s %14.2f %10.3f\n", mode_name[m], med[m] * 1e6, med[m] / med[NONE]);
 	printf("a thread's own counters add %.2f us per switch; its own sampling source at %d Hz: perf %.2f us, "
 	       "timer %.2f us (%ld signals in all)\n", (med[PAPI] - med[NONE]) * 1e6 / 2, rate,
-	       (med[PERFSAMP] - med[NONE]) * 1e6 / 2, (med[TIMER] - med[NONE]) * 1e6 / 2, (long)samples);
+	       (med[PERFSAMP] - med[NONE]) * 1e6 / 2, (med[TIMER] - med[NONE]) * 1e6 / 2, atomic_load(&samples));
 	if (failed)
 		fprintf(stderr, "bench_switch_cost: a counter could not be opened or started\n");
 	return failed;
