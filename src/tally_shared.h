@@ -66,11 +66,13 @@ int tly_private_lock_open(const char *name, long *other_uid);
 long tly_lock_holder(int fd);
 
 /* ---- directories of Tally's own (services/safe_file.c) ------------------
- * Makes `name` in the directory open on `dirfd` (mode 0700) and opens it
+ * Makes `name` in the directory open on `dirfd` (mode 0700 with the
+ * sticky bit as the mkdir's mark, cleared once taken) and opens it
  * without following a link; the descriptor only when what the name holds
- * is the directory this call made: this user's, closed to others, empty,
- * born at the mkdir (a directory someone moved in under the name between
- * the mkdir and the open is left alone, never adopted nor changed).
+ * is the directory this call made: this user's, with the mark, closed to
+ * others, empty, born at the mkdir (a directory someone moved in under
+ * the name between the mkdir and the open is left alone, never adopted
+ * nor changed).
  * -EEXIST when the name is taken, -EXDEV for a swapped one, else -errno. */
 int tly_safe_mkdir_at(int dirfd, const char *name);
 /* The directory `dir` opened (O_DIRECTORY|O_NOFOLLOW; a link as its last

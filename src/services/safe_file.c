@@ -185,9 +185,21 @@ static int dir_empty(int fd)
 	return empty;
 }
 
+/* The mode tly_safe_mkdir_at makes a directory with: 0700 and the sticky
+ * bit, which Linux's mkdir keeps (umask leaves it) and which hardly any
+ * directory of a user has.  The directory this call made carries it from
+ * the mkdir; one moved in under the name before the open does only if it
+ * was made so.  Cleared once the directory is taken (fchmod on the
+ * descriptor). */
+#define MADE_MODE (S_ISVTX | 0700)
+
 /* The checks of tly_safe_mkdir_at on the directory just opened: this
- * user's, closed to others (setgid only as inherited from the parent),
- * no link but its own, empty and born no earlier than the mkdir. */
+ * user's, with the mark of the mkdir and closed to others (setgid only as
+ * inherited from the parent), no link but its own, empty and born no
+ * earlier than the mkdir.  (Before the mark, a directory of this user,
+ * 0700 and empty, born within the second before the mkdir, passed: under
+ * load safety_adopt_swap's victims, made a second before, were taken and
+ * removed at the end.) */
 static int is_made_here(int fd, int parent_sgid, const struct timespec *t0)
 {
 	struct statx sx;
@@ -196,7 +208,8 @@ static int is_made_here(int fd, int parent_sgid, const struct timespec *t0)
 	if (statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS | STATX_BTIME, &sx) != 0)
 		return 0;
 	extra = (mode_t)(sx.stx_mode & 07077) & ~(mode_t)(parent_sgid ? S_ISGID : 0);
-	if (!S_ISDIR(sx.stx_mode) || sx.stx_uid != geteuid() || extra || sx.stx_nlink > 2)
+	if (!S_ISDIR(sx.stx_mode) || sx.stx_uid != geteuid() || (sx.stx_mode & 0700) != 0700 || extra != S_ISVTX ||
+	    sx.stx_nlink > 2)
 		return 0;
 	if ((sx.stx_mask & STATX_BTIME) && sx.stx_btime.tv_sec < (long long)t0->tv_sec - 1)
 		return 0;   /* an older directory moved in under the name */
@@ -212,7 +225,7 @@ int tly_safe_mkdir_at(int dirfd, const char *name)
 	if (fstat(dirfd, &ps) != 0)
 		return -errno;
 	clock_gettime(CLOCK_REALTIME_COARSE, &t0);
-	if (mkdirat(dirfd, name, 0700) != 0)
+	if (mkdirat(dirfd, name, MADE_MODE) != 0)
 		return -errno;
 	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
@@ -220,6 +233,12 @@ int tly_safe_mkdir_at(int dirfd, const char *name)
 	if (!is_made_here(fd, (ps.st_mode & S_ISGID) != 0, &t0)) {
 		close(fd);   /* not ours: left as it is */
 		return -EXDEV;
+	}
+	if (fstat(fd, &ps) != 0 || fchmod(fd, ps.st_mode & 07777 & ~(mode_t)S_ISVTX) != 0) {
+		int e = errno;
+
+		close(fd);
+		return -e;
 	}
 	return fd;
 }
