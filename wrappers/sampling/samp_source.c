@@ -166,6 +166,18 @@ static long tick_hz(void)
 	return (1000000000L + r.tv_nsec / 2) / r.tv_nsec;
 }
 
+/* auto's decision for the process, the timer, and why; under the lock,
+ * so that two threads starting at once write it once. */
+static void take_timer(struct tly_samp_state *st, const char *why)
+{
+	pthread_mutex_lock(&st->lock);
+	if (atomic_load(&st->source) == TLY_SAMP_AUTO) {
+		snprintf(st->why_timer, sizeof st->why_timer, "%s", why);
+		atomic_store(&st->source, TLY_SAMP_TIMER);
+	}
+	pthread_mutex_unlock(&st->lock);
+}
+
 /* Arm the calling thread's source; 0, or -1 with why.  The first thread
  * decides auto's source for the process (st->source). */
 int tly_samp_arm(struct tly_samp_state *st, struct tly_samp_thread *s, char *why, size_t len)
@@ -176,11 +188,12 @@ int tly_samp_arm(struct tly_samp_state *st, struct tly_samp_thread *s, char *why
 	s->fd = -1;
 	if (src == TLY_SAMP_AUTO && st->want == TLY_SAMP_AUTO && !st->event && st->rate > 0 &&
 	    (hz = tick_hz()) > 0 && st->rate <= hz) {
-		snprintf(st->why_timer, sizeof st->why_timer,
-			 "%d Hz is at most the kernel's tick, %ld Hz, and a timer costs nothing at a context switch", st->rate,
-			 hz);
-		atomic_store(&st->source, TLY_SAMP_TIMER);
-		src = TLY_SAMP_TIMER;
+		char w[sizeof st->why_timer];
+
+		snprintf(w, sizeof w, "%d Hz is at most the kernel's tick, %ld Hz, and a timer costs nothing at a "
+			 "context switch", st->rate, hz);
+		take_timer(st, w);
+		src = atomic_load(&st->source);
 	}
 	if (src != TLY_SAMP_TIMER && perf_arm(st, s, ns, why, len) == 0) {
 		atomic_store(&st->source, TLY_SAMP_PERF);
@@ -189,10 +202,8 @@ int tly_samp_arm(struct tly_samp_state *st, struct tly_samp_thread *s, char *why
 	}
 	if (src == TLY_SAMP_PERF || st->want == TLY_SAMP_PERF)
 		return -1;   /* perf worked for another thread, or was asked for: no mixing */
-	if (src == TLY_SAMP_AUTO) {
-		snprintf(st->why_timer, sizeof st->why_timer, "%s", why);
-		atomic_store(&st->source, TLY_SAMP_TIMER);
-	}
+	if (src == TLY_SAMP_AUTO)
+		take_timer(st, why);
 	if (timer_arm(s, ns, st->signo, why, len) != 0)
 		return -1;
 	s->armed = TLY_SAMP_TIMER;
