@@ -200,7 +200,7 @@ static int dir_empty(int fd)
  * 0700 and empty, born within the second before the mkdir, passed: under
  * load safety_adopt_swap's victims, made a second before, were taken and
  * removed at the end.) */
-static int is_made_here(int fd, int parent_sgid, const struct timespec *t0)
+static int is_made_here(int fd, int parent_sgid, const struct timespec *t0, mode_t *mode)
 {
 	struct statx sx;
 	mode_t extra;
@@ -213,6 +213,7 @@ static int is_made_here(int fd, int parent_sgid, const struct timespec *t0)
 		return 0;
 	if ((sx.stx_mask & STATX_BTIME) && sx.stx_btime.tv_sec < (long long)t0->tv_sec - 1)
 		return 0;   /* an older directory moved in under the name */
+	*mode = (mode_t)(sx.stx_mode & 07777);
 	return dir_empty(fd);
 }
 
@@ -220,6 +221,7 @@ int tly_safe_mkdir_at(int dirfd, const char *name)
 {
 	struct timespec t0;
 	struct stat ps;
+	mode_t mode;
 	int fd;
 
 	if (fstat(dirfd, &ps) != 0)
@@ -230,11 +232,11 @@ int tly_safe_mkdir_at(int dirfd, const char *name)
 	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT || errno == ELOOP || errno == ENOTDIR ? -EXDEV : -errno;
-	if (!is_made_here(fd, (ps.st_mode & S_ISGID) != 0, &t0)) {
+	if (!is_made_here(fd, (ps.st_mode & S_ISGID) != 0, &t0, &mode)) {
 		close(fd);   /* not ours: left as it is */
 		return -EXDEV;
 	}
-	if (fstat(fd, &ps) != 0 || fchmod(fd, ps.st_mode & 07777 & ~(mode_t)S_ISVTX) != 0) {
+	if (fchmod(fd, mode & ~(mode_t)S_ISVTX) != 0) {
 		int e = errno;
 
 		close(fd);

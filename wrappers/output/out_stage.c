@@ -230,7 +230,7 @@ static int make_private(struct tly_out_stage *s)
 		}
 		if (fd < 0)
 			return fd;
-		if (fstat(fd, &st) != 0 || ((st.st_mode & 0700) != 0700 && fchmod(fd, 0700) != 0)) {
+		if (fstat(fd, &st) != 0) {
 			close(fd);
 			return -EIO;
 		}
