@@ -102,7 +102,7 @@ def case_serial():
     check(p.returncode == 0, "serial run exits 0")
     only_files(d, ["s.h5"])
     truth = int(re.search(r"voluntary (\d+)", p.stdout).group(1))
-    cs = counter(os.path.join(d, "s.h5"), "perf::CONTEXT-SWITCHES")
+    cs = counter(os.path.join(d, "s.h5"), "thread:::CONTEXT-SWITCHES")
     print(f"context switches: Tally {cs}, /proc/self/status voluntary_ctxt_switches of the loop {truth}")
     check(truth >= 100, f"ground truth: {truth} voluntary switches in 100 sleeps")
     check(cs >= 100 and cs >= truth, f"default event counts the switches: {cs} >= max(100, {truth})")
@@ -126,8 +126,8 @@ def case_threads():
     rk = table(os.path.join(d, "t.h5"), "ranks")
     check(len(rk) == 1 and int(rk[0]["pid"]) == int(re.search(r"pid (\d+)", p.stdout).group(1)),
           "one rank row with the program's pid")
-    tc = counter(os.path.join(d, "t.h5"), "perf::TASK-CLOCK")
-    check(tc > 0, f"task clock counted ({tc} ns)")
+    tc = counter(os.path.join(d, "t.h5"), "thread:::CPU-TIME")
+    check(tc > 0, f"CPU time counted ({tc} ns)")
 
 
 def case_python():
@@ -139,7 +139,7 @@ def case_python():
     check(p.returncode == 0 and "sum " in p.stdout, "python script runs")
     only_files(d, ["py.h5", "work.py"])
     check(attr(os.path.join(d, "py.h5"), "program").startswith("python"), "program is the interpreter")
-    check(counter(os.path.join(d, "py.h5"), "perf::TASK-CLOCK") > 0, "task clock counted")
+    check(counter(os.path.join(d, "py.h5"), "thread:::CPU-TIME") > 0, "CPU time counted")
 
 
 def job_checks(d, pids, launcher, n=2):

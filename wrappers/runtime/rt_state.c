@@ -35,12 +35,18 @@ static atomic_int started;            /* start_once has returned */
 static _Thread_local int in_start;    /* this thread runs start_once */
 
 static const char *const default_hw[] = { "PAPI_TOT_CYC", "PAPI_TOT_INS" };
-/* A context switch happens in the kernel: counted in the user domain (the
- * default of an event set) it is always 0, so it is counted where it
- * happens (k=1).  Where the kernel domain may not be counted
- * (perf_event_paranoid), it is left out rather than shown as 0. */
-static const char *const default_sw[] = { "perf::TASK-CLOCK", "perf::PAGE-FAULTS",
-					  "perf::CONTEXT-SWITCHES:k=1" };
+/* Where the CPU has no counters: the kernel's own accounting of each
+ * thread (the thread component), not perf's software events of the same
+ * meaning.  A thread with perf events of its own makes the kernel switch
+ * their context with the thread at every context switch: +1.0 us a switch
+ * with three of them (bench_switch_cost), 5-8% of LULESH's time with two
+ * threads on one core (issue 48).  These put nothing on the thread, and
+ * count user and kernel mode alike (a context switch happens in the
+ * kernel).  perf's are the fall-back where that component is not built. */
+static const char *const default_sw[] = { "thread:::CPU-TIME", "thread:::PAGE-FAULTS",
+					  "thread:::CONTEXT-SWITCHES" };
+static const char *const fallback_sw[] = { "perf::TASK-CLOCK", "perf::PAGE-FAULTS",
+					   "perf::CONTEXT-SWITCHES:k=1" };
 
 static void describe(int i, int code)
 {
@@ -118,6 +124,9 @@ static void choose_events(void)
 	if (!proc->nev)
 		for (size_t i = 0; i < sizeof default_sw / sizeof *default_sw; i++)
 			add_event(default_sw[i], 1);
+	if (!proc->nev)
+		for (size_t i = 0; i < sizeof fallback_sw / sizeof *fallback_sw; i++)
+			add_event(fallback_sw[i], 1);
 }
 
 /* The command line (arguments joined by spaces), the program's name and,
