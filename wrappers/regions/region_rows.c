@@ -13,6 +13,7 @@
 
 #include "output/names.h"
 #include "regions/budget.h"
+#include "runtime/rt_srcname.h"
 
 static void events_rows(struct tly_rt_proc *p, struct tly_rows *r)
 {
@@ -155,7 +156,8 @@ static void rank_rows(struct tly_rt_proc *p, struct tly_rows *r, const struct ra
 	k->cpu_ns = p->cpu_ns ? p->cpu_ns : tly_rt_process_cpu_ns();
 	k->init_ns = p->init_ns;
 	k->mpi_init_ns = p->mpi_init_ns;
-	k->event_ns = sum->event_ns;
+	/* and the naming of code addresses at their first event (DWARF) */
+	k->event_ns = sum->event_ns + tly_rt_srcname_ns();
 	k->exit_ns = p->exit_t0 ? tly_rt_now() - p->exit_t0 : 0;
 	k->sampling_ns = p->sampling_ns;
 	k->overhead_ns = k->init_ns + k->mpi_init_ns + k->event_ns + k->exit_ns + k->sampling_ns;

@@ -12,6 +12,7 @@
  */
 #include "runtime/rt.h"
 #include "runtime/rt_debuginfo.h"
+#include "runtime/rt_scopes.h"
 #include "runtime/rt_srcname.h"
 
 #include <dlfcn.h>
@@ -62,6 +63,7 @@ static void symbol_name(const void *pc, char *name, size_t nlen, const char *raw
 static struct {
 	pthread_mutex_t lock;
 	Dwfl *dwfl;
+	struct tly_rt_scopes sx;   /* each unit's function instances, indexed once */
 	int failed;
 } srcnames = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
@@ -152,43 +154,6 @@ static size_t outer_frames(Dwarf_Die *cu, Dwarf_Die *scopes, int n, char *out, s
 	return at;
 }
 
-/* What the walk below finds: the deepest subprogram or inlined instance
- * holding pc, and the subprogram whose DIE encloses it. */
-struct nested {
-	Dwarf_Die found, outer;
-	int has_outer;
-};
-
-/* GCC nests the function it outlines for an OpenMP construct
- * (main._omp_fn.0) inside the DIE of the function it came from, whose
- * ranges do not hold the outlined code, so dwarf_getscopes (which descends
- * only into DIEs holding pc) never reaches it: this walk descends into
- * every subprogram and lexical block.  `encl`: the subprogram around die. */
-static int nested_scope(Dwarf_Die *die, Dwarf_Addr pc, struct nested *n, Dwarf_Die *encl, int depth)
-{
-	Dwarf_Die child;
-	int got = 0;
-
-	if (depth > 32 || dwarf_child(die, &child) != 0)
-		return 0;
-	do {
-		int tag = dwarf_tag(&child);
-
-		if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine && tag != DW_TAG_lexical_block)
-			continue;
-		if (tag != DW_TAG_lexical_block && dwarf_haspc(&child, pc) == 1) {
-			n->found = child;
-			n->has_outer = encl != NULL;
-			if (encl)
-				n->outer = *encl;
-			got = 1;
-		}
-		if (nested_scope(&child, pc, n, tag == DW_TAG_subprogram ? &child : encl, depth + 1))
-			got = 1;
-	} while (!got && dwarf_siblingof(&child, &child) == 0);
-	return got;
-}
-
 /* The compilation unit holding address a, with its source file and line.
  * libdwfl finds the unit through .debug_aranges, which clang (and the
  * LLVM-based icx, ifx, AMD compilers) does not emit: then the units are
@@ -210,18 +175,22 @@ static Dwarf_Die *unit_of(Dwfl_Module *m, Dwarf_Addr a, Dwarf_Addr *bias, const 
 	return (*file = dwarf_linesrc(l, NULL, NULL)) ? cu : NULL;
 }
 
-/* DWARF name of the code at `pc`; 0 without debug information. */
+/* DWARF name of the code at `pc`; 0 without debug information.  The
+ * unit's function instances are indexed once (rt_scopes.c): an address's
+ * chain is its innermost instance and its callers up to the function they
+ * are inlined into, and a function GCC outlined for an OpenMP construct
+ * (main._omp_fn.0, its DIE nested in main's, its code outside main's
+ * ranges) is found there too. */
+#define MAX_CHAIN 64
 static int dwarf_name(const void *pc, char *out, size_t len)
 {
 	Dwarf_Addr a = (Dwarf_Addr)(uintptr_t)pc, bias = 0;
 	Dwfl_Module *m;
-	Dwarf_Die *cu, *scopes = NULL, inner;
-	const char *file;
-	int lineno = 0, n, first = -1;
+	Dwarf_Die *cu, chain[MAX_CHAIN], outer;
+	const char *file, *name;
+	int lineno = 0, n, has_outer = 0;
 	size_t at;
 	char fn[TLY_RT_NAME];
-	struct nested nest = { .has_outer = 0 };
-	const char *name;
 
 	if (!srcnames.dwfl && !report_modules())
 		return 0;
@@ -229,34 +198,18 @@ static int dwarf_name(const void *pc, char *out, size_t len)
 		return 0;
 	if (!(cu = unit_of(m, a, &bias, &file, &lineno)))
 		return 0;
-	n = dwarf_getscopes(cu, a - bias, &scopes);
-	for (int i = 0; i < n && first < 0; i++)
-		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram || dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine)
-			first = i;
-	if (first >= 0)
-		inner = scopes[first];
-	else if (nested_scope(cu, a - bias, &nest, NULL, 0))
-		inner = nest.found;
-	else {
-		free(scopes);
+	n = tly_rt_scopes_at(&srcnames.sx, cu, a - bias, chain, MAX_CHAIN, &outer, &has_outer);
+	if (n <= 0)
 		return 0;
-	}
 	/* an outlined OpenMP body is named after the function its DIE is in
 	 * (a Fortran program's DWARF name, not its symbol MAIN__) */
-	if (first < 0 && nest.has_outer && strstr(die_name(&inner), "._omp_fn."))
-		name = die_name(&nest.outer);
+	if (n == 1 && has_outer && strstr(die_name(&chain[0]), "._omp_fn."))
+		name = die_name(&outer);
 	else
-		name = user_name(&inner, fn, sizeof fn);
+		name = user_name(&chain[0], fn, sizeof fn);
 	at = (size_t)snprintf(out, len, "%s (%s:%d)", name, base_name(file), lineno);
-	/* dwarf_getscopes follows an inlined instance into its abstract
-	 * definition; the DIEs that contain the instance itself (its callers)
-	 * come from dwarf_getscopes_die */
-	free(scopes);
-	scopes = NULL;
-	n = dwarf_getscopes_die(&inner, &scopes);
-	if (at < len && n > 0)
-		outer_frames(cu, scopes, n, out, len, at);
-	free(scopes);
+	if (at < len)
+		outer_frames(cu, chain, n, out, len, at);
 	return 1;
 }
 #endif
@@ -289,11 +242,19 @@ void tly_rt_name_with_address(char *buf, size_t len, const char *label, const ch
 	snprintf(buf, len, "%s @ %s%c%s", label, src, TLY_RT_ADDR_SEP, raw);
 }
 
+/* Time spent naming, under its own lock (the names' lock may be held
+ * for a long first read of a module's DWARF). */
+static struct {
+	pthread_mutex_t lock;
+	int64_t ns;
+} named = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
 int tly_rt_srcname(const void *pc, int is_return, char *name, size_t nlen, char *raw, size_t rlen)
 {
 	/* a return address is the instruction after the call: look up the call */
 	const void *at = is_return && pc ? (const char *)pc - 1 : pc;
 	int ok = 0, sym = 0;   /* DWARF's name; the symbol table's */
+	int64_t t0 = tly_rt_now();
 
 	raw_name(pc, raw, rlen);
 #ifdef TALLY_HAVE_LIBDW
@@ -304,5 +265,18 @@ int tly_rt_srcname(const void *pc, int is_return, char *name, size_t nlen, char 
 #endif
 	if (!ok && !sym)
 		symbol_name(pc, name, nlen, raw);
+	pthread_mutex_lock(&named.lock);
+	named.ns += tly_rt_now() - t0;
+	pthread_mutex_unlock(&named.lock);
 	return ok;
+}
+
+int64_t tly_rt_srcname_ns(void)
+{
+	int64_t ns;
+
+	pthread_mutex_lock(&named.lock);
+	ns = named.ns;
+	pthread_mutex_unlock(&named.lock);
+	return ns;
 }

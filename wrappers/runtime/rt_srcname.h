@@ -7,6 +7,7 @@
 #define TALLY_RT_SRCNAME_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 
 /*
@@ -15,6 +16,9 @@
  * pc is a return address (the call before it is named).  1 when DWARF
  * named it.  Not for hot paths: callers cache per address. */
 int tly_rt_srcname(const void *pc, int is_return, char *name, size_t nlen, char *raw, size_t rlen);
+/* The time the process spent in tly_rt_srcname (ns): Tally's cost, in the
+ * file's per-event cost (naming happens at an address's first event). */
+int64_t tly_rt_srcname_ns(void);
 /* A region name "<label> @ <src>" that carries its raw address after
  * TLY_RT_ADDR_SEP (output/out_records.h). */
 void tly_rt_name_with_address(char *buf, size_t len, const char *label, const char *src, const char *raw);

@@ -17,9 +17,9 @@
  *   samp_rows.c    the writer module "sampling": addresses to functions
  *                  and lines (inlined frames too), call paths unified
  *                  across ranks, the sample_paths, samples and
- *                  sampling_status tables;
- *   samp_scopes.c  a compilation unit's function instances indexed once
- *                  for samp_rows.c's naming.
+ *                  sampling_status tables (a unit's function instances
+ *                  indexed once: runtime/rt_scopes.c, which rt_srcname.c
+ *                  uses too).
  *
  * The handler only writes its own thread's ring and counters; the drain
  * thread only reads rings and owns the trees, under samp_state.lock.

@@ -11,7 +11,7 @@
  */
 #include "output/out_module.h"
 #include "sampling/samp.h"
-#include "sampling/samp_scopes.h"
+#include "runtime/rt_scopes.h"
 
 #include <dlfcn.h>
 #include <mpi.h>
@@ -118,7 +118,7 @@ struct pcframe {
 };
 
 /* The frames of chain (the function instances holding an address,
- * innermost first, from samp_scopes.c), each with the file:line executing
+ * innermost first, from runtime/rt_scopes.c), each with the file:line executing
  * in it: the innermost runs the address's line, each caller the line of
  * its call. */
 static int inline_chain(Dwarf_Die *cu, Dwarf_Die *chain, int nc, const char *file, long line, struct pcframe *f)
@@ -155,7 +155,7 @@ static int inline_chain(Dwarf_Die *cu, Dwarf_Die *chain, int nc, const char *fil
 
 /* The frames at pc (a function and the ones inlined into it), outermost
  * first, as frame keys into d. */
-static int pc_frames(Dwfl *dwfl, struct tly_samp_scopes *sx, uint64_t pc, struct str *d)
+static int pc_frames(Dwfl *dwfl, struct tly_rt_scopes *sx, uint64_t pc, struct str *d)
 {
 	Dwfl_Module *m = dwfl ? dwfl_addrmodule(dwfl, pc) : NULL;
 	struct pcframe f[MAX_INLINE];
@@ -170,7 +170,7 @@ static int pc_frames(Dwfl *dwfl, struct tly_samp_scopes *sx, uint64_t pc, struct
 		if ((l = dwfl_module_getsrc(m, pc)) && !(file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL)))
 			file = "";
 		if ((cu = dwfl_module_addrdie(m, pc, &bias))) {
-			int nc = tly_samp_scopes_at(sx, cu, pc - bias, chain, MAX_INLINE);
+			int nc = tly_rt_scopes_at(sx, cu, pc - bias, chain, MAX_INLINE, NULL, NULL);
 
 			if (nc > 0)
 				nf = inline_chain(cu, chain, nc, file, line, f);
@@ -193,7 +193,7 @@ static int pc_frames(Dwfl *dwfl, struct tly_samp_scopes *sx, uint64_t pc, struct
 /* Each address's frames, named once per process. */
 struct pc_names {
 	struct tly_samp_map idx;   /* (pc, 0) -> entry */
-	struct tly_samp_scopes sx; /* the units' function instances */
+	struct tly_rt_scopes sx; /* the units' function instances */
 	char **s;
 	int32_t n, cap;
 };
@@ -415,7 +415,7 @@ static void free_names(struct pc_names *pn)
 		free(pn->s[i]);
 	free(pn->s);
 	tly_samp_map_free(&pn->idx);
-	tly_samp_scopes_free(&pn->sx);
+	tly_rt_scopes_free(&pn->sx);
 }
 
 /* Collective over c->comm when sampling is on anywhere. */

@@ -1,7 +1,8 @@
 /*
- * samp_scopes.c - the functions (DW_TAG_subprogram) and inlined instances
+ * rt_scopes.c - the functions (DW_TAG_subprogram) and inlined instances
  * (DW_TAG_inlined_subroutine) of a compilation unit, indexed once per unit
- * for the naming of sampled addresses (samp_rows.c).
+ * for the naming of code addresses: OpenMP regions and MPI call sites
+ * (rt_srcname.c), sampled addresses (sampling/samp_rows.c).
  *
  * libdw's dwarf_getscopes walks a unit's whole DIE tree for each address,
  * and dwarf_getscopes_die walks it again for the instance's callers: with
@@ -17,14 +18,20 @@
  * (GCC's outlined OpenMP bodies) has code outside its parent's ranges: it
  * is a tree of its own here, where dwarf_getscopes found no scope for it.
  *
+ * The same walks made the naming of LULESH's ~30 OpenMP regions cost each
+ * rank ~85 ms of CPU (rt_srcname.c walked its unit two or three times an
+ * address: 12% of the job's CPU at 8 ranks x 1 thread, 30 Nov 2026).
+ *
  * Partial units a unit imports (DW_TAG_imported_unit, as dwz makes them
- * for Debian's -dbg packages) are walked as part of it.  Runs at the
- * write, under samp_state.lock: no lock of its own.
+ * for Debian's -dbg packages) are walked as part of it.  No lock of its
+ * own: each user's index is under that user's lock.
  */
-#include "sampling/samp_scopes.h"
+#ifdef TALLY_HAVE_LIBDW
+#include "runtime/rt_scopes.h"
 
 #include <dwarf.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Imported units followed within one another at most this deep. */
 #define IMPORT_DEPTH 8
@@ -32,19 +39,20 @@
 struct ent {
 	Dwarf_Die die;
 	int32_t parent;     /* enclosing entry, -1: none */
+	int32_t encl;       /* a nested function's root: the entry its DIE is in, -1: none */
 	int32_t end;        /* one past its last nested entry (entries in DIE order) */
 	int32_t depth;      /* DIE nesting depth: the innermost is the deepest */
 	uint32_t r0, nr;    /* its ranges in unit.r */
 };
 
-struct unit {
+struct tly_rt_scope_unit {
 	struct ent *e;
 	int32_t n, cap;
 	Dwarf_Addr (*r)[2];
 	uint32_t nr, rcap;
 };
 
-static int add_range(struct unit *u, Dwarf_Addr lo, Dwarf_Addr hi)
+static int add_range(struct tly_rt_scope_unit *u, Dwarf_Addr lo, Dwarf_Addr hi)
 {
 	if (u->nr == u->rcap) {
 		uint32_t cap = u->rcap ? u->rcap * 2 : 256;
@@ -63,7 +71,7 @@ static int add_range(struct unit *u, Dwarf_Addr lo, Dwarf_Addr hi)
 
 /* The entry for die (a function or an inlined instance), -1 when it has
  * no code (a declaration, an abstract instance) or memory ran out. */
-static int32_t add_entry(struct unit *u, Dwarf_Die *die, int32_t parent, int32_t depth)
+static int32_t add_entry(struct tly_rt_scope_unit *u, Dwarf_Die *die, int32_t parent, int32_t depth)
 {
 	Dwarf_Addr base, lo, hi;
 	ptrdiff_t off = 0;
@@ -85,8 +93,8 @@ static int32_t add_entry(struct unit *u, Dwarf_Die *die, int32_t parent, int32_t
 		u->e = e;
 		u->cap = cap;
 	}
-	u->e[u->n] = (struct ent){ .die = *die, .parent = parent, .end = u->n + 1, .depth = depth, .r0 = r0,
-				   .nr = u->nr - r0 };
+	u->e[u->n] = (struct ent){ .die = *die, .parent = parent, .encl = -1, .end = u->n + 1, .depth = depth,
+				   .r0 = r0, .nr = u->nr - r0 };
 	return u->n++;
 }
 
@@ -96,16 +104,16 @@ static int32_t add_entry(struct unit *u, Dwarf_Die *die, int32_t parent, int32_t
  * own, so that each tree's entries stay within its root's ranges. */
 struct nested {
 	Dwarf_Die die;
-	int32_t depth, imports;
+	int32_t depth, imports, encl;
 };
 
 struct build {
-	struct unit *u;
+	struct tly_rt_scope_unit *u;
 	struct nested *later;
 	int32_t n, cap;
 };
 
-static void defer(struct build *b, Dwarf_Die *die, int32_t depth, int imports)
+static void defer(struct build *b, Dwarf_Die *die, int32_t depth, int imports, int32_t encl)
 {
 	if (b->n == b->cap) {
 		int32_t cap = b->cap ? b->cap * 2 : 16;
@@ -116,7 +124,7 @@ static void defer(struct build *b, Dwarf_Die *die, int32_t depth, int imports)
 		b->later = m;
 		b->cap = cap;
 	}
-	b->later[b->n++] = (struct nested){ .die = *die, .depth = depth, .imports = imports };
+	b->later[b->n++] = (struct nested){ .die = *die, .depth = depth, .imports = imports, .encl = encl };
 }
 
 static void walk(struct build *b, Dwarf_Die *die, int32_t enclosing, int32_t depth, int imports);
@@ -124,7 +132,7 @@ static void walk(struct build *b, Dwarf_Die *die, int32_t enclosing, int32_t dep
 /* die, a function or an inlined instance, and what it holds. */
 static void instance(struct build *b, Dwarf_Die *die, int32_t enclosing, int32_t depth, int imports)
 {
-	struct unit *u = b->u;
+	struct tly_rt_scope_unit *u = b->u;
 	int32_t k = add_entry(u, die, enclosing, depth);
 
 	walk(b, die, k >= 0 ? k : enclosing, depth + 1, imports);
@@ -148,7 +156,7 @@ static void walk(struct build *b, Dwarf_Die *die, int32_t enclosing, int32_t dep
 			if (imports < IMPORT_DEPTH && dwarf_attr(&child, DW_AT_import, &a) && dwarf_formref_die(&a, &pu))
 				walk(b, &pu, enclosing, depth + 1, imports + 1);
 		} else if (tag == DW_TAG_subprogram && enclosing >= 0) {
-			defer(b, &child, depth, imports);
+			defer(b, &child, depth, imports, enclosing);
 		} else if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
 			instance(b, &child, enclosing, depth, imports);
 		} else {
@@ -157,21 +165,43 @@ static void walk(struct build *b, Dwarf_Die *die, int32_t enclosing, int32_t dep
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
-static struct unit *unit_of(struct tly_samp_scopes *x, Dwarf_Die *cu)
+/* The index of the unit whose DIE is at key, or where it would go. */
+static int32_t find(const struct tly_rt_scopes *x, uintptr_t key, int *found)
 {
-	int64_t key = (int64_t)(uintptr_t)cu->addr;
-	int32_t i = tly_samp_map_get(&x->of, key, 0);
-	struct unit *u;
+	int32_t lo = 0, hi = x->n;
 
-	if (i >= 0)
-		return x->units[i];
+	while (lo < hi) {
+		int32_t mid = lo + (hi - lo) / 2;
+
+		if (x->of[mid].key < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = lo < x->n && x->of[lo].key == key;
+	return lo;
+}
+
+static struct tly_rt_scope_unit *unit_of(struct tly_rt_scopes *x, Dwarf_Die *cu)
+{
+	uintptr_t key = (uintptr_t)cu->addr;
+	int found;
+	int32_t at = find(x, key, &found);
+	struct tly_rt_scope_unit *u;
+
+	if (found)
+		return x->units[x->of[at].unit];
 	if (x->n == x->cap) {
 		int32_t cap = x->cap ? x->cap * 2 : 64;
-		struct unit **m = realloc(x->units, sizeof *m * (size_t)cap);
+		struct tly_rt_scope_unit **m = realloc(x->units, sizeof *m * (size_t)cap);
+		void *of;
 
 		if (!m)
 			return NULL;
 		x->units = m;
+		if (!(of = realloc(x->of, sizeof *x->of * (size_t)cap)))
+			return NULL;
+		x->of = of;
 		x->cap = cap;
 	}
 	if (!(u = calloc(1, sizeof *u)))
@@ -182,22 +212,22 @@ static struct unit *unit_of(struct tly_samp_scopes *x, Dwarf_Die *cu)
 		walk(&b, cu, -1, 0, 0);
 		for (int32_t k = 0; k < b.n; k++) {   /* nested functions: more may be found */
 			struct nested n = b.later[k];
+			int32_t root = u->n;
 
 			instance(&b, &n.die, -1, n.depth, n.imports);
+			if (root < u->n)
+				u->e[root].encl = n.encl;
 		}
 		free(b.later);
 	}
-	if (tly_samp_map_put(&x->of, key, 0, x->n) != 0) {
-		free(u->e);
-		free(u->r);
-		free(u);
-		return NULL;
-	}
+	memmove(&x->of[at + 1], &x->of[at], sizeof *x->of * (size_t)(x->n - at));
+	x->of[at].key = key;
+	x->of[at].unit = x->n;
 	x->units[x->n++] = u;
 	return u;
 }
 
-static int contains(const struct unit *u, const struct ent *e, Dwarf_Addr pc)
+static int contains(const struct tly_rt_scope_unit *u, const struct ent *e, Dwarf_Addr pc)
 {
 	for (uint32_t k = e->r0; k < e->r0 + e->nr; k++)
 		if (pc >= u->r[k][0] && pc < u->r[k][1])
@@ -205,12 +235,15 @@ static int contains(const struct unit *u, const struct ent *e, Dwarf_Addr pc)
 	return 0;
 }
 
-int tly_samp_scopes_at(struct tly_samp_scopes *x, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out, int max)
+int tly_rt_scopes_at(struct tly_rt_scopes *x, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out, int max,
+		     Dwarf_Die *encl, int *has_encl)
 {
-	struct unit *u;
-	int32_t best = -1;
+	struct tly_rt_scope_unit *u;
+	int32_t best = -1, last = -1;
 	int n = 0;
 
+	if (has_encl)
+		*has_encl = 0;
 	if (!x || !cu || !out || max <= 0 || !(u = unit_of(x, cu)))
 		return 0;
 	/* an instance's nested ones lie within its ranges: a subtree whose
@@ -225,13 +258,21 @@ int tly_samp_scopes_at(struct tly_samp_scopes *x, Dwarf_Die *cu, Dwarf_Addr pc, 
 		}
 	for (int32_t i = best; i >= 0 && n < max; i = u->e[i].parent) {
 		out[n++] = u->e[i].die;
+		last = i;
 		if (dwarf_tag(&u->e[i].die) == DW_TAG_subprogram)
 			break;
 	}
+	if (encl && has_encl && last >= 0)   /* the function whose DIE holds this one's */
+		for (int32_t i = u->e[last].encl; i >= 0; i = u->e[i].parent)
+			if (dwarf_tag(&u->e[i].die) == DW_TAG_subprogram) {
+				*encl = u->e[i].die;
+				*has_encl = 1;
+				break;
+			}
 	return n;
 }
 
-void tly_samp_scopes_free(struct tly_samp_scopes *x)
+void tly_rt_scopes_free(struct tly_rt_scopes *x)
 {
 	if (!x)
 		return;
@@ -241,6 +282,7 @@ void tly_samp_scopes_free(struct tly_samp_scopes *x)
 		free(x->units[i]);
 	}
 	free(x->units);
-	tly_samp_map_free(&x->of);
-	*x = (struct tly_samp_scopes){ 0 };
+	free(x->of);
+	*x = (struct tly_rt_scopes){ 0 };
 }
+#endif
