@@ -242,7 +242,7 @@ void tly_rt_name_with_address(char *buf, size_t len, const char *label, const ch
 	snprintf(buf, len, "%s @ %s%c%s", label, src, TLY_RT_ADDR_SEP, raw);
 }
 
-/* Time spent naming, under its own lock (the names' lock may be held
+/* CPU time spent naming, under its own lock (the names' lock may be held
  * for a long first read of a module's DWARF). */
 static struct {
 	pthread_mutex_t lock;
@@ -254,7 +254,7 @@ int tly_rt_srcname(const void *pc, int is_return, char *name, size_t nlen, char 
 	/* a return address is the instruction after the call: look up the call */
 	const void *at = is_return && pc ? (const char *)pc - 1 : pc;
 	int ok = 0, sym = 0;   /* DWARF's name; the symbol table's */
-	int64_t t0 = tly_rt_now();
+	int64_t t0 = tly_rt_thread_cpu_ns();   /* CPU: a preempted rank's wall time is not Tally's */
 
 	raw_name(pc, raw, rlen);
 #ifdef TALLY_HAVE_LIBDW
@@ -266,7 +266,7 @@ int tly_rt_srcname(const void *pc, int is_return, char *name, size_t nlen, char 
 	if (!ok && !sym)
 		symbol_name(pc, name, nlen, raw);
 	pthread_mutex_lock(&named.lock);
-	named.ns += tly_rt_now() - t0;
+	named.ns += tly_rt_thread_cpu_ns() - t0;
 	pthread_mutex_unlock(&named.lock);
 	return ok;
 }

@@ -16,7 +16,7 @@
  * pc is a return address (the call before it is named).  1 when DWARF
  * named it.  Not for hot paths: callers cache per address. */
 int tly_rt_srcname(const void *pc, int is_return, char *name, size_t nlen, char *raw, size_t rlen);
-/* The time the process spent in tly_rt_srcname (ns): Tally's cost, in the
+/* The CPU time the process spent in tly_rt_srcname (ns): Tally's cost, in the
  * file's per-event cost (naming happens at an address's first event). */
 int64_t tly_rt_srcname_ns(void);
 /* A region name "<label> @ <src>" that carries its raw address after
