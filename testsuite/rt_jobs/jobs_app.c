@@ -7,12 +7,18 @@
  *                      voluntary context switches of the loop
  *                      (/proc/self/status, the ground truth)
  *   jobs_app threads   3 pthreads and the main thread compute
+ *   jobs_app thread_end  a pthread that enters a Tally region (found by
+ *                      dlsym: the preload defines it) and ends 0.3 s
+ *                      before the process; prints its CPU clock around
+ *                      that first call and at its end ("thread cpu
+ *                      first B A end E", ns)
  *   jobs_app children  system(), popen(), fork()+exit(), fork()+exec()
  *   jobs_app work      a little computation (processes of a job)
  *   jobs_app wait      sleeps up to 30 s (to be killed: partial files)
  * Every mode prints "pid N" first.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +70,45 @@ static void *thread_main(void *arg)
 	(void)arg;
 	compute(20000000);
 	return NULL;
+}
+
+static long long thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void *ending_main(void *arg)
+{
+	void (*begin)(const char *) = (void (*)(const char *))dlsym(RTLD_DEFAULT, "tally_region_begin");
+	void (*end)(const char *) = (void (*)(const char *))dlsym(RTLD_DEFAULT, "tally_region_end");
+	long long b, a, e;
+
+	(void)arg;
+	compute(5000000);
+	b = thread_cpu_ns();
+	if (begin)
+		begin("ending");
+	a = thread_cpu_ns();
+	compute(10000000);
+	if (end)
+		end("ending");
+	compute(5000000);
+	e = thread_cpu_ns();
+	printf("thread cpu first %lld %lld end %lld\n", b, a, e);
+	fflush(stdout);
+	return NULL;
+}
+
+static void do_thread_end(void)
+{
+	pthread_t t;
+
+	pthread_create(&t, NULL, ending_main, NULL);
+	pthread_join(t, NULL);
+	usleep(300000);
 }
 
 static void do_threads(void)
@@ -119,6 +164,8 @@ int main(int argc, char **argv)
 		do_sleep();
 	else if (!strcmp(mode, "threads"))
 		do_threads();
+	else if (!strcmp(mode, "thread_end"))
+		do_thread_end();
 	else if (!strcmp(mode, "children"))
 		rc = do_children();
 	else if (!strcmp(mode, "wait"))

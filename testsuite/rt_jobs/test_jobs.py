@@ -130,6 +130,39 @@ def case_threads():
     check(tc > 0, f"CPU time counted ({tc} ns)")
 
 
+def case_thread_end():
+    """A thread of the program's own that called Tally and ended before the
+    process: its record is stopped at its end, on itself, so its root
+    counts its CPU time (the thread component cannot be read once the
+    thread has gone) and ends when it did."""
+    d = scratch("thread_end")
+    p = run([RUN, "--output-name=te.h5", "--", APP, "thread_end"], d)
+    check(p.returncode == 0, "thread_end run exits 0")
+    only_files(d, ["te.h5"])
+    b, a, e = (int(x) for x in re.search(r"thread cpu first (\d+) (\d+) end (\d+)", p.stdout).groups())
+    with tally.raw(os.path.join(d, "te.h5")) as f:
+        names = [x["name"].decode() for x in f["events"][()]]
+        cpu = names.index("thread:::CPU-TIME")
+        regions = {int(r["id"]): r for r in f["regions"][()]}
+        stats = f["region_stats"][()]
+        rank = f["ranks"][()][0]
+    roots = [r for r in stats if int(regions[int(r["region"])]["parent"]) == -1 and int(r["thread"]) != 0]
+    check(len(roots) == 1, f"one root of a thread beside the main thread's, got {len(roots)}")
+    if not roots:
+        return
+    r = roots[0]
+    v = int(r["counters"][cpu])
+    print(f"ended thread's root: CPU-TIME {v} ns, its clock from its first call to its end {e - a}..{e - b} ns, "
+          f"uncounted {int(r['uncounted'])}, root {int(r['incl_ns']) / 1e6:.1f} ms of the process's "
+          f"{int(rank['elapsed_ns']) / 1e6:.1f} ms")
+    check(int(r["uncounted"]) == 0, "the ended thread's root is counted")
+    # from its record's start (inside the first call) to its end (the key
+    # destructor, after the thread's last clock read: its exit path)
+    check(e - a <= v <= e - b + 5_000_000, f"root CPU-TIME {v} within [{e - a}, {e - b} + 5 ms]")
+    check(int(r["incl_ns"]) + 250_000_000 <= int(rank["elapsed_ns"]),
+          "the root ends with the thread, 0.3 s before the process")
+
+
 def case_python():
     d = scratch("python")
     script = os.path.join(d, "work.py")
@@ -506,9 +539,9 @@ def case_report():
             check(False, f"{path} exists")
 
 
-CASES = {"serial": case_serial, "threads": case_threads, "python": case_python, "envjob": case_envjob,
-         "separate": case_separate, "wrapper": case_wrapper, "mpirunjob": case_mpirunjob, "children": case_children, "cli": case_cli, "once": case_once,
-         "report": case_report}
+CASES = {"serial": case_serial, "threads": case_threads, "thread_end": case_thread_end, "python": case_python,
+         "envjob": case_envjob, "separate": case_separate, "wrapper": case_wrapper, "mpirunjob": case_mpirunjob,
+         "children": case_children, "cli": case_cli, "once": case_once, "report": case_report}
 
 if __name__ == "__main__":
     CASES[sys.argv[1]]()

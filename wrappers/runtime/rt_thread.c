@@ -44,6 +44,32 @@ fail:
 	PAPI_destroy_eventset(&es);
 }
 
+/* A thread of the program's own (not the main thread, not OpenMP's, whose
+ * ends gomp/ and ompt/ see) is stopped at its end, on itself, by a key
+ * destructor: its counters are read while it lives (the thread
+ * component's, docs/runtime.md "Default events", cannot be read after it
+ * has gone; perf's would still be) and its root ends when it does. */
+static struct {
+	pthread_once_t once;
+	pthread_key_t key;
+	int ok;
+} other_end = { .once = PTHREAD_ONCE_INIT };
+
+static void other_thread_end(void *arg)
+{
+	struct tly_rt_thread *t = arg;
+	struct tly_rt_proc *p = tly_rt_proc();
+
+	pthread_mutex_lock(&p->lock);   /* as tly_rt_stop_all: the parts' thread_stop are idempotent */
+	tly_rt_parts_thread_stop(t);
+	pthread_mutex_unlock(&p->lock);
+}
+
+static void other_end_key(void)
+{
+	other_end.ok = pthread_key_create(&other_end.key, other_thread_end) == 0;
+}
+
 static struct tly_rt_thread *create(struct tly_rt_proc *p, enum tly_rt_thread_kind kind)
 {
 	struct tly_rt_thread *t = calloc(1, sizeof *t);
@@ -76,6 +102,11 @@ static struct tly_rt_thread *create(struct tly_rt_proc *p, enum tly_rt_thread_ki
 	p->threads = t;
 	__atomic_store_n(&t->listed, 1, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&p->lock);
+	if (kind == TLY_RT_THREAD_OTHER) {
+		pthread_once(&other_end.once, other_end_key);
+		if (other_end.ok)
+			pthread_setspecific(other_end.key, t);
+	}
 	return t;
 }
 
