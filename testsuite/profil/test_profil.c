@@ -17,8 +17,8 @@
  *  - RANDOM keeps about 3/4 of the hits; WEIGHTED with FORCE_SW weighs
  *    hits by thresholds crossed so the sum again matches the CPU time.
  *  - sprofil over two regions (two functions, 200 ms in one, 100 ms in
- *    the other): hits split 2:1 (within 15%), none outside the regions'
- *    functions.
+ *    the other): hits + missed = the crossings (within 15%), hits split
+ *    2:1 (within 15%), none outside the regions' functions.
  *  - the reference's errors: scale out of 0x2..0x20000, buffer smaller
  *    than a bucket, profil on an event with an overflow handler, turning
  *    off what is not on, running set, event not in set, bad set.
@@ -186,13 +186,23 @@ static void test_sprofil(void)
 	run_ns = 100 * MS;
 	warm();
 	TH_EQ(PAPI_stop(es, &v), PAPI_OK);
+	long long missed = -1;
+
+	TH_EQ(tally_overflow_missed(es, tc, &missed, NULL), PAPI_OK);
 	TH_EQ(PAPI_sprofil(r, 2, es, tc, 0, PAPI_PROFIL_POSIX), PAPI_OK);
 	sum(a, na, 2, (char *)hot_lo, 0x10000, hot_lo, hot_hi, &all_a, &in_a);
 	sum(b, nb, 2, (char *)warm_lo, 0x10000, warm_lo, warm_hi, &all_b, &in_b);
-	printf("sprofil: hot %llu hits, warm %llu hits\n", (unsigned long long)all_a, (unsigned long long)all_b);
+	printf("sprofil: hot %llu hits, warm %llu hits, %lld missed\n", (unsigned long long)all_a,
+	       (unsigned long long)all_b, missed);
 	TH_EQ(in_a, all_a);
 	TH_EQ(in_b, all_b);
-	TH_NEAR(all_a, 1000, 0.15);
+	/* every crossing a hit or counted missed, as test_profil's rows (a
+	 * missed one would have been hot's as often as 2 in 3: hot 200 ms,
+	 * warm 100 ms); hot kept 848 of 1000 once, ASan stage, a quiet
+	 * machine: the calls alone hold the rate's shape, at least half */
+	TH_CHECK(missed >= 0);
+	TH_NEAR((double)all_a + (double)all_b + (double)missed, 1500, 0.15);
+	TH_CHECK(all_a >= 500 && all_b >= 250);
 	TH_NEAR((double)all_a / (double)(all_b ? all_b : 1), 2.0, 0.15);
 	free(a);
 	free(b);
