@@ -213,14 +213,18 @@ static int th_ctl_read(void *ctl, long long *vals)
 	long long v[TLY_TH_NEV];
 	int rc;
 
-	if (c->pid != getpid()) {
-		/* a forked child's copy: its own (only) thread, counted from the
-		 * fork, where the child's accounting starts at zero */
+	long tid = whose(c);
+
+	if (tid && c->pid != getpid()) {
+		/* a forked child's copy (its thread id is not the owner's, so the
+		 * owner's hot path never pays getpid): its own (only) thread,
+		 * counted from the fork, where the child's accounting starts at 0 */
 		c->pid = getpid();
 		c->tid = tly_gettid();
 		memset(c->base, 0, sizeof c->base);
+		tid = 0;
 	}
-	rc = now(c, whose(c), v);
+	rc = now(c, tid, v);
 	if (rc != PAPI_OK)
 		return rc;
 	for (int i = 0; i < c->n; i++)
