@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -225,7 +226,13 @@ static void other_thread(void)
 	TH_CHECK(v[CS] >= 1);
 	atomic_store(&w.phase, 2);
 	pthread_join(th, NULL);
-	/* the owner is gone: a clear error, not a value */
+	/* pthread_join returns when the kernel clears the thread's id, before
+	 * it releases the task: until then its accounting is still there (and
+	 * reads its final values). Wait, bounded (10 s), until the kernel says the
+	 * thread is gone; then the owner is gone: a clear error, not a value */
+	for (int i = 0; i < 50000 && syscall(SYS_tgkill, getpid(), (pid_t)w.tid, 0) == 0; i++)
+		sleeps(1);
+	TH_CHECK(syscall(SYS_tgkill, getpid(), (pid_t)w.tid, 0) == -1 && errno == ESRCH);
 	TH_EQ(PAPI_read(w.es, v), PAPI_ESYS);
 	munmap(w.mem, (size_t)PAGES * 4096);
 }
