@@ -7,16 +7,27 @@
 # to the guest kernel.  Everything goes to a cache directory keyed by a
 # hash of the package list and this script, so later runs reuse it.
 #
-# Prints the guest directory on its last line of stdout.  Exit status 77:
-# the host packages cannot be installed (the caller reports a skip).
+# `setup.sh sysroot` makes instead an arm64 sysroot with the development
+# packages of Tally's runtime (Open MPI, parallel HDF5, libdw, libpfm4) for
+# cross-building it (aarch64-runtime.cmake), cached the same way.
+#
+# Prints the guest (or sysroot) directory on its last line of stdout.
+# Exit status 77: the host packages cannot be installed (the caller
+# reports a skip).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 
 host_pkgs=(qemu-system-arm mmdebstrap cpio gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
 guest_pkgs=(busybox-static libc6 libpfm4 libpfm4-dev libpapi-dev papi-tools linux-image-arm64)
 
+# What the runtime (wrappers/) is built against; the guest gets only the
+# shared libraries it loads, packed from here by run.py.
+sysroot_pkgs=(libc6-dev libpfm4-dev libopenmpi-dev libhdf5-openmpi-dev libdw-dev)
+
 # Bump when the guest's layout (what build_guest makes) changes.
 layout=1
+# Bump when what build_sysroot makes changes.
+sysroot_layout=1
 
 log() { echo "pmuvm-setup: $*" >&2; }
 
@@ -100,10 +111,50 @@ build_guest() { # dir mirror
   make_cross_dirs "$g"
 }
 
+# Absolute links of the rootfs (libm.so -> /lib/aarch64-linux-gnu/libm.so.6)
+# would name the host's files: each becomes relative, inside the sysroot.
+relative_links() { # root
+  local l t
+  find "$1" -type l -lname '/*' -print0 | while IFS= read -r -d '' l; do
+    t=$(readlink "$l")
+    ln -sfn "$(realpath -m --relative-to="$(dirname "$l")" "$1$t")" "$l"
+  done
+}
+
+build_sysroot() { # dir mirror
+  local s=$1 mirror=$2 tmp
+  tmp="$s.tmp.$$"
+  rm -rf "$tmp"; mkdir -p "$tmp"
+  log "unpacking arm64 sysroot from $mirror (${sysroot_pkgs[*]})"
+  mmdebstrap --quiet --variant=extract --arch=arm64 --include="$(IFS=,; echo "${sysroot_pkgs[*]}")" \
+    "$suite" "$tmp" "$mirror" >&2
+  rm -rf "$tmp"/usr/share/{doc,man,info,locale} "$tmp/dev"
+  relative_links "$tmp"
+  rm -rf "$s"; mv "$tmp" "$s"
+}
+
+sysroot_main() { # mirror
+  local key s
+  key=$(printf '%s\n' sysroot "${sysroot_pkgs[@]}" "$1" "$sysroot_layout" | sha256sum | cut -c1-16)
+  s="$(cache_root)/sysroot-$key"
+  if [ -f "$s/usr/include/hdf5/openmpi/hdf5.h" ] && [ -d "$s/usr/lib/aarch64-linux-gnu/pkgconfig" ]; then
+    log "reusing sysroot $s"
+  else
+    mkdir -p "$(cache_root)"
+    build_sysroot "$s" "$1"
+    log "sysroot ready in $s"
+  fi
+  echo "$s"
+}
+
 main() {
   install_host_pkgs
   local key g mirror
   mirror=$(debian_mirror)
+  if [ "${1:-}" = sysroot ]; then
+    sysroot_main "$mirror"
+    return
+  fi
   key=$(printf '%s\n' "${guest_pkgs[@]}" "$mirror" "$layout" | sha256sum | cut -c1-16)
   g="$(cache_root)/guest-$key"
   if [ -f "$g/base.cpio.gz" ] && [ -f "$g/vmlinuz" ]; then
