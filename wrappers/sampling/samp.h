@@ -138,7 +138,7 @@ struct tly_samp_state {
 	atomic_int drain_up;
 	sem_t wake;                   /* a ring is half full */
 	pthread_t drain;
-	char why[128];                /* why sampling is off, "" when on */
+	char why[320];                /* why sampling is off, "" when on (a PMU's reason is long) */
 };
 struct tly_samp_state *tly_samp_state(void);
 

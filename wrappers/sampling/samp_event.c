@@ -10,6 +10,14 @@
  * perf_event_open, as for the perf_event component; samp_source.c opens
  * it per thread as it opens cpu-clock, with sample_period = PERIOD.
  * Resolved once per process, before the first thread is armed.
+ *
+ * A counter the kernel opens may still never count: an Arm PMU takes the
+ * raw encoding of a common event it does not implement and counts 0
+ * forever (QEMU's PMU counts only cycles and instructions).  The library
+ * knows which it implements, so a PMU's own event (a raw encoding) is
+ * sampled only where the library would count it (PAPI_event_name_to_code),
+ * and a preset only where it is available (PAPI_query_event); else
+ * sampling is off with the library's reason, never silently empty.
  */
 #include "sampling/samp.h"
 
@@ -20,6 +28,8 @@
 
 #include "papi.h"
 #include "tally_shared.h"
+
+#define NOT_FOUND "' not found: "   /* the library's "event 'NAME' not found: WHY" */
 
 #define SAMP_EVENT_PERIOD 1000000LL   /* about 1 kHz of a 1 GHz event */
 
@@ -64,6 +74,11 @@ static int native_of(struct tly_samp_event *ev, char *why, size_t len)
 		snprintf(why, len, "'%s' is not a PAPI preset (papi_avail lists them)", ev->name);
 		return -1;
 	}
+	if (PAPI_query_event(code) != PAPI_OK) {
+		snprintf(why, len, "%s cannot be counted on this machine (papi_avail -e %s says why)", ev->name,
+			 ev->name);
+		return -1;
+	}
 	if (info.count != 1) {
 		snprintf(why, len, "%s is %s here; sample on one native event (papi_avail -e %s)", ev->name,
 			 info.count ? "derived from several native events" : "not mapped to a native event", ev->name);
@@ -71,6 +86,24 @@ static int native_of(struct tly_samp_event *ev, char *why, size_t len)
 	}
 	snprintf(ev->native, sizeof ev->native, "%s", info.name[0]);
 	return 0;
+}
+
+/* A raw encoding (a PMU's own event) the library would not count: -1 with
+ * its reason, less the "event 'NAME' not found: " the name already says. */
+static int pmu_refuses(const struct tly_samp_event *ev, char *why, size_t len)
+{
+	const char *detail, *cut;
+	int code, rc;
+
+	if (ev->attr.type != PERF_TYPE_RAW || (rc = PAPI_event_name_to_code(ev->native, &code)) == PAPI_OK)
+		return 0;
+	detail = tly_err_detail();
+	if (!detail[0])
+		detail = PAPI_strerror(rc);
+	else if (!strncmp(detail, "event '", 7) && (cut = strstr(detail, NOT_FOUND)))
+		detail = cut + strlen(NOT_FOUND);
+	snprintf(why, len, "%s cannot be sampled here: %s", ev->name, detail);
+	return -1;
 }
 
 int tly_samp_event_resolve(const char *spec, struct tly_samp_event *ev, char *why, size_t len)
@@ -96,5 +129,5 @@ int tly_samp_event_resolve(const char *spec, struct tly_samp_event *ev, char *wh
 	snprintf(ev->full, sizeof ev->full, "%s", fstr ? fstr : ev->native);
 	free(fstr);
 	ev->attr.size = sizeof ev->attr;
-	return 0;
+	return pmu_refuses(ev, why, len);
 }
