@@ -12,7 +12,8 @@ libtally-preload and libtally-h5 beside libtally, and the shared libraries
 they need that the guest lacks (Open MPI, HDF5, libdw...) from the sysroot
 it was built against, at their places in /usr/lib.  A test may print files
 between `@@pmuvm file NAME SIZE CRC32` and `@@pmuvm endfile NAME` in
-base64: they are written to <build>/pmuvm-files/<test>/NAME, and the
+base64 (NAME.gz: gzipped): they are written to
+<build>/pmuvm-files/<test>/NAME, and the
 tests labelled `pmuvm_host` that DEPEND on that test then run here, on
 the host, to check them.
 """
@@ -223,10 +224,17 @@ class Received:
         if len(data) != size or zlib.crc32(data) != crc:
             self.bad.setdefault(test, []).append("%s arrived damaged (%d of %d bytes)" % (name, len(data), size))
             return False
+        if name.endswith(".gz"):
+            try:
+                name, data = name[:-3], gzip.decompress(data)
+            except (OSError, EOFError, zlib.error):
+                self.bad.setdefault(test, []).append("%s is not gzip" % name)
+                return False
         os.makedirs(os.path.join(self.top, test), exist_ok=True)
         with open(os.path.join(self.top, test, name), "wb") as f:
             f.write(data)
-        print("(%s: %d bytes received)" % (name, size), flush=True)
+        print("(%s: %d bytes received%s)" % (name, len(data), ", %d gzipped" % size if size != len(data) else ""),
+              flush=True)
         return False
 
 
@@ -234,7 +242,7 @@ def boot(guest, initrd, limit, log, received):
     """Boot, stream the console, return {test: rc} and whether it finished."""
     results, done, current = {}, False, None
     cmd = QEMU + ["-kernel", os.path.join(guest, "vmlinuz"), "-initrd", initrd, "-append", APPEND]
-    start = time.time()
+    start = began = time.time()
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     try:
         for raw in p.stdout:
@@ -245,11 +253,12 @@ def boot(guest, initrd, limit, log, received):
                 continue
             log.write(line + "\n")
             if line.startswith("@@pmuvm begin "):
-                current = line.split()[2]
+                current, began = line.split()[2], time.time()
                 print("---- %s" % current, flush=True)
             elif line.startswith("@@pmuvm end "):
                 f = line.split()
                 results[f[2]] = int(f[3].split("=")[1])
+                print("---- %s: %.1f s" % (current, time.time() - began), flush=True)
                 current = None
             elif line.startswith("@@pmuvm file ") and current:
                 received.start(current, line)
