@@ -48,7 +48,7 @@ echo "== libFuzzer: NVTX schema registration + payload decoding (60 s, clang)"
 cmake -S . -B build-ci-fuzz -DTALLY_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang >/dev/null
 cmake --build build-ci-fuzz -j "$jobs" --target fuzz_nvtx >/dev/null
 ctest --test-dir build-ci-fuzz -L fuzz --no-tests=error --output-on-failure
-echo "== PMU test bed: label pmu in the arm64 QEMU guest (docs/pmuvm.md)"
+echo "== PMU test bed: labels pmu and pmurt (the runtime sampling on hardware counters) in the arm64 QEMU guest (docs/pmuvm.md)"
 pmu_rc=0
 testsuite/pmuvm/run.sh || pmu_rc=$?
 if [ "$pmu_rc" -eq 77 ]; then
