@@ -99,7 +99,7 @@ static int pmu_refuses(const struct tly_samp_event *ev, char *why, size_t len)
 		return 0;
 	detail = tly_err_detail();
 	if (!detail[0])
-		detail = PAPI_strerror(rc);
+		detail = PAPI_strerror(rc) ? PAPI_strerror(rc) : "the library refuses it";
 	else if (!strncmp(detail, "event '", 7) && (cut = strstr(detail, NOT_FOUND)))
 		detail = cut + strlen(NOT_FOUND);
 	snprintf(why, len, "%s cannot be sampled here: %s", ev->name, detail);
