@@ -425,10 +425,10 @@ def sampling_sections(run, top):
     hot = sampling.hot_functions(run, top)
     if hot is None:
         return []
-    src = sampling.source_note(run)
+    src, lost = sampling.source_note(run), sampling.loss_note(run)
     return [Section("Hot functions (samples)", hot,
                     "self: samples with the function innermost; incl: on the path; imbalance: max/mean of the "
-                    "ranks' self samples" + (f"; the source: {src}" if src else "")),
+                    "ranks' self samples" + (f"; the source: {src}" if src else "") + (f"; {lost}" if lost else "")),
             Section("Hot functions per region (samples)", sampling.hot_by_region(run, 5).head(top * 5 or 10**9),
                     "the region open on the thread at each sample")]
 

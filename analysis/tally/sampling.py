@@ -18,6 +18,22 @@ def source_note(run):
     return notes[0] if notes else ""
 
 
+def loss_note(run):
+    """The samples lost and why, summed over the file's threads
+    (sampling_status: lost_full, lost_stack, lost_unwind, and from schema 8
+    unsignalled, the perf source's periods that brought no signal); ""
+    when none was lost."""
+    if not run.has("sampling_status"):
+        return ""
+    st = run.table("sampling_status")
+    why = (("lost_full", "buffer full"), ("lost_stack", "on an alternate stack"), ("lost_unwind", "unwinding"),
+           ("unsignalled", "periods without a signal"))
+    parts = [f"{int(st[c].sum())} {w}" for c, w in why if c in st and int(st[c].sum()) > 0]
+    if not parts:
+        return ""
+    return f"{int(st['kept'].sum())} samples kept; lost: " + ", ".join(parts)
+
+
 def _frames(paths):
     """id -> list of (function, file, line) from the outermost frame."""
     parent = dict(zip(paths["id"], paths["parent"]))

@@ -18,7 +18,14 @@ the end of a call may land after it, and one of a crossing just before a
 call inside it.
 Every sample kept; each function named with its file, its loop's lines,
 the program as its module and main as its caller; the report's hot
-functions the same.  Refused (dcm: PAPI_L1_DCM; raw: its native event
+functions the same; no period without a signal (unsignalled 0).  Late
+(PAPI_TOT_INS every 1e6 beside the runtime's default counters, which take
+the cycle counter: the programmable counter's overflows come at the next
+tick, most more than a period late, and perf drops those periods): the
+periods that brought no signal are counted (sampling_status.unsignalled,
+schema 8), and signals + unsignalled are the thread's instructions /
+1e6, at least the three functions' and at most 25% + 50 more (the
+runtime's start and end on the thread); the report says so.  Refused (dcm: PAPI_L1_DCM; raw: its native event
 arm_ac57::L1D_CACHE_REFILL; the guest's PMU counts neither): one line
 says why, the file says it too and holds no sample."""
 import os
@@ -90,6 +97,7 @@ def sampled(files, srcdir, tag, event, period, col, slack):
         check(("one sample every %d %s " % (period, event)) in s(r["note"]), "%s: the note says the period" % tag)
         check(int(r["taken"]) == int(r["kept"]) + lost and lost == 0,
               "%s: every sample kept: taken %d, kept %d, lost %d" % (tag, r["taken"], r["kept"], lost))
+        check(int(r["unsignalled"]) == 0, "%s: every period signalled: unsignalled %d" % (tag, r["unsignalled"]))
         paths, smp = f["sample_paths"], f["samples"]
         check(int(smp["samples"].sum()) == int(r["kept"]), "%s: the samples table holds the kept" % tag)
         got = dict.fromkeys(WORK, 0)
@@ -132,6 +140,26 @@ def sampled(files, srcdir, tag, event, period, col, slack):
               "%s: the report's self samples of %s are the file's %d" % (tag, k, got[k]))
 
 
+def late(files):
+    """PAPI_TOT_INS every 1e6 with the default counters: periods lost to
+    late overflows are counted, and with the signals make the count."""
+    period = 1000000
+    t = truth(os.path.join(files, "late.txt"))
+    work = sum(t[k][1] for k in WORK) / period
+    path = os.path.join(files, "late.h5")
+    with tally.raw(path) as f:
+        r = f["sampling_status"][0]
+        sig, uns = int(r["signals"]), int(r["unsignalled"])
+    print("late: %d signals + %d unsignalled = %d periods; the three functions' instructions / %d = %.1f"
+          % (sig, uns, sig + uns, period, work))
+    check(uns > 0.2 * (sig + uns), "late: the late overflows' periods are counted: %d of %d" % (uns, sig + uns))
+    check(work <= sig + uns + 1 <= 1.25 * work + 50,
+          "late: signals + unsignalled %d within [%.0f, %.0f] (the thread's instructions / period)"
+          % (sig + uns, work, 1.25 * work + 50))
+    note = sampling.loss_note(tally.read(path))
+    check("%d periods without a signal" % uns in note, "late: the report says it: %r" % note)
+
+
 def refused(files, tag, event, reason):
     err = open(os.path.join(files, tag + ".err")).read()
     off = [l for l in err.splitlines() if "sampling is off" in l]
@@ -152,6 +180,7 @@ def main():
         return 1
     for row in SAMPLED:
         sampled(files, srcdir, *row)
+    late(files)
     for row in REFUSED:
         refused(files, *row)
     return th.done("pmurt_sampling_check")

@@ -177,6 +177,12 @@ def rate(f, source, asked):
           % (in_work, 100 * RATE_TOL, want))
     if source == "perf":
         check(sig == taken, "perf: one signal per sample (%d signals, %d taken)" % (sig, taken))
+        # the counter's periods at the thread's end: each brought a sample
+        # but those of the few instants of CPU time between sampling's stop
+        # at the exit and the counter's disarm (the handler takes nothing then)
+        check(0 <= int(r["unsignalled"]) <= 0.01 * taken + 2,
+              "perf: every period of the counter a sample but at the stop: unsignalled %d of %d"
+              % (int(r["unsignalled"]), taken))
         check("%d samples per CPU second" % asked in s(r["note"]), "the note says the rate: %r" % s(r["note"]))
     elif asked > 1000:
         check(sig <= 0.5 * taken, "timer: the tick holds the signals below the rate (%d signals, %d taken)"
@@ -306,6 +312,8 @@ def event(f, srcdir, path_of_file, bad_path):
     truth = dict((l.split()[0], int(l.split()[1])) for l in open("fault_app.txt"))
     lost = int(st["taken"].sum()) - int(st["kept"].sum())
     check(lost == 0, "no sample lost (a 64 MiB buffer): %d lost" % lost)
+    check(0 <= int(st["unsignalled"].sum()) <= 0.01 * int(st["taken"].sum()) + 2,
+          "every 16 page faults a sample but at the stop: unsignalled %d" % int(st["unsignalled"].sum()))
     paths, smp = f["sample_paths"], f["samples"]
     got, lines = {k: 0 for k in truth}, {k: {} for k in truth}
     for x in smp:

@@ -90,6 +90,8 @@ struct tly_samp_thread {
 	timer_t timer;
 	int fd;               /* the perf source's counter, -1 */
 	int credit;           /* perf overflows taken since the credit was last given back */
+	int64_t period;       /* the perf source's period (its counter's units), 0 for the timer */
+	int64_t periods;      /* the perf counter's whole periods when it was disarmed, -1 unknown */
 	_Atomic int armed;    /* the source armed: TLY_SAMP_PERF or TLY_SAMP_TIMER, 0: none */
 	_Atomic int32_t region;
 	/* the handler's counters (its thread alone writes them) */

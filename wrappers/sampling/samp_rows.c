@@ -351,6 +351,8 @@ static void status_row(struct tly_row_sampling_status *x, const struct tly_rt_pr
 	x->lost_full = atomic_load(&s->lost_full);
 	x->lost_stack = atomic_load(&s->lost_stack);
 	x->lost_unwind = s->lost_unwind;
+	if (s->periods > atomic_load(&s->signals))
+		x->unsignalled = s->periods - atomic_load(&s->signals);
 	x->truncated = s->truncated;
 	x->handler_ns = handler_ns(s);
 	x->unwind_ns = s->unwind_ns;

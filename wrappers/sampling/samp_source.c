@@ -127,6 +127,7 @@ static int perf_arm(const struct tly_samp_state *st, struct tly_samp_thread *s, 
 	}
 	s->fd = fd;
 	s->credit = 0;
+	s->period = st->event ? st->ev.period : ns;
 	return 0;
 }
 
@@ -186,6 +187,8 @@ int tly_samp_arm(struct tly_samp_state *st, struct tly_samp_thread *s, char *why
 	int src = atomic_load(&st->source);
 
 	s->fd = -1;
+	s->period = 0;
+	s->periods = -1;
 	if (src == TLY_SAMP_AUTO && st->want == TLY_SAMP_AUTO && !st->event && st->rate > 0 &&
 	    (hz = tick_hz()) > 0 && st->rate <= hz) {
 		char w[sizeof st->why_timer];
@@ -226,7 +229,11 @@ int tly_samp_signal_weight(struct tly_samp_thread *s, const siginfo_t *si)
 	return 0;
 }
 
-/* Stop the thread's source (caller holds the lock).  `armed` goes to 0
+/* Stop the thread's source (caller holds the lock) and, for perf, read
+ * its counter: its whole periods less the signals taken are the periods
+ * that gave no sample (an interrupt seen more than a period late, as
+ * QEMU's programmable counters' are; a throttled event; a signal in the
+ * instant between sampling's stop and this disarm).  `armed` goes to 0
  * first, so a handler that runs after it takes nothing and touches no
  * descriptor.  Only the thread itself closes its counter (own): another
  * thread's handler may be between its check of `armed` and its ioctl, and
@@ -237,7 +244,13 @@ void tly_samp_disarm(struct tly_samp_thread *s, int own)
 	int was = atomic_exchange(&s->armed, 0);
 
 	if (was == TLY_SAMP_PERF) {
+		uint64_t count;
+
 		ioctl(s->fd, PERF_EVENT_IOC_DISABLE, 0);
+		/* what the counter counted, in whole periods: each should have
+		 * brought a signal (the file's sampling_status.unsignalled) */
+		if (s->period > 0 && read(s->fd, &count, sizeof count) == (ssize_t)sizeof count)
+			s->periods = (int64_t)(count / (uint64_t)s->period);
 		if (own) {
 			close(s->fd);
 			s->fd = -1;
