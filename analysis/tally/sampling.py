@@ -34,10 +34,22 @@ def loss_note(run):
     return f"{int(st['kept'].sum())} samples kept; lost: " + ", ".join(parts)
 
 
+def _label(function, module):
+    """A frame's name; one without a symbol (a stripped library's local
+    function) by its module, '? (libgomp.so.1)', so that the unnamed code
+    of different libraries is not one '?'."""
+    f = str(function)
+    if f in ("?", ""):
+        m = str(module).rsplit("/", 1)[-1]
+        return f"? ({m})" if m and m != "?" else "?"
+    return f
+
+
 def _frames(paths):
     """id -> list of (function, file, line) from the outermost frame."""
     parent = dict(zip(paths["id"], paths["parent"]))
-    name = dict(zip(paths["id"], paths["function"]))
+    mods = paths["module"] if "module" in paths else [""] * len(paths)
+    name = {i: _label(f, m) for i, f, m in zip(paths["id"], paths["function"], mods)}
     out = {}
 
     def chain(i):
@@ -63,7 +75,10 @@ def _joined(run):
     if not run.has("samples") or not run.has("sample_paths"):
         return None
     s, p = run.table("samples"), run.table("sample_paths")
-    return s.merge(p.rename(columns={"id": "path"}), on="path", how="left")
+    j = s.merge(p.rename(columns={"id": "path"}), on="path", how="left")
+    if "module" in j:
+        j["function"] = [_label(f, m) for f, m in zip(j["function"], j["module"])]
+    return j
 
 
 def hot_functions(run, top=20):

@@ -153,9 +153,42 @@ static int inline_chain(Dwarf_Die *cu, Dwarf_Die *chain, int nc, const char *fil
 	return nf;
 }
 
+struct pc_names_mod {
+	Dwfl_Module *m;
+	int own;
+};
+
+/* Does the module's own file carry DWARF (built -g)?  A module whose
+ * debug information is a separate file (Debian's -dbg and -dbgsym
+ * packages: compressed sections) is named from its symbol table alone:
+ * reading that DWARF, to give lines in libc, cost every sampling process
+ * about 105 ms (libc6-dbg's sections inflated at the first lookup) and
+ * the program's own code never needs it.  The last answer is kept. */
+static int own_dwarf(Dwfl_Module *m, struct pc_names_mod *last)
+{
+	GElf_Addr bias;
+	Elf *e;
+	size_t shstr;
+	Elf_Scn *scn = NULL;
+
+	if (m == last->m)
+		return last->own;
+	last->m = m;
+	last->own = 0;
+	if (!(e = dwfl_module_getelf(m, &bias)) || elf_getshdrstrndx(e, &shstr) != 0)
+		return 0;
+	while (!last->own && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(e, shstr, sh.sh_name) : NULL;
+
+		last->own = name && (!strcmp(name, ".debug_info") || !strcmp(name, ".zdebug_info"));
+	}
+	return last->own;
+}
+
 /* The frames at pc (a function and the ones inlined into it), outermost
  * first, as frame keys into d. */
-static int pc_frames(Dwfl *dwfl, struct tly_rt_scopes *sx, uint64_t pc, struct str *d)
+static int pc_frames(Dwfl *dwfl, struct tly_rt_scopes *sx, struct pc_names_mod *last, uint64_t pc, struct str *d)
 {
 	Dwfl_Module *m = dwfl ? dwfl_addrmodule(dwfl, pc) : NULL;
 	struct pcframe f[MAX_INLINE];
@@ -165,8 +198,9 @@ static int pc_frames(Dwfl *dwfl, struct tly_rt_scopes *sx, uint64_t pc, struct s
 	Dwarf_Die *cu, chain[MAX_INLINE];
 	Dwfl_Line *l;
 
-	if (m) {
+	if (m)
 		mod = base_name(dwfl_module_info(m, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+	if (m && own_dwarf(m, last)) {
 		if ((l = dwfl_module_getsrc(m, pc)) && !(file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL)))
 			file = "";
 		if ((cu = dwfl_module_addrdie(m, pc, &bias))) {
@@ -194,6 +228,7 @@ static int pc_frames(Dwfl *dwfl, struct tly_rt_scopes *sx, uint64_t pc, struct s
 struct pc_names {
 	struct tly_samp_map idx;   /* (pc, 0) -> entry */
 	struct tly_rt_scopes sx; /* the units' function instances */
+	struct pc_names_mod last;  /* own_dwarf's last module */
 	char **s;
 	int32_t n, cap;
 };
@@ -214,7 +249,7 @@ static const char *frames_of(struct pc_names *c, Dwfl *dwfl, uint64_t pc)
 		c->s = m;
 		c->cap = cap;
 	}
-	if (pc_frames(dwfl, &c->sx, pc, &d) != 0 || !d.s || tly_samp_map_put(&c->idx, (int64_t)pc, 0, c->n) != 0) {
+	if (pc_frames(dwfl, &c->sx, &c->last, pc, &d) != 0 || !d.s || tly_samp_map_put(&c->idx, (int64_t)pc, 0, c->n) != 0) {
 		free(d.s);
 		return NULL;
 	}
