@@ -61,3 +61,13 @@ def done(name=""):
         print("FAILED: no check was made")
         return 1
     return 1 if fails else 0
+
+
+def path_frames(paths, pid):
+    """A sample path's frames (rows of a file's sample_paths), innermost
+    first, following `parent` to the outermost."""
+    out = []
+    while pid >= 0:
+        out.append(paths[pid])
+        pid = int(paths[pid]["parent"])
+    return out

@@ -65,12 +65,7 @@ def marker_lines(srcdir):
     return out
 
 
-def frames(paths, pid):
-    out = []
-    while pid >= 0:
-        out.append(paths[pid])
-        pid = int(paths[pid]["parent"])
-    return out
+frames = th.path_frames
 
 
 def truth(path):

@@ -44,13 +44,7 @@ def markers(srcdir):
     return out
 
 
-def frames(paths, pid):
-    """The path's frames, innermost first."""
-    out = []
-    while pid >= 0:
-        out.append(paths[pid])
-        pid = int(paths[pid]["parent"])
-    return out
+frames = th.path_frames
 
 
 def status(f):
