@@ -82,8 +82,13 @@ static void test_hardware(int tc, int cc)
 	/* threshold 0 turns TASK-CLOCK off; CPU-CLOCK keeps going */
 	TH_EQ(PAPI_overflow(evset, tc, 0, 0, handler), PAPI_OK);
 	run(50 * MS);
+	TH_EQ(tally_overflow_missed(evset, cc, &m2, NULL), PAPI_OK);
+	printf("CPU-CLOCK alone: index 2 %ld (+%lld missed)\n", hits[2], m2);
 	TH_EQ(hits[0], 0);
-	TH_NEAR(hits[2], 25, 0.25);
+	/* the same rule as above: crossings are calls or counted missed
+	 * (16 calls of 25 once, release build, CI's machine) */
+	TH_NEAR(hits[2] + m2, 25, 0.25);
+	TH_CHECK(hits[2] >= 12);
 	TH_EQ(PAPI_overflow(evset, cc, 0, 0, handler), PAPI_OK);
 	run(20 * MS);
 	TH_EQ(hits[0] + hits[1] + hits[2], 0);
