@@ -163,8 +163,10 @@ def refused(files, tag, event, reason):
           "%s: one line says why %s is not sampled: %s" % (tag, event, off))
     with tally.raw(os.path.join(files, tag + ".h5")) as f:
         st = f["sampling_status"]
-        check(len(st) == 1 and s(st[0]["status"]).startswith("%s %s" % (event, reason)),
-              "%s: the file says why: %s" % (tag, [s(x) for x in st["status"]]))
+        whole = off[0][len("tally: sampling is off: "):] if len(off) == 1 else None
+        check(len(st) == 1 and s(st[0]["status"]) == whole,
+              "%s: the file says why, whole (the line's %s chars): %s"
+              % (tag, len(whole) if whole else "-", [s(x) for x in st["status"]]))
         check("samples" not in f or len(f["samples"]) == 0, "%s: no samples" % tag)
 
 

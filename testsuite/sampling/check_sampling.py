@@ -348,6 +348,11 @@ def event(f, srcdir, path_of_file, bad_path):
         bst = b["sampling_status"]
         check(len(bst) == 1 and "no_such_event cannot be sampled here" in s(bst[0]["status"]),
               "the bad event's file says why sampling is off: %s" % [s(x) for x in bst["status"]])
+        # the file holds the whole line the job printed, not its first 255 bytes
+        err = os.path.join(os.path.dirname(os.path.abspath(bad_path)), "bad.err")
+        off = [l for l in open(err).read().splitlines() if l.startswith("tally: sampling is off: ")]
+        check(len(off) == 1 and s(bst[0]["status"]) == off[0][len("tally: sampling is off: "):],
+              "the file's reason is the printed one, whole: %r / %r" % (off, s(bst[0]["status"])))
         check(len(b["samples"]) == 0 if "samples" in b else True, "no samples with a bad event")
 
 

@@ -140,7 +140,7 @@ struct tly_samp_state {
 	atomic_int drain_up;
 	sem_t wake;                   /* a ring is half full */
 	pthread_t drain;
-	char why[320];                /* why sampling is off, "" when on (a PMU's reason is long) */
+	char why[512];                /* why sampling is off, "" when on (a PMU's reason is long); the file's status column holds it whole */
 };
 struct tly_samp_state *tly_samp_state(void);
 

@@ -371,6 +371,9 @@ static void source_note(struct tly_row_sampling_status *x, const struct tly_samp
 		 st->why_timer[0] ? " (perf not used: " : "", st->why_timer, st->why_timer[0] ? ")" : "", eff, st->rate);
 }
 
+_Static_assert(sizeof ((struct tly_samp_state *)0)->why <= sizeof ((struct tly_row_sampling_status *)0)->status,
+	       "sampling_status.status holds the whole reason sampling is off");
+
 static void status_row(struct tly_row_sampling_status *x, const struct tly_rt_proc *p,
 		       const struct tly_samp_thread *s, const char *why)
 {
