@@ -2,7 +2,10 @@
 
 Each partial file holds one rank's rows and its own region table (ids are
 local to the file), so regions are unified by (path, kind) and every
-column called 'region' is renumbered.  Counter columns are aligned by
+column called 'region' is renumbered.  Each holds its own call-path
+nodes too (sample_paths): a node is the same in two files when its parent
+is and its frame (function, file, line, module, inlined) is, and the
+samples' 'path' column is renumbered.  Counter columns are aligned by
 event name.  Job-wide tables without a 'rank' column are taken once.
 """
 import pandas as pd
@@ -44,6 +47,35 @@ def _unify_regions(runs):
     return pd.DataFrame(rows, columns=cols), maps
 
 
+_PATHS = "sample_paths"
+_FRAME = ("function", "file", "line", "module", "inlined")
+
+
+def _unify_paths(runs):
+    """One sample_paths table for all runs, and per run a map old id -> new
+    id; None when no run has one."""
+    have = [r for r in runs if r.has(_PATHS)]
+    if not have:
+        return None, [{} for _ in runs]
+    cols = list(have[0].table(_PATHS).columns)
+    keys, rows, maps = {}, [], []
+    for run in runs:
+        local = {}
+        if run.has(_PATHS):
+            by_id = {int(r.id): r for r in run.table(_PATHS).itertuples(index=False)}
+            for r in sorted(by_id.values(), key=lambda r: _depth(by_id, int(r.id))):
+                parent = local.get(int(r.parent), -1)
+                key = (parent,) + tuple(getattr(r, c) for c in _FRAME)
+                if key not in keys:
+                    keys[key] = len(rows)
+                    row = r._asdict()
+                    row.update(id=len(rows), parent=parent)
+                    rows.append(row)
+                local[int(r.id)] = keys[key]
+        maps.append(local)
+    return pd.DataFrame(rows, columns=cols), maps
+
+
 def _unify_events(runs):
     """The events table of the merged run: union by name, first order kept."""
     frames = [r.table("events") for r in runs if r.has("events")]
@@ -54,15 +86,18 @@ def _unify_events(runs):
     return ev
 
 
-def _merge_table(name, runs, maps):
-    """Concatenate table name over runs, renumbering its 'region' column."""
+def _merge_table(name, runs, maps, path_maps):
+    """Concatenate table name over runs, renumbering its 'region' column
+    (and the samples' 'path')."""
     parts = []
-    for run, m in zip(runs, maps):
+    for run, m, pm in zip(runs, maps, path_maps):
         if name not in run.tables:
             continue
         t = run.tables[name]
         if "region" in t.columns:
             t = t.assign(region=t["region"].map(lambda v, m=m: m.get(int(v), -1)))
+        if name == "samples" and "path" in t.columns:
+            t = t.assign(path=t["path"].map(lambda v, pm=pm: pm.get(int(v), -1)))
         parts.append(t)
     if not parts:
         return None
@@ -95,9 +130,12 @@ def merge(runs):
         raise TallyError(f"several partial files hold rank(s) {dup}; keep one file per rank in the directory")
     regions, maps = _unify_regions(runs)
     tables = {"events": _unify_events(runs), _REGION_TABLE: regions}
+    paths, path_maps = _unify_paths(runs)
+    if paths is not None:
+        tables[_PATHS] = paths
     names = [n for r in runs for n in r.tables if n not in tables]
     for name in dict.fromkeys(names):
-        t = _merge_table(name, runs, maps)
+        t = _merge_table(name, runs, maps, path_maps)
         if t is not None:
             tables[name] = t
     docs = {k: v for r in runs for k, v in r.docs.items()}

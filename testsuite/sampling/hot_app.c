@@ -14,6 +14,11 @@
  * the work with Tally's sampling signal, SIGRTMIN+4, blocked: the perf
  * source's credit holds at most 64 of its signals queued; hot_app.txt
  * then has the user's queued signals (SigQ) just before the unblocking).
+ *
+ * Built with HOT_MPI (samp_hot_mpi): an MPI program whose rank r does
+ * (r + 1) x SECONDS of the work, writes hot_app.rank<r>.txt, meets the
+ * others at a barrier and ends by SIGTERM: each rank leaves a partial file
+ * of its own (the reader merges them).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -24,6 +29,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef HOT_MPI
+#include <mpi.h>
+#endif
 
 double hot_lib(long n, double x);
 void hot_fortran(long n, double *x);
@@ -168,6 +176,21 @@ int main(int argc, char **argv)
 	const char *mode = argc > 2 ? argv[2] : "work";
 	double spent[3] = { 0, 0, 0 };
 
+#ifdef HOT_MPI
+	int rank = 0;
+	char name[64];
+
+	(void)mode;
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	run_work(seconds * (rank + 1), 0, spent);
+	snprintf(name, sizeof name, "hot_app.rank%d.txt", rank);
+	write_truth(name, spent);
+	MPI_Barrier(MPI_COMM_WORLD);
+	raise(SIGTERM);
+	MPI_Finalize();
+	return 0;
+#endif
 	if (!strcmp(mode, "omp")) {   /* two OpenMP threads, each the whole split */
 #pragma omp parallel num_threads(2)
 		omp_share(seconds, spent);

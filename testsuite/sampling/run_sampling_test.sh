@@ -27,6 +27,12 @@
 #           refusal is checked instead: one line, said in the file)
 #   perf    the same run sampled by perf record too (cpu-clock, 997 Hz):
 #           the functions' self shares agree (skipped without perf)
+#   pieces  two processes of one job without MPI (RANK/WORLD_SIZE and
+#           torchrun's MASTER_ADDR/PORT), 1 and 2 s of work: the last one
+#           merges the pieces; each rank's samples read through the merged
+#           call paths are its own hot spots, in its own split
+#   partial samp_hot_mpi on 2 ranks, 1 and 2 s of work, each ended by
+#           SIGTERM: two partial files, which the reader merges; the same
 set -u
 mode=$1 app=$2 run=$3 checker=$4 srcdir=$5 py=${6:-python3}
 "$py" -c "import h5py" 2>/dev/null || { echo "h5py missing for $py"; exit 77; }
@@ -57,6 +63,28 @@ fi
 hz() { echo "--sampling=$(( $1 / div ))"; }
 dir=$(mktemp -d) ; trap 'rm -rf "$dir"' EXIT
 cd "$dir"
+if [ "$mode" = pieces ]; then
+    for r in 0 1; do
+        mkdir r$r
+        (cd r$r && env -u TORCHELASTIC_RUN_ID -u SLURM_JOB_ID -u PMIX_NAMESPACE -u OMPI_MCA_ess_base_jobid \
+             RANK=$r WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=$$ timeout 150 "$run" $(hz 1000) \
+             --output-dir="$dir" --output-name=job.h5 -- "$app" $((r + 1)) >out.txt 2>err.txt; echo $? >rc) &
+    done
+    wait
+    cat r0/err.txt r1/err.txt
+    [ "$(cat r0/rc r1/rc)" = "$(printf '0\n0')" ] || { echo "a process failed: $(cat r0/rc r1/rc | tr '\n' ' ')"; exit 1; }
+    exec "$py" "$checker" pieces "$dir/job.h5" "$srcdir"
+fi
+if [ "$mode" = partial ]; then
+    command -v mpirun >/dev/null || { echo "mpirun missing"; exit 77; }
+    mkdir o
+    timeout 150 mpirun -np 2 "$run" $(hz 1000) --output-dir="$dir/o" -- "$app" 1 >out.txt 2>err.txt
+    rc=$?
+    cat out.txt err.txt
+    # the ranks end by SIGTERM: mpirun's status is not 0, and not timeout's
+    [ $rc -ne 0 ] && [ $rc -ne 124 ] || { echo "mpirun's status $rc: the ranks did not end by SIGTERM"; exit 1; }
+    exec "$py" "$checker" partial "$dir/o" "$srcdir"
+fi
 case $mode in
 shares) timeout 150 "$run" --sampling=1000 --output-name=out.h5 -- "$app" 1.5 ;;
 malloc) timeout 150 "$run" $(hz 5000) --output-name=out.h5 -- "$app" 1.0 malloc ;;

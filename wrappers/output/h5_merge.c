@@ -7,12 +7,14 @@
  * payload datasets) is concatenated in rank order, with its type and
  * attributes taken from the first piece that has it.  Tables without a
  * 'rank' member are job-wide: 'regions' is unified by (path, kind) and
- * every integer 'region' member is renumbered; the others (events,
- * pass_checks) are the first piece's.  Pieces whose row types differ
+ * every integer 'region' member is renumbered; 'sample_paths' is unified
+ * node by node (output/h5_merge_paths.c) and every integer 'path' member
+ * renumbered; the others (events) are the first piece's.  Pieces whose row types differ
  * (different events) cannot be concatenated: the merge fails, says so and
  * leaves the pieces, which tally-report reads as a directory.
  */
 #include "output/h5_schema.h"
+#include "output/h5_merge_paths.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +44,7 @@ struct merge {
 	char *reg;
 	int64_t nreg;
 	hid_t regtype;
+	struct tly_merge_paths spaths;   /* merged sample_paths */
 	int failed;
 };
 
@@ -166,6 +169,21 @@ static int unify_regions(struct merge *m)
 	return m->failed ? -1 : 0;
 }
 
+/* The pieces' call-path nodes made one (output/h5_merge_paths.c). */
+static int unify_paths(struct merge *m)
+{
+	hid_t *f = malloc(sizeof *f * (size_t)m->n);
+	int rc;
+
+	if (!f)
+		return -1;
+	for (int k = 0; k < m->n; k++)
+		f[k] = m->p[k].f;
+	rc = tly_merge_paths_unify(&m->spaths, f, m->n);
+	free(f);
+	return rc;
+}
+
 static herr_t copy_one_attr(hid_t loc, const char *name, const H5A_info_t *info, void *ud)
 {
 	hid_t dst = *(hid_t *)ud, a = H5Aopen(loc, name, H5P_DEFAULT), t = H5Aget_type(a), sp = H5Aget_space(a);
@@ -228,6 +246,8 @@ static int merge_dataset(struct merge *m, hid_t out, const char *name)
 	int rc = 0, jobwide = 0;
 	long oreg = -1;
 
+	long opath = -1;
+
 	if (!strcmp(name, "regions")) {
 		hid_t ds = H5Dopen2(m->p[0].f, name, H5P_DEFAULT), t = H5Dget_type(ds);
 
@@ -235,6 +255,16 @@ static int merge_dataset(struct merge *m, hid_t out, const char *name)
 		H5Tclose(t);
 		H5Dclose(ds);
 		return rc;
+	}
+	if (!strcmp(name, "sample_paths") && m->spaths.type >= 0) {
+		for (int k = 0; k < m->n; k++)
+			if (H5Lexists(m->p[k].f, name, H5P_DEFAULT) > 0) {
+				hid_t ds = H5Dopen2(m->p[k].f, name, H5P_DEFAULT);
+
+				rc = write_rows(out, name, m->spaths.file_type, m->spaths.type, m->spaths.rows, m->spaths.n, ds);
+				H5Dclose(ds);
+				return rc;
+			}
 	}
 	for (int k = 0; k < m->n && !rc; k++) {
 		hid_t ds = H5Lexists(m->p[k].f, name, H5P_DEFAULT) > 0 ? H5Dopen2(m->p[k].f, name, H5P_DEFAULT) : -1;
@@ -253,6 +283,7 @@ static int merge_dataset(struct merge *m, hid_t out, const char *name)
 			sz = H5Tget_size(mt);
 			jobwide = H5Tget_class(mt) == H5T_COMPOUND && H5Tget_member_index(mt, "rank") < 0;
 			oreg = int_member(mt, "region");
+			opath = int_member(mt, "path");   /* samples: a sample_paths id */
 		} else if (H5Tequal(nt, mt) <= 0) {
 			tly_out_log(1, "job pieces differ in table %s (different events?): cannot be merged", name);
 			rc = -1;
@@ -262,6 +293,11 @@ static int merge_dataset(struct merge *m, hid_t out, const char *name)
 			int32_t *v = (int32_t *)(rows + (size_t)r * sz + oreg);
 
 			*v = *v >= 0 && *v < m->p[k].nregions ? m->p[k].remap[*v] : -1;
+		}
+		for (int64_t r = 0; opath >= 0 && r < n; r++) {
+			int32_t *v = (int32_t *)(rows + (size_t)r * sz + opath);
+
+			*v = tly_merge_paths_map(&m->spaths, k, *v);
 		}
 		x = n ? realloc(all, (size_t)(total + n) * sz) : all;
 		if (n && x) {
@@ -375,7 +411,7 @@ static int publish(struct tly_out_stage *st, char *path, size_t len)
 
 int tly_out_merge(const char *dir, int size, char *path, size_t len)
 {
-	struct merge m = { .regtype = -1 };
+	struct merge m = { .regtype = -1, .spaths = { .type = -1 } };
 	struct tly_out_stage st;
 	hid_t out = -1;
 	int rc = -1;
@@ -387,6 +423,10 @@ int tly_out_merge(const char *dir, int size, char *path, size_t len)
 		H5Ovisit(m.p[k].f, H5_INDEX_NAME, H5_ITER_INC, collect, &m);
 	if (unify_regions(&m) < 0)
 		goto done;
+	if (unify_paths(&m) < 0) {
+		tly_out_log(1, "the job pieces' call paths (sample_paths) cannot be unified: not merged");
+		goto done;
+	}
 	/* written in a private directory of Tally's (output/out_stage.c) */
 	if (tly_out_stage_create(&st, path, 0) != 0)
 		goto done;
@@ -415,6 +455,7 @@ done:
 	}
 	if (m.regtype >= 0)
 		H5Tclose(m.regtype);
+	tly_merge_paths_free(&m.spaths);
 	free(m.p);
 	free(m.paths);
 	free(m.reg);
