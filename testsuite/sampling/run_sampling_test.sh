@@ -78,7 +78,13 @@ fi
 if [ "$mode" = partial ]; then
     command -v mpirun >/dev/null || { echo "mpirun missing"; exit 77; }
     mkdir o
-    timeout 150 mpirun -np 2 "$run" $(hz 1000) --output-dir="$dir/o" -- "$app" 1 >out.txt 2>err.txt
+    # the first rank to end makes mpirun end the other (SIGTERM, then
+    # SIGKILL a second later by default: an ASan build's rank 1 was killed
+    # writing its partial file); a launcher's grace, as Slurm's KillWait,
+    # of 5 s: mpirun waits that long for each rank it ends (30 s made the
+    # test 69 s on a busy machine)
+    OMPI_MCA_odls_base_sigkill_timeout=5 \
+        timeout 150 mpirun -np 2 "$run" $(hz 1000) --output-dir="$dir/o" -- "$app" 1 >out.txt 2>err.txt
     rc=$?
     cat out.txt err.txt
     # the ranks end by SIGTERM: mpirun's status is not 0, and not timeout's
