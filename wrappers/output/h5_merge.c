@@ -9,9 +9,10 @@
  * 'rank' member are job-wide: 'regions' is unified by (path, kind) and
  * every integer 'region' member is renumbered; 'sample_paths' is unified
  * node by node (output/h5_merge_paths.c) and every integer 'path' member
- * renumbered; the others (events) are the first piece's.  Pieces whose row types differ
- * (different events) cannot be concatenated: the merge fails, says so and
- * leaves the pieces, which tally-report reads as a directory.
+ * renumbered; the others (events) are the first piece's.  Pieces whose
+ * row types differ (different events) cannot be concatenated: the merge
+ * fails, says so and leaves the pieces, which tally-report reads as a
+ * directory.
  */
 #include "output/h5_schema.h"
 #include "output/h5_merge_paths.h"
@@ -244,9 +245,7 @@ static int merge_dataset(struct merge *m, hid_t out, const char *name)
 	int64_t total = 0;
 	size_t sz = 0;
 	int rc = 0, jobwide = 0;
-	long oreg = -1;
-
-	long opath = -1;
+	long oreg = -1, opath = -1;
 
 	if (!strcmp(name, "regions")) {
 		hid_t ds = H5Dopen2(m->p[0].f, name, H5P_DEFAULT), t = H5Dget_type(ds);
