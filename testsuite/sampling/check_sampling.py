@@ -142,9 +142,9 @@ def report(path, tot, truth, outer, caller):
     check(inl > 0, "folded stacks: %s;run_work;hot_inline has %d samples" % (caller, inl))
 
 
-def truth_file():
+def truth_file(path="hot_app.txt"):
     """hot_app.txt: CPU seconds per hot spot, and the thread's CPU time."""
-    return dict((l.split()[0], float(l.split()[1])) for l in open("hot_app.txt"))
+    return dict((l.split()[0], float(l.split()[1])) for l in open(path))
 
 
 RATE_TOL = 0.10   # perf drops the periods that end in the kernel; a busy guest's clocks
@@ -419,24 +419,20 @@ def own_paths(run, truths, wait=None):
     check(sorted(hot) == [0, 1], "both ranks' samples: %s" % hot)
 
 
-def truth_at(path):
-    return dict((l.split()[0], float(l.split()[1])) for l in open(path))
-
-
 def main():
     mode, path, srcdir = sys.argv[1], sys.argv[2], sys.argv[3]
     if mode == "pieces":
         run = tally.read(path)
         check(int(run.meta["nranks"]) == 2 and not int(run.meta.get("partial", 0)), "one job file of 2 ranks")
         top = os.path.dirname(path)
-        own_paths(run, {r: truth_at(os.path.join(top, "r%d" % r, "hot_app.txt")) for r in (0, 1)})
+        own_paths(run, {r: truth_file(os.path.join(top, "r%d" % r, "hot_app.txt")) for r in (0, 1)})
         sys.exit(th.done(mode))
     if mode == "partial":
         files = sorted(x for x in os.listdir(path) if x.endswith(".partial.h5"))
         check(len(files) == 2, "two partial files, one a rank: %s" % files)
         run = tally.read(path)
         check(run.partial and run.partial_ranks == [0, 1], "merged: partial, ranks %s" % run.partial_ranks)
-        own_paths(run, {r: truth_at("hot_app.rank%d.txt" % r) for r in (0, 1)}, wait="MPI_Barrier")
+        own_paths(run, {r: truth_file("hot_app.rank%d.txt" % r) for r in (0, 1)}, wait="MPI_Barrier")
         sys.exit(th.done(mode))
     with tally.raw(path) as f:
         if mode in ("shares", "malloc", "fork", "omp"):

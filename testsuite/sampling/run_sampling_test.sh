@@ -33,6 +33,7 @@
 #           call paths are its own hot spots, in its own split
 #   partial samp_hot_mpi on 2 ranks, 1 and 2 s of work, each ended by
 #           SIGTERM: two partial files, which the reader merges; the same
+#           checks as pieces
 set -u
 mode=$1 app=$2 run=$3 checker=$4 srcdir=$5 py=${6:-python3}
 "$py" -c "import h5py" 2>/dev/null || { echo "h5py missing for $py"; exit 77; }
@@ -76,7 +77,8 @@ if [ "$mode" = pieces ]; then
     exec "$py" "$checker" pieces "$dir/job.h5" "$srcdir"
 fi
 if [ "$mode" = partial ]; then
-    command -v mpirun >/dev/null || { echo "mpirun missing"; exit 77; }
+    # testsuite/install-deps.sh installs Open MPI: a missing mpirun is a failure
+    command -v mpirun >/dev/null || { echo "mpirun missing (openmpi-bin)"; exit 1; }
     mkdir o
     # the first rank to end makes mpirun end the other (SIGTERM, then
     # SIGKILL a second later by default: an ASan build's rank 1 was killed
