@@ -30,6 +30,7 @@
 #include "tally_gpu.h"
 #include "gpu/gpu_scope.h"
 #include "gpu/gpu_state.h"
+#include "runtime/rt_parts.h"
 
 struct mark {
 	const struct tly_rt_thread *t;
@@ -48,6 +49,7 @@ static struct {
 void tly_gpu_rt_marks_on(void)
 {
 	atomic_store(&max_depth, atoi(tly_rt_proc()->opt.raw.cuda_region_depth));
+	tly_rt_parts_watch_regions();
 	atomic_store(&marks_on, 1);
 }
 

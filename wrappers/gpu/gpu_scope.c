@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "regions/regions.h"
+#include "runtime/rt_parts.h"
 
 #define SCOPE_PATH_MAX 32   /* a deeper region's path is cut to its outermost names */
 
@@ -48,13 +49,17 @@ static int process_scope(void)
 
 void tly_gpu_scope_start(void)
 {
+	if (process_scope())
+		tly_rt_parts_watch_regions();
 	atomic_store(&sc.on, process_scope());
 }
 
 static void scope_on(void)
 {
-	if (process_scope())
+	if (process_scope()) {
+		tly_rt_parts_watch_regions();
 		atomic_store(&sc.on, 1);
+	}
 }
 
 /* The process's region for t at its root (regions.h, scope_path). */

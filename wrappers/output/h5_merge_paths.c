@@ -27,6 +27,8 @@ static long member(hid_t mt, const char *name, H5T_class_t cls, size_t *len)
 	hid_t t;
 	long off = -1;
 
+	if (len)
+		*len = 0;
 	if (i < 0)
 		return -1;
 	t = H5Tget_member_type(mt, (unsigned)i);

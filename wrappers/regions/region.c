@@ -211,7 +211,7 @@ static int enter(struct tly_rt_thread *t, const char *name, int kind, int counte
 	tly_region_note(t, c, f->t0, 1, f->counters ? (const long long *)f->v0 : NULL);
 	if (borrowed)
 		return 0;
-	tly_rt_parts_region_change(t);   /* gpu/: ranges per region */
+	tly_rt_parts_region_changed(t);   /* gpu/: ranges per region */
 	tly_budget_tick(t);
 	return 0;
 }
@@ -285,7 +285,7 @@ int tly_rt_exit_at(struct tly_rt_thread *t, int64_t now)
 	fold(t, f, now, ok ? v : NULL, !f->borrowed);
 	t->depth--;
 	tly_region_note(t, f->node, now, 0, ok ? v : NULL);
-	tly_rt_parts_region_change(t);   /* a borrowed one too: the thread's stack is shorter */
+	tly_rt_parts_region_changed(t);   /* a borrowed one too: the thread's stack is shorter */
 	return 0;
 }
 

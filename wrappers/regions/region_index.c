@@ -97,9 +97,13 @@ static int memo_kind(int kind)
 
 static uint32_t memo_slot(int32_t parent, const char *name, int kind)
 {
-	uint64_t k = ((uint64_t)(uintptr_t)name >> 3) ^ ((uint64_t)(uint32_t)parent * 0x9e3779b97f4a7c15ULL) ^ (uint64_t)kind;
+	/* all of the key mixed into the top bits: names are heap strings a
+	 * few hundred bytes apart, parents small integers */
+	uint64_t k = ((uint64_t)(uintptr_t)name + ((uint64_t)(uint32_t)parent << 40) + ((uint64_t)kind << 58))
+		     * 0x9e3779b97f4a7c15ULL;
 
-	return (uint32_t)(k ^ (k >> 29)) & (TLY_RX_MEMO - 1);
+	_Static_assert((TLY_RX_MEMO & (TLY_RX_MEMO - 1)) == 0, "TLY_RX_MEMO is a power of two");
+	return (uint32_t)(k >> 40) & (TLY_RX_MEMO - 1);
 }
 
 int32_t tly_rx_memo_get(const struct tly_rt_thread *t, int32_t parent, const char *name, int kind)

@@ -107,6 +107,8 @@ static void sample(uint64_t *c, int64_t *ns)
 {
 	uint64_t best = UINT64_MAX;
 
+	*c = 0;
+	*ns = 0;
 	for (int i = 0; i < 7; i++) {
 		uint64_t a = tly_rt_counter();
 		int64_t n = mono_ns();

@@ -15,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CACHE 64
+/* per-thread cache slots (a power of two): LULESH has ~70 (call site,
+ * kind) pairs, and a miss takes the lock and walks the list */
+#define CACHE 256
 
 struct name_ent {
 	const void *code;
@@ -29,9 +31,14 @@ static struct {
 	struct name_ent *names;
 } omp_names = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-static _Thread_local struct { const void *code; int kind; const char *name; } cache[CACHE];
-/* the program's call a GOMP_* wrapper is forwarding to LLVM's libomp */
-static _Thread_local const void *forwarding;
+/* one thread-local block, so a lookup resolves its address once: the
+ * program's call a GOMP_* wrapper is forwarding to LLVM's libomp, and the
+ * names found */
+struct names_tl {
+	const void *forwarding;
+	struct { const void *code; int kind; const char *name; } cache[CACHE];
+};
+static _Thread_local struct names_tl tl;
 /* Tally's own code: [lo, hi) */
 static struct {
 	pthread_once_t once;
@@ -62,7 +69,16 @@ static void find_self(void)
 
 void tly_rt_omp_forwarding(const void *caller)
 {
-	forwarding = caller;
+	tl.forwarding = caller;
+}
+
+/* The cache slot of (code, kind): call sites a few bytes apart and the
+ * two kinds of one site (a combined parallel loop) land apart. */
+static size_t slot(const void *code, int kind)
+{
+	uint64_t k = ((uint64_t)(uintptr_t)code ^ (uint64_t)kind << 56) * 0x9e3779b97f4a7c15ULL;
+
+	return (size_t)(k >> 56) & (CACHE - 1);
 }
 
 const char *tly_rt_omp_label(int kind)
@@ -73,19 +89,20 @@ const char *tly_rt_omp_label(int kind)
 
 const char *tly_rt_omp_name(const void *code, int kind)
 {
-	size_t h = ((uintptr_t)code >> 2 ^ (size_t)kind) % CACHE;
+	struct names_tl *l = &tl;
+	const void *fwd = l->forwarding;
+	size_t h;
 	struct name_ent *e;
 	char buf[TLY_RT_NAME], src[TLY_RT_NAME - 32], raw[64];
 
 	/* libomp below Tally's GOMP_* wrappers reports the wrapper's call as
 	 * the code address: the program's call is the one being forwarded */
 	pthread_once(&self.once, find_self);
-	if (forwarding && (uintptr_t)code >= self.lo && (uintptr_t)code < self.hi) {
-		code = forwarding;
-		h = ((uintptr_t)code >> 2 ^ (size_t)kind) % CACHE;
-	}
-	if (cache[h].code == code && cache[h].kind == kind && cache[h].name)
-		return cache[h].name;
+	if (fwd && (uintptr_t)code >= self.lo && (uintptr_t)code < self.hi)
+		code = fwd;
+	h = slot(code, kind);
+	if (l->cache[h].code == code && l->cache[h].kind == kind && l->cache[h].name)
+		return l->cache[h].name;
 	pthread_mutex_lock(&omp_names.lock);
 	for (e = omp_names.names; e && !(e->code == code && e->kind == kind); e = e->next)
 		;
@@ -102,8 +119,8 @@ const char *tly_rt_omp_name(const void *code, int kind)
 	pthread_mutex_unlock(&omp_names.lock);
 	if (!e || !e->name)
 		return tly_rt_omp_label(kind);
-	cache[h].code = code;
-	cache[h].kind = kind;
-	cache[h].name = e->name;
+	l->cache[h].code = code;
+	l->cache[h].kind = kind;
+	l->cache[h].name = e->name;
 	return e->name;
 }

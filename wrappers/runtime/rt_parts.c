@@ -58,6 +58,13 @@ void tly_rt_parts_thread_stop(struct tly_rt_thread *t)
 			tly_rt_parts[k]->thread_stop(t);
 }
 
+atomic_int tly_rt_parts_watching;
+
+void tly_rt_parts_watch_regions(void)
+{
+	atomic_store(&tly_rt_parts_watching, 1);
+}
+
 void tly_rt_parts_region_change(const struct tly_rt_thread *t)
 {
 	for (int k = 0; tly_rt_parts[k]; k++)

@@ -11,6 +11,8 @@
 #ifndef TALLY_RT_PARTS_H
 #define TALLY_RT_PARTS_H
 
+#include <stdatomic.h>
+
 struct tly_rt_thread;
 struct tly_rt_sched_view;
 
@@ -51,6 +53,20 @@ extern const struct tly_rt_part *const tly_rt_parts[];
 int tly_rt_parts_take_events(const char **list);
 /* Each part's region_change. */
 void tly_rt_parts_region_change(const struct tly_rt_thread *t);
+/* Whether a part follows the threads' regions: 0 until one calls
+ * tly_rt_parts_watch_regions(), so the regions' hot path (two per visit)
+ * skips the parts' loop in a run that has none to tell (LULESH 8 x 1:
+ * the loop was a tenth of Tally's CPU). */
+extern atomic_int tly_rt_parts_watching;
+/* A part that starts following the regions (its region_change has work
+ * from now on) says so, before it turns itself on. */
+void tly_rt_parts_watch_regions(void);
+/* The regions' call: region_change of every part, when one follows them. */
+static inline void tly_rt_parts_region_changed(const struct tly_rt_thread *t)
+{
+	if (atomic_load_explicit(&tly_rt_parts_watching, memory_order_relaxed))
+		tly_rt_parts_region_change(t);
+}
 /* Every part's job_start, in list order, then every part's job_started:
  * at MPI_Init (mpi/, comm_ptr the tool's MPI_Comm *, collective) or at
  * start-up in a program without MPI (NULL). */

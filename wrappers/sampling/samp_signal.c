@@ -311,6 +311,7 @@ static int thread_start(struct tly_rt_thread *t)
 		free(s);
 		return 0;
 	}
+	tly_rt_parts_watch_regions();
 	t->slot[TLY_RT_PART_sampling] = s;
 	pthread_mutex_lock(&samp_state.lock);
 	s->next = samp_state.threads;
