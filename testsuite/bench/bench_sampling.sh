@@ -16,7 +16,10 @@
 #     not see the kernel, as Tally's source then excludes it too;
 #     compare_perf.py prints the top functions by self samples and the
 #     inclusive shares on the main paths of both, and fails past 2 / 3
-#     points.
+#     points.  TLY_BENCH_AGREE_RUNS (3) runs of each, alternating which
+#     goes first, compared by the means of their shares (one run of
+#     LULESH differs from the next by up to 2.5 points in libgomp's
+#     barrier spinning, whichever sampler counts it).
 # mpirun runs with TLY_BENCH_MPIRUN_ARGS (default `--bind-to none`: Open
 # MPI binds a rank of 1 or 2 to one core, and its OpenMP threads would then
 # share it; a hybrid job is run with a binding that gives each thread a core).
@@ -27,6 +30,7 @@ shift 3
 py=${TLY_BENCH_PYTHON:-/usr/bin/python3}   # one with h5py and pandas (Debian's)
 read -r -a mpiargs <<<"${TLY_BENCH_MPIRUN_ARGS---bind-to none}"
 np=${TLY_BENCH_RANKS:-2} rounds=${TLY_BENCH_ROUNDS:-7} rate=${TLY_BENCH_RATE:-1000} src=${TLY_BENCH_SOURCE:-auto}
+agree=${TLY_BENCH_AGREE_RUNS:-3}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -78,9 +82,17 @@ echo "sampling / no sampling wall, median of $rounds interleaved pairs: $(median
 command -v perf >/dev/null || { echo "perf (linux-perf) missing: no agreement check"; exit 0; }
 ev=cpu-clock   # Tally's perf source counts the kernel's part where perf_event_open lets it
 [ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)" -le 1 ] || ev=cpu-clock:u
-echo "== agreement with perf record --call-graph dwarf,16384 ($ev, $rate Hz, separate runs of the same length)"
-one sampled >/dev/null || exit 1
-timeout 1200 perf record -q -e "$ev" -F "$rate" --call-graph dwarf,16384 -o perf.data -- \
-  mpirun "${mpiargs[@]}" -np "$np" "$app" "${args[@]}" >perf-out.txt 2>&1 || { echo "perf record failed"; tail -5 perf-out.txt; exit 1; }
-perf script -i perf.data -F comm,tid,ip,sym,dso --no-inline >perf.txt 2>/dev/null
-"$py" "$here/compare_perf.py" t.h5 perf.txt "$(basename "$app" | cut -c1-15)" "$pypath"
+echo "== agreement with perf record --call-graph dwarf,16384 ($ev, $rate Hz, separate runs of the same length, $agree of each)"
+mkdir -p keep; tfiles=() pfiles=()
+for r in $(seq 1 "$agree"); do   # alternating which sampler runs first
+  tally_one() { one sampled >/dev/null && mv t.h5 "keep/t$r.h5"; }
+  perf_one() {
+    timeout 1200 perf record -q -e "$ev" -F "$rate" --call-graph dwarf,16384 -o perf.data -- \
+      mpirun "${mpiargs[@]}" -np "$np" "$app" "${args[@]}" >perf-out.txt 2>&1 || { echo "perf record failed"; tail -5 perf-out.txt; return 1; }
+    perf script -i perf.data -F comm,tid,ip,sym,dso --no-inline >"keep/perf$r.txt" 2>/dev/null
+  }
+  if [ $((r % 2)) = 1 ]; then tally_one && perf_one; else perf_one && tally_one; fi || exit 1
+  tfiles+=("keep/t$r.h5"); pfiles+=("keep/perf$r.txt")
+done
+"$py" "$here/compare_perf.py" "$(IFS=,; echo "${tfiles[*]}")" "$(IFS=,; echo "${pfiles[*]}")" \
+  "$(basename "$app" | cut -c1-15)" "$pypath"

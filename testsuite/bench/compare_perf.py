@@ -1,6 +1,13 @@
 #!/usr/bin/env python3
-"""compare_perf.py TALLY_FILE PERF_SCRIPT COMM PYTHONPATH [TOP] - Tally's
-call-path samples against perf's (issue 51).
+"""compare_perf.py TALLY_FILE[,...] PERF_SCRIPT[,...] COMM PYTHONPATH [TOP] -
+Tally's call-path samples against perf's (issue 51).
+
+With several runs of each (comma-separated, as many Tally files as perf
+scripts) the shares compared are the means of the runs' shares, each run
+weighing the same: a function whose time varies from run to run (GCC's
+barrier spinning in LULESH: ±2 points between two plain runs) is compared
+by its mean, not by one draw of it; the range of the runs' differences is
+printed beside each.
 
 PERF_SCRIPT is `perf script -F comm,tid,ip,sym,dso --no-inline` of a
 `perf record -e cpu-clock --call-graph dwarf,16384` run of the plain
@@ -160,37 +167,66 @@ def tally_samples(path, pypath):
     return self_n, incl, total, unrooted
 
 
+def shares(counts, total):
+    return {k: 100.0 * n / total for k, n in counts.items()} if total else {}
+
+
+def mean(dicts):
+    keys = {k for d in dicts for k in d}
+    return Counter({k: sum(d.get(k, 0.0) for d in dicts) / len(dicts) for k in keys})
+
+
+def spread(pairs, k):
+    """'lo..hi' of the runs' differences (Tally - perf) for k, or ''."""
+    if len(pairs) < 2:
+        return ""
+    d = [t.get(k, 0.0) - p.get(k, 0.0) for p, t in pairs]
+    return f"  runs {min(d):+.2f}..{max(d):+.2f}"
+
+
 def main():
     if len(sys.argv) < 5:
         sys.exit(__doc__)
     top = int(sys.argv[5]) if len(sys.argv) > 5 else 10
-    ps, pi, pt, pu = perf_samples(sys.argv[2], sys.argv[3])
-    ts, ti, tt, tu = tally_samples(sys.argv[1], sys.argv[4])
-    if not pt or not tt:
-        print(f"no samples to compare (perf {pt}, tally {tt})")
-        return 1
-    share = lambda c, t, k: 100.0 * c.get(k, 0) / t  # noqa: E731
+    tfiles, pfiles = sys.argv[1].split(","), sys.argv[2].split(",")
+    if len(tfiles) != len(pfiles):
+        sys.exit(f"compare_perf.py: {len(tfiles)} Tally file(s) against {len(pfiles)} perf script(s)")
+    runs = []
+    for tf, pf in zip(tfiles, pfiles):
+        ps, pi, pt, pu = perf_samples(pf, sys.argv[3])
+        ts, ti, tt, tu = tally_samples(tf, sys.argv[4])
+        if not pt or not tt:
+            print(f"no samples to compare (perf {pt} in {pf}, tally {tt} in {tf})")
+            return 1
+        runs.append(((shares(ps, pt), shares(pi, pt), shares(pu, pt), pt),
+                     (shares(ts, tt), shares(ti, tt), shares(tu, tt), tt)))
+    ps, pi, pu = (mean([r[0][i] for r in runs]) for i in range(3))
+    ts, ti, tu = (mean([r[1][i] for r in runs]) for i in range(3))
+    self_runs = [(r[0][0], r[1][0]) for r in runs]
+    incl_runs = [(r[0][1], r[1][1]) for r in runs]
     bad = 0
-    print(f"program samples: perf {pt}, tally {tt}")
+    print(f"program samples: perf {'+'.join(str(r[0][3]) for r in runs)}, "
+          f"tally {'+'.join(str(r[1][3]) for r in runs)}"
+          + (f" ({len(runs)} runs each: the means of their shares)" if len(runs) > 1 else ""))
     print(f"{'function (self)':48s} {'perf %':>7s} {'tally %':>7s} {'diff':>6s}")
     keys = [k for k, _ in ps.most_common(top)]
     keys += [k for k, _ in ts.most_common(top) if k not in keys]
     for k in keys:
-        a, b = share(ps, pt, k), share(ts, tt, k)
+        a, b = ps.get(k, 0.0), ts.get(k, 0.0)
         flag = "" if abs(a - b) <= SELF_TOL else "  > %.0f points" % SELF_TOL
         bad += bool(flag)
-        print(f"{k[:48]:48s} {a:7.2f} {b:7.2f} {b - a:+6.2f}{flag}")
+        print(f"{k[:48]:48s} {a:7.2f} {b:7.2f} {b - a:+6.2f}{flag}{spread(self_runs, k)}")
     # A sample whose path stops early adds to none of its outer functions:
     # perf's inclusive share of F is at least what it counted and at most
     # that plus its unrooted samples; Tally's must lie within 3 points of
     # that interval (without unrooted samples, of perf's share itself).
-    pus, tus = 100.0 * sum(pu.values()) / pt, 100.0 * sum(tu.values()) / tt
+    pus, tus = sum(pu.values()), sum(tu.values())
     print(f"call paths that stop before a thread's root: perf {pus:.2f}%, tally {tus:.2f}%"
-          + (" (perf's, by function: " + ", ".join(f"{k} {100.0 * n / pt:.2f}%" for k, n in pu.most_common(5)) + ")"
+          + (" (perf's, by function: " + ", ".join(f"{k} {v:.2f}%" for k, v in pu.most_common(5)) + ")"
              if pu else ""))
     print(f"{'function (inclusive, main paths)':48s} {'perf %':>7s} {'tally %':>7s} {'diff':>6s}")
     for k, _ in pi.most_common():
-        a, b = share(pi, pt, k), share(ti, tt, k)
+        a, b = pi.get(k, 0.0), ti.get(k, 0.0)
         if a < INCL_MIN:
             break
         ok = a - INCL_TOL <= b <= a + pus + INCL_TOL
@@ -198,7 +234,7 @@ def main():
         bad += not ok
         if ok and abs(a - b) > INCL_TOL:
             flag = "  (within perf's unrooted %.2f%%)" % pus
-        print(f"{k[:48]:48s} {a:7.2f} {b:7.2f} {b - a:+6.2f}{flag}")
+        print(f"{k[:48]:48s} {a:7.2f} {b:7.2f} {b - a:+6.2f}{flag}{spread(incl_runs, k)}")
     print("agree" if not bad else f"{bad} share(s) outside the tolerance")
     return 1 if bad else 0
 
