@@ -83,15 +83,15 @@ command -v perf >/dev/null || { echo "perf (linux-perf) missing: no agreement ch
 ev=cpu-clock   # Tally's perf source counts the kernel's part where perf_event_open lets it
 [ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)" -le 1 ] || ev=cpu-clock:u
 echo "== agreement with perf record --call-graph dwarf,16384 ($ev, $rate Hz, separate runs of the same length, $agree of each)"
+tally_one() { one sampled >/dev/null && mv t.h5 "keep/t$1.h5"; }   # N: the N-th run's file
+perf_one() {
+  timeout 1200 perf record -q -e "$ev" -F "$rate" --call-graph dwarf,16384 -o perf.data -- \
+    mpirun "${mpiargs[@]}" -np "$np" "$app" "${args[@]}" >perf-out.txt 2>&1 || { echo "perf record failed"; tail -5 perf-out.txt; return 1; }
+  perf script -i perf.data -F comm,tid,ip,sym,dso --no-inline >"keep/perf$1.txt" 2>/dev/null
+}
 mkdir -p keep; tfiles=() pfiles=()
 for r in $(seq 1 "$agree"); do   # alternating which sampler runs first
-  tally_one() { one sampled >/dev/null && mv t.h5 "keep/t$r.h5"; }
-  perf_one() {
-    timeout 1200 perf record -q -e "$ev" -F "$rate" --call-graph dwarf,16384 -o perf.data -- \
-      mpirun "${mpiargs[@]}" -np "$np" "$app" "${args[@]}" >perf-out.txt 2>&1 || { echo "perf record failed"; tail -5 perf-out.txt; return 1; }
-    perf script -i perf.data -F comm,tid,ip,sym,dso --no-inline >"keep/perf$r.txt" 2>/dev/null
-  }
-  if [ $((r % 2)) = 1 ]; then tally_one && perf_one; else perf_one && tally_one; fi || exit 1
+  if [ $((r % 2)) = 1 ]; then tally_one "$r" && perf_one "$r"; else perf_one "$r" && tally_one "$r"; fi || exit 1
   tfiles+=("keep/t$r.h5"); pfiles+=("keep/perf$r.txt")
 done
 "$py" "$here/compare_perf.py" "$(IFS=,; echo "${tfiles[*]}")" "$(IFS=,; echo "${pfiles[*]}")" \
