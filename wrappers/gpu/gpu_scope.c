@@ -49,9 +49,11 @@ static int process_scope(void)
 
 void tly_gpu_scope_start(void)
 {
-	if (process_scope())
+	int on = process_scope();
+
+	if (on)
 		tly_rt_parts_watch_regions();
-	atomic_store(&sc.on, process_scope());
+	atomic_store(&sc.on, on);
 }
 
 static void scope_on(void)

@@ -96,10 +96,13 @@ const char *tly_rt_omp_name(const void *code, int kind)
 	char buf[TLY_RT_NAME], src[TLY_RT_NAME - 32], raw[64];
 
 	/* libomp below Tally's GOMP_* wrappers reports the wrapper's call as
-	 * the code address: the program's call is the one being forwarded */
-	pthread_once(&self.once, find_self);
-	if (fwd && (uintptr_t)code >= self.lo && (uintptr_t)code < self.hi)
-		code = fwd;
+	 * the code address: the program's call is the one being forwarded
+	 * (Tally's own range is looked up only then, not on libgomp's path) */
+	if (fwd) {
+		pthread_once(&self.once, find_self);
+		if ((uintptr_t)code >= self.lo && (uintptr_t)code < self.hi)
+			code = fwd;
+	}
 	h = slot(code, kind);
 	if (l->cache[h].code == code && l->cache[h].kind == kind && l->cache[h].name)
 		return l->cache[h].name;
