@@ -53,13 +53,13 @@ int tly_gomp_counters(void);
 /* The parallel regions the calling thread is in (as a member of their
  * team), kept by gomp_parallel.c.  A barrier or critical section outside
  * every region (a team of one: nothing to wait for) is not recorded. */
-extern _Thread_local int tly_gomp_in_team;
+extern _Thread_local int tly_gomp_in_team __attribute__((tls_model("initial-exec")));
 /* The size of the innermost team the calling thread is in (0 outside
  * every region), and the wait of a team of one, where no thread ever
  * waits: not recorded, counted in t->waits_skipped (the ranks table's
  * waits_skipped).  tly_gomp_waits(t) answers 1 when a wait of the calling
  * thread is worth a region, and counts the others. */
-extern _Thread_local int tly_gomp_team_size;
+extern _Thread_local int tly_gomp_team_size __attribute__((tls_model("initial-exec")));
 int tly_gomp_num_threads(void);
 int tly_gomp_waits(struct tly_rt_thread *t);
 

@@ -40,7 +40,7 @@ struct team {
 typedef void (*outlined_t)(void *);
 
 /* old ABI: the regions a thread has started with GOMP_parallel_start */
-static _Thread_local struct team *old_teams;
+static _Thread_local struct team *old_teams __attribute__((tls_model("initial-exec")));
 
 static void trampoline(void *arg)
 {

@@ -109,8 +109,8 @@ int tly_gomp_counters(void)
 	return tly_rt_proc()->opt.omp_counters;
 }
 
-_Thread_local int tly_gomp_in_team;
-_Thread_local int tly_gomp_team_size;
+_Thread_local int tly_gomp_in_team __attribute__((tls_model("initial-exec")));
+_Thread_local int tly_gomp_team_size __attribute__((tls_model("initial-exec")));
 
 /* libgomp's omp_get_num_threads: the calling thread's team, inside it */
 int tly_gomp_num_threads(void)

@@ -50,6 +50,7 @@ struct tly_rt_job {
 #define TLY_RT_SITE_DEPTH 8   /* deepest MPI call-site stack */
 #define TLY_RT_MAX_PARTS 8    /* parts of the runtime (rt_parts.h) */
 #define TLY_RT_BUDGET_PEND 8  /* regions/budget.c: pending regions listed */
+#define TLY_RT_OMP_NAMES 256   /* runtime/rt_ompname.c: OpenMP names kept by code address (LULESH: ~70) */
 #define TLY_RX_MEMO 256       /* regions/region_index.c: OpenMP lookups kept by pointer (LULESH: 30 regions a parent) */
 #define TLY_RT_BUDGET_LAST 31 /* regions/budget.c: last record costs kept (odd: a median) */
 
@@ -160,6 +161,14 @@ struct tly_rt_thread {
 		int32_t parent, node;
 		int kind;
 	} rx_memo[TLY_RX_MEMO];
+	/* the OpenMP region names this thread looked up, by (code address,
+	 * kind) (runtime/rt_ompname.c): in the record, whose thread-local
+	 * pointer is initial-exec, so a lookup makes no __tls_get_addr call */
+	struct tly_rt_omp_name_ent {
+		const void *code;
+		int kind;
+		const char *name;
+	} omp_names[TLY_RT_OMP_NAMES];
 	struct tly_rt_frame *stack;
 	int depth, truncated_depth;
 	int64_t truncated;    /* enters beyond max depth */

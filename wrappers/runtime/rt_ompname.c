@@ -4,8 +4,8 @@
  * the libgomp entry points (gomp/, GCC's runtime), so a region is called
  * the same whichever runtime the program runs on.  A name is made once
  * per (code address, kind) under a lock (the DWARF lookup of
- * rt_srcname.c) and kept for the process; later lookups hit a per-thread
- * cache without the lock.
+ * rt_srcname.c) and kept for the process; later lookups hit a cache in
+ * the thread's record without the lock (a thread without one takes it).
  */
 #include "runtime/rt.h"
 #include "runtime/rt_srcname.h"
@@ -14,10 +14,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* per-thread cache slots (a power of two): LULESH has ~70 (call site,
- * kind) pairs, and a miss takes the lock and walks the list */
-#define CACHE 256
 
 struct name_ent {
 	const void *code;
@@ -31,14 +27,8 @@ static struct {
 	struct name_ent *names;
 } omp_names = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-/* one thread-local block, so a lookup resolves its address once: the
- * program's call a GOMP_* wrapper is forwarding to LLVM's libomp, and the
- * names found */
-struct names_tl {
-	const void *forwarding;
-	struct { const void *code; int kind; const char *name; } cache[CACHE];
-};
-static _Thread_local struct names_tl tl;
+/* the program's call a GOMP_* wrapper is forwarding to LLVM's libomp */
+static _Thread_local const void *forwarding __attribute__((tls_model("initial-exec")));
 /* Tally's own code: [lo, hi) */
 static struct {
 	pthread_once_t once;
@@ -69,7 +59,7 @@ static void find_self(void)
 
 void tly_rt_omp_forwarding(const void *caller)
 {
-	tl.forwarding = caller;
+	forwarding = caller;
 }
 
 /* The cache slot of (code, kind): call sites a few bytes apart and the
@@ -78,7 +68,8 @@ static size_t slot(const void *code, int kind)
 {
 	uint64_t k = ((uint64_t)(uintptr_t)code ^ (uint64_t)kind << 56) * 0x9e3779b97f4a7c15ULL;
 
-	return (size_t)(k >> 56) & (CACHE - 1);
+	_Static_assert((TLY_RT_OMP_NAMES & (TLY_RT_OMP_NAMES - 1)) == 0, "TLY_RT_OMP_NAMES is a power of two");
+	return (size_t)(k >> 56) & (TLY_RT_OMP_NAMES - 1);
 }
 
 const char *tly_rt_omp_label(int kind)
@@ -89,9 +80,9 @@ const char *tly_rt_omp_label(int kind)
 
 const char *tly_rt_omp_name(const void *code, int kind)
 {
-	struct names_tl *l = &tl;
-	const void *fwd = l->forwarding;
-	size_t h;
+	struct tly_rt_thread *t = tly_rt_self_tls;   /* the cache is in the thread's record */
+	struct tly_rt_omp_name_ent *c = NULL;
+	const void *fwd = forwarding;
 	struct name_ent *e;
 	char buf[TLY_RT_NAME], src[TLY_RT_NAME - 32], raw[64];
 
@@ -103,9 +94,11 @@ const char *tly_rt_omp_name(const void *code, int kind)
 		if ((uintptr_t)code >= self.lo && (uintptr_t)code < self.hi)
 			code = fwd;
 	}
-	h = slot(code, kind);
-	if (l->cache[h].code == code && l->cache[h].kind == kind && l->cache[h].name)
-		return l->cache[h].name;
+	if (t) {
+		c = &t->omp_names[slot(code, kind)];
+		if (c->code == code && c->kind == kind && c->name)
+			return c->name;
+	}
 	pthread_mutex_lock(&omp_names.lock);
 	for (e = omp_names.names; e && !(e->code == code && e->kind == kind); e = e->next)
 		;
@@ -122,8 +115,10 @@ const char *tly_rt_omp_name(const void *code, int kind)
 	pthread_mutex_unlock(&omp_names.lock);
 	if (!e || !e->name)
 		return tly_rt_omp_label(kind);
-	l->cache[h].code = code;
-	l->cache[h].kind = kind;
-	l->cache[h].name = e->name;
+	if (c) {
+		c->code = code;
+		c->kind = kind;
+		c->name = e->name;
+	}
 	return e->name;
 }
