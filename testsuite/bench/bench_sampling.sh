@@ -20,6 +20,11 @@
 #     goes first, compared by the means of their shares (one run of
 #     LULESH differs from the next by up to 2.5 points in libgomp's
 #     barrier spinning, whichever sampler counts it).
+#     TLY_BENCH_AGREE_SAME=1: perf records Tally's own sampled runs
+#     instead (both samplers on one run, no run-to-run spread between
+#     them): the self shares are compared on the same samples' program;
+#     perf's unwinding stops at Tally's OpenMP trampoline in such a run
+#     (docs/sampling.md), so its inclusive shares are not comparable.
 # mpirun runs with TLY_BENCH_MPIRUN_ARGS (default `--bind-to none`: Open
 # MPI binds a rank of 1 or 2 to one core, and its OpenMP threads would then
 # share it; a hybrid job is run with a binding that gives each thread a core).
@@ -30,7 +35,7 @@ shift 3
 py=${TLY_BENCH_PYTHON:-/usr/bin/python3}   # one with h5py and pandas (Debian's)
 read -r -a mpiargs <<<"${TLY_BENCH_MPIRUN_ARGS---bind-to none}"
 np=${TLY_BENCH_RANKS:-2} rounds=${TLY_BENCH_ROUNDS:-7} rate=${TLY_BENCH_RATE:-1000} src=${TLY_BENCH_SOURCE:-auto}
-agree=${TLY_BENCH_AGREE_RUNS:-3}
+agree=${TLY_BENCH_AGREE_RUNS:-3} same=${TLY_BENCH_AGREE_SAME:-0}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -82,16 +87,24 @@ echo "sampling / no sampling wall, median of $rounds interleaved pairs: $(median
 command -v perf >/dev/null || { echo "perf (linux-perf) missing: no agreement check"; exit 0; }
 ev=cpu-clock   # Tally's perf source counts the kernel's part where perf_event_open lets it
 [ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)" -le 1 ] || ev=cpu-clock:u
-echo "== agreement with perf record --call-graph dwarf,16384 ($ev, $rate Hz, separate runs of the same length, $agree of each)"
+how="separate runs of the same length, $agree of each"
+[ "$same" = 1 ] && how="perf recording Tally's sampled runs, $agree of them"
+echo "== agreement with perf record --call-graph dwarf,16384 ($ev, $rate Hz, $how)"
 tally_one() { one sampled >/dev/null && mv t.h5 "keep/t$1.h5"; }   # N: the N-th run's file
-perf_one() {
+perf_one() { # N [tally]: perf over the plain program, or over Tally's sampled run
+  local under=()
+  [ $# -gt 1 ] && under=("$run" --sampling="$rate" --sampling-source="$src" --output-name=t.h5 --)
+  rm -f ./*.h5
   timeout 1200 perf record -q -e "$ev" -F "$rate" --call-graph dwarf,16384 -o perf.data -- \
-    mpirun "${mpiargs[@]}" -np "$np" "$app" "${args[@]}" >perf-out.txt 2>&1 || { echo "perf record failed"; tail -5 perf-out.txt; return 1; }
+    mpirun "${mpiargs[@]}" -np "$np" "${under[@]}" "$app" "${args[@]}" >perf-out.txt 2>&1 || { echo "perf record failed"; tail -5 perf-out.txt; return 1; }
   perf script -i perf.data -F comm,tid,ip,sym,dso --no-inline >"keep/perf$1.txt" 2>/dev/null
+  [ $# -gt 1 ] && mv t.h5 "keep/t$1.h5"
+  return 0
 }
 mkdir -p keep; tfiles=() pfiles=()
 for r in $(seq 1 "$agree"); do   # alternating which sampler runs first
-  if [ $((r % 2)) = 1 ]; then tally_one "$r" && perf_one "$r"; else perf_one "$r" && tally_one "$r"; fi || exit 1
+  if [ "$same" = 1 ]; then perf_one "$r" tally
+  elif [ $((r % 2)) = 1 ]; then tally_one "$r" && perf_one "$r"; else perf_one "$r" && tally_one "$r"; fi || exit 1
   tfiles+=("keep/t$r.h5"); pfiles+=("keep/perf$r.txt")
 done
 "$py" "$here/compare_perf.py" "$(IFS=,; echo "${tfiles[*]}")" "$(IFS=,; echo "${pfiles[*]}")" \

@@ -337,6 +337,8 @@ void tly_samp_drain_start(struct tly_samp_state *st)
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);   /* the drain takes no signal of the program's */
 	if (pthread_create(&st->drain, NULL, drain_main, st) == 0) {
+		/* Tally's thread, not the program's, in top, gdb and perf */
+		pthread_setname_np(st->drain, "tally-sampling");
 		pthread_detach(st->drain);
 		atomic_store(&st->drain_up, 1);
 	}
