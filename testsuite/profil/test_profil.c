@@ -94,28 +94,35 @@ static void sum(const void *buf, unsigned bytes_total, int bytes, char *off, uns
 	}
 }
 
+/* Profile buf (and, for a FORCE_SW row, the catch-all `rest` after it)
+ * at `threshold`; 0 turns it off. */
+static void set_profile(PAPI_sprofil_t r[2], int flags, int threshold)
+{
+	if (flags & PAPI_PROFIL_FORCE_SW)
+		TH_EQ(PAPI_sprofil(r, 2, es, tc, threshold, flags), PAPI_OK);
+	else
+		TH_EQ(PAPI_profil(r[0].pr_base, r[0].pr_size, r[0].pr_off, r[0].pr_scale, es, tc, threshold, flags),
+		      PAPI_OK);
+}
+
 /* One run of the hot function under PAPI_profil: hits, hits in hot,
  * crossings missed, CPU time.  A FORCE_SW row profiles through
  * PAPI_sprofil with a catch-all bucket after the text's buffer: its
  * tick credits every crossing since the last tick to one PC, and a busy
- * machine's starved timer can put ~90 of them (18 ms of CPU) on a PC
- * outside the buffer (the clock read in libc), where PAPI_profil drops
- * them as the reference does; `outside` counts them. */
+ * machine's starved timer can put hundreds of them on a PC outside the
+ * buffer (the clock read in libc), where PAPI_profil drops them as the
+ * reference does; `outside` counts them. */
 static void profile_once(void *buf, size_t size, int bytes, unsigned scale, int flags, uint64_t *all,
 			 uint64_t *in, long long *missed, long long *t0, uint64_t *outside)
 {
 	int bflag = bytes == 2 ? PAPI_PROFIL_BUCKET_16 : bytes == 4 ? PAPI_PROFIL_BUCKET_32 : PAPI_PROFIL_BUCKET_64;
 	uint64_t rest[1] = { 0 };
 	PAPI_sprofil_t r[2] = { { buf, (unsigned)size, (vptr_t)text, scale }, { rest, (unsigned)bytes, 0, 0x2 } };
-	int sw = (flags & PAPI_PROFIL_FORCE_SW) != 0;
 	long long v;
 
 	memset(buf, 0, size);
 	*missed = -1;
-	if (sw)
-		TH_EQ(PAPI_sprofil(r, 2, es, tc, PERIOD, flags | bflag), PAPI_OK);
-	else
-		TH_EQ(PAPI_profil(buf, (unsigned)size, (vptr_t)text, scale, es, tc, PERIOD, flags | bflag), PAPI_OK);
+	set_profile(r, flags | bflag, PERIOD);
 	th_clock_begin();
 	TH_EQ(PAPI_start(es), PAPI_OK);
 	*t0 = th_thread_cpu_ns();
@@ -124,10 +131,7 @@ static void profile_once(void *buf, size_t size, int bytes, unsigned scale, int 
 	*t0 = th_thread_cpu_ns() - *t0;
 	TH_EQ(PAPI_stop(es, &v), PAPI_OK);
 	TH_EQ(tally_overflow_missed(es, tc, missed, NULL), PAPI_OK);
-	if (sw)
-		TH_EQ(PAPI_sprofil(r, 2, es, tc, 0, flags | bflag), PAPI_OK);
-	else
-		TH_EQ(PAPI_profil(buf, (unsigned)size, (vptr_t)text, scale, es, tc, 0, flags | bflag), PAPI_OK);
+	set_profile(r, flags | bflag, 0);
 	sum(buf, (unsigned)size, bytes, text, scale, hot_lo, hot_hi, all, in);
 	*outside = bucket(rest, bytes, 0);
 }
