@@ -5,7 +5,8 @@
  * the same whichever runtime the program runs on.  A name is made once
  * per (code address, kind) under a lock (the DWARF lookup of
  * rt_srcname.c) and kept for the process; later lookups hit a cache in
- * the thread's record without the lock (a thread without one takes it).
+ * the thread's record without the lock (a thread without one, or a name
+ * the cache has no room for, takes it).
  */
 #include "runtime/rt.h"
 #include "runtime/rt_srcname.h"
@@ -62,14 +63,42 @@ void tly_rt_omp_forwarding(const void *caller)
 	forwarding = caller;
 }
 
-/* The cache slot of (code, kind): call sites a few bytes apart and the
- * two kinds of one site (a combined parallel loop) land apart. */
+/* The cache's first slot for (code, kind): call sites a few bytes apart
+ * and the two kinds of one site (a combined parallel loop) land apart. */
 static size_t slot(const void *code, int kind)
 {
 	uint64_t k = ((uint64_t)(uintptr_t)code ^ (uint64_t)kind << 56) * 0x9e3779b97f4a7c15ULL;
 
 	_Static_assert((TLY_RT_OMP_NAMES & (TLY_RT_OMP_NAMES - 1)) == 0, "TLY_RT_OMP_NAMES is a power of two");
 	return (size_t)(k >> 56) & (TLY_RT_OMP_NAMES - 1);
+}
+
+/* A name is kept in the first free slot of the PROBES from its own
+ * (linear probing; names are never evicted).  One slot per name thrashed:
+ * ~70 names in 256 slots put ~9 pairs in one slot each, and two regions
+ * of one loop sharing a slot missed at every visit (LULESH 8 x 1: 34% of
+ * this function's time in the locked list walk).  A name that finds all
+ * its slots taken by others is looked up under the lock. */
+#define PROBES 8
+
+/* The thread's cached name of (code, kind), or NULL; *free_at: the first
+ * empty slot met (NULL when none). */
+static const char *cached(struct tly_rt_thread *t, const void *code, int kind, struct tly_rt_omp_name_ent **free_at)
+{
+	size_t at = slot(code, kind);
+
+	*free_at = NULL;
+	for (int i = 0; i < PROBES; i++, at = (at + 1) & (TLY_RT_OMP_NAMES - 1)) {
+		struct tly_rt_omp_name_ent *c = &t->omp_names[at];
+
+		if (!c->name) {
+			*free_at = c;
+			return NULL;
+		}
+		if (c->code == code && c->kind == kind)
+			return c->name;
+	}
+	return NULL;
 }
 
 const char *tly_rt_omp_label(int kind)
@@ -95,9 +124,10 @@ const char *tly_rt_omp_name(const void *code, int kind)
 			code = fwd;
 	}
 	if (t) {
-		c = &t->omp_names[slot(code, kind)];
-		if (c->code == code && c->kind == kind && c->name)
-			return c->name;
+		const char *hit = cached(t, code, kind, &c);
+
+		if (hit)
+			return hit;
 	}
 	pthread_mutex_lock(&omp_names.lock);
 	for (e = omp_names.names; e && !(e->code == code && e->kind == kind); e = e->next)
