@@ -1,14 +1,24 @@
 /*
  * rt_debuginfo.h - where Tally's libdwfl sessions (rt_srcname.c: region
  * names; sampling/samp_drain.c and samp_rows.c: call paths) find a
- * module's separate debug information: on this machine only, never
- * through debuginfod (rt_debuginfo.c says why).
+ * module's file, read without mapping it, and its separate debug
+ * information: on this machine only, never through debuginfod
+ * (rt_debuginfo.c says why).
  */
 #ifndef TALLY_RT_DEBUGINFO_H
 #define TALLY_RT_DEBUGINFO_H
 
 #ifdef TALLY_HAVE_LIBDW
 #include <elfutils/libdwfl.h>
+
+/* A Dwfl_Callbacks.find_elf: libdwfl's dwfl_linux_proc_find_elf, but a
+ * module's file is read (libelf's ELF_C_READ), not mapped.  The mapping
+ * libdwfl makes (private, writable, from offset 0) is a second map of a
+ * library the process runs, which `perf record --call-graph dwarf` of the
+ * measured program records: perf then unwound no further than the first
+ * frame in Tally (rt_debuginfo.c). */
+int tly_rt_find_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base, char **file_name,
+		    Elf **elfp);
 
 /* A Dwfl_Callbacks.find_debuginfo: libdwfl's standard search less its
  * last resort, the debuginfod client. */
