@@ -22,9 +22,9 @@
 #     barrier spinning, whichever sampler counts it).
 #     TLY_BENCH_AGREE_SAME=1: perf records Tally's own sampled runs
 #     instead (both samplers on one run, no run-to-run spread between
-#     them): the self shares are compared on the same samples' program;
-#     perf's unwinding stops at Tally's OpenMP trampoline in such a run
-#     (docs/sampling.md), so its inclusive shares are not comparable.
+#     them): self and inclusive shares of the same run (perf's unwinding
+#     stopped at Tally's OpenMP trampoline in such a run until Tally read
+#     the ELF files it unwinds instead of mapping them: docs/sampling.md).
 # mpirun runs with TLY_BENCH_MPIRUN_ARGS (default `--bind-to none`: Open
 # MPI binds a rank of 1 or 2 to one core, and its OpenMP threads would then
 # share it; a hybrid job is run with a binding that gives each thread a core).

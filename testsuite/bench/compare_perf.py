@@ -13,9 +13,10 @@ PERF_SCRIPT is `perf script -F comm,tid,ip,sym,dso --no-inline` of a
 `perf record -e cpu-clock --call-graph dwarf,16384` run of the plain
 program, as long as Tally's run and at the same rate, or of Tally's run
 itself (bench_sampling.sh's TLY_BENCH_AGREE_SAME: the self shares of one
-run, its drain thread, named tally-sampling, left out by its name; perf's
-unwinding then stops at Tally's OpenMP trampoline, so the inclusive
-shares fall within perf's unrooted share).  Tally samples a thread's CPU
+run, its drain thread, named tally-sampling, left out by its name; both
+the self and the inclusive shares are compared: perf's unwinding reaches
+the threads' roots in such a run since Tally reads the ELF files it
+unwinds without mapping them again, 30 Nov 2026).  Tally samples a thread's CPU
 time, its system calls and page faults included, each at the user PC the
 kernel returns to; perf's samples in the kernel are read the same way:
 their kernel frames dropped, the sample given to its user stack (where

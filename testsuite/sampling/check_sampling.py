@@ -247,11 +247,11 @@ def omp(f):
         if 0 <= k < len(names) - 2 and names[k + 1] == ("omp_share", 1) and names[k + 2][0] == "main._omp_fn.0":
             via += int(r["samples"])
     check(via >= 0.95 * tot, "%d of %d hot-spot samples through omp_share, inlined in main._omp_fn.0" % (via, tot))
-    # Tally read the program's ELF (the region's name) and its own (the
-    # unwinding) without mapping them again: perf's unwinding of the
-    # program stopped at such a map (hot_app.c remapped(), rt_debuginfo.c)
+    # Tally read its own ELF (unwinding its OpenMP trampoline) without
+    # mapping the library again: perf's unwinding of the program stopped
+    # at such a map (hot_app.c remapped(), rt_debuginfo.c)
     remapped = truth_file().get("remapped", -1)
-    check(remapped == 0, "the program's ELF files mapped again, private and writable: %d (stderr names them)"
+    check(remapped == 0, "libtally-preload.so mapped again, private and writable: %d (stderr names them)"
           % remapped)
 
 

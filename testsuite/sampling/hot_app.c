@@ -11,8 +11,8 @@
  * allocator), "fork" (a forked child does the work too, then the parent),
  * "omp" (two OpenMP threads share the work, called through omp_share,
  * inlined into the parallel region's outlined body; hot_app.txt then has
- * the maps of the program's own ELF files made again, private and
- * writable, by a reader of their ELF: remapped()), "block" (the first half of
+ * the maps of Tally's library made again, private and writable, by a
+ * reader of its ELF: remapped()), "block" (the first half of
  * the work with Tally's sampling signal, SIGRTMIN+4, blocked: the perf
  * source's credit holds at most 64 of its signals queued; hot_app.txt
  * then has the user's queued signals (SigQ) just before the unblocking).
@@ -160,40 +160,41 @@ static __attribute__((noinline)) long blocked_work(double seconds, double *spent
 	return q;
 }
 
-/* Private writable maps from offset 0 of a file the process also runs
- * code from: the copy a reader of that file's ELF maps (libelf's
- * ELF_C_READ_MMAP_PRIVATE).  Tally reads the ELF of the modules it names
- * (the program, at its parallel region's first visit) and unwinds
- * (libtally-preload.so) without mapping them: `perf record --call-graph
- * dwarf` of the program took such a map for the library's and stopped
- * unwinding there (rt_debuginfo.c).  Each one is printed. */
+/* Private writable maps from offset 0 of Tally's library, which the
+ * process also runs code from: the copy a reader of its ELF maps
+ * (libelf's ELF_C_READ_MMAP_PRIVATE).  Tally reads its own ELF, which the
+ * unwinding of its OpenMP trampoline needs, without mapping it: `perf
+ * record --call-graph dwarf` of the program took such a map for the
+ * library's and stopped unwinding there (rt_debuginfo.c).  Each one is
+ * printed. */
 static int remapped(void)
 {
-	char line[4096], perms[8], path[3][1024];
-	char (*exec)[1024] = calloc(256, sizeof *exec);
+	char line[4096], perms[8], path[1024];
 	unsigned long off, ino;
-	int nexec = 0, n = 0;
+	int exec = 0, n = 0;
 	FILE *f;
 
-	for (int pass = 0; pass < 2 && exec; pass++) {
+	for (int pass = 0; pass < 2; pass++) {
 		if (!(f = fopen("/proc/self/maps", "r")))
 			break;
 		while (fgets(line, sizeof line, f)) {
-			path[0][0] = 0;
-			if (sscanf(line, "%*s %7s %lx %*s %lu %1023s", perms, &off, &ino, path[0]) < 3 || !ino || !path[0][0])
+			const char *base;
+
+			path[0] = 0;
+			if (sscanf(line, "%*s %7s %lx %*s %lu %1023s", perms, &off, &ino, path) < 3 || !ino || !path[0])
 				continue;
-			if (pass == 0 && perms[2] == 'x' && nexec < 256)
-				snprintf(exec[nexec++], sizeof exec[0], "%s", path[0]);
-			for (int i = 0; pass == 1 && off == 0 && !strcmp(perms, "rw-p") && i < nexec; i++)
-				if (!strcmp(exec[i], path[0])) {
-					fprintf(stderr, "hot_app: mapped again, private and writable: %s", line);
-					n++;
-					break;
-				}
+			base = strrchr(path, '/');
+			if (strcmp(base ? base + 1 : path, "libtally-preload.so"))
+				continue;
+			if (pass == 0 && perms[2] == 'x')
+				exec = 1;
+			if (pass == 1 && exec && off == 0 && !strcmp(perms, "rw-p")) {
+				fprintf(stderr, "hot_app: mapped again, private and writable: %s", line);
+				n++;
+			}
 		}
 		fclose(f);
 	}
-	free(exec);
 	return n;
 }
 

@@ -2,15 +2,23 @@
  * rt_debuginfo.c - module files and separate debug information for
  * Tally's libdwfl sessions, found on this machine only (rt_debuginfo.h).
  *
- * A module's file is read, not mapped: libdwfl's dwfl_linux_proc_find_elf
- * leaves the file to libelf's ELF_C_READ_MMAP_PRIVATE, a private writable
- * map from offset 0 of, for the unwinding of Tally's own frames, the very
- * libtally-preload.so the process runs.  `perf record --call-graph dwarf`
- * of a program Tally samples records that map as one of the library's,
- * and its unwinding stopped at Tally's OpenMP trampoline: LULESH 1 x 2 at
- * 1 kHz under perf, 67% of perf's samples reached main or start_thread
- * with Tally sampling against 84% without (30 Nov 2026, docs/sampling.md).
- * libelf reads a section when libdw asks for it, no more.
+ * The sampling drain reads the modules it unwinds, it does not map them:
+ * libdwfl's dwfl_linux_proc_find_elf leaves a module's file to libelf's
+ * ELF_C_READ_MMAP_PRIVATE, a private writable map from offset 0, a second
+ * map of a library or program the process runs (libtally-preload.so for
+ * Tally's OpenMP trampoline, the program for its frames).  `perf record
+ * --call-graph dwarf` of a program Tally samples records those maps, and
+ * its unwinding stopped at them: LULESH 1 x 2 at 1 kHz under perf, 67%
+ * of perf's samples reached main or start_thread with Tally sampling
+ * (stopping at the trampoline and at "[stack]"); 91-99% after, as
+ * without Tally's sampling (docs/sampling.md).  A read-only map
+ * (ELF_C_READ_MMAP) misled perf the same way (99% of its samples
+ * unrooted).  The naming of regions and call sites (rt_srcname.c) keeps
+ * libdwfl's map: perf unwound through a program mapped there, and a
+ * default run pays no read of the program's DWARF.  Reading has a budget
+ * (64 MiB of files a process): libdw reads all of a module's DWARF
+ * sections when it opens it, on the heap of every rank, where a map's
+ * pages are the page cache's; past it a module is mapped.
  *
  * libdwfl's dwfl_standard_find_debuginfo ends, for a module with a build
  * ID whose debug information is found neither in the module, nor by its
@@ -39,32 +47,49 @@
 
 #ifdef TALLY_HAVE_LIBDW
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* A regular file only, opened without blocking (a FIFO or a device named
- * in the maps must never hang the drain or the exit), as libdwfl's own
- * callback checks; anything else ("[vdso]", a deleted file, a file that
- * is not ELF) goes to libdwfl's callback. */
+/* The bytes of module files read so far: each module libdw opens has all
+ * its DWARF sections read then (on the heap, where a map's pages would
+ * be the page cache's, shared, and touched only where used), so past
+ * READ_BUDGET a module is mapped as libdwfl does. */
+#define READ_BUDGET (64L << 20)
+static _Atomic long read_bytes;
+
+/* A regular file opened without blocking (a FIFO or a device named in the
+ * maps must never hang the drain or the exit) that fits what is left of
+ * the budget is read; anything else goes to libdwfl's callback. */
 int tly_rt_find_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base, char **file_name,
 		    Elf **elfp)
 {
 	struct stat st;
 	Elf *e = NULL;
 	char *name;
+	long size = 0;
 	int fd = modname && modname[0] == '/' ? open(modname, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
 
 	if (fd >= 0) {
-		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (e = elf_begin(fd, ELF_C_READ, NULL))
-		    && elf_kind(e) == ELF_K_ELF && (name = strdup(modname))) {
+		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= READ_BUDGET) {
+			size = (long)st.st_size;
+			if (atomic_fetch_add(&read_bytes, size) + size > READ_BUDGET) {
+				atomic_fetch_sub(&read_bytes, size);
+				size = 0;
+			}
+		}
+		if (size && (e = elf_begin(fd, ELF_C_READ, NULL)) && elf_kind(e) == ELF_K_ELF
+		    && (name = strdup(modname))) {
 			*file_name = name;
 			*elfp = e;
 			return fd;
 		}
 		if (e)
 			elf_end(e);
+		if (size)
+			atomic_fetch_sub(&read_bytes, size);
 		close(fd);
 	}
 	return dwfl_linux_proc_find_elf(mod, userdata, modname, base, file_name, elfp);

@@ -1,7 +1,7 @@
 /*
  * rt_debuginfo.h - where Tally's libdwfl sessions (rt_srcname.c: region
  * names; sampling/samp_drain.c and samp_rows.c: call paths) find a
- * module's file, read without mapping it, and its separate debug
+ * module's file (the drain's read, not mapped) and its separate debug
  * information: on this machine only, never through debuginfod
  * (rt_debuginfo.c says why).
  */
@@ -11,12 +11,12 @@
 #ifdef TALLY_HAVE_LIBDW
 #include <elfutils/libdwfl.h>
 
-/* A Dwfl_Callbacks.find_elf: libdwfl's dwfl_linux_proc_find_elf, but a
- * module's file is read (libelf's ELF_C_READ), not mapped.  The mapping
- * libdwfl makes (private, writable, from offset 0) is a second map of a
- * library the process runs, which `perf record --call-graph dwarf` of the
- * measured program records: perf then unwound no further than the first
- * frame in Tally (rt_debuginfo.c). */
+/* A Dwfl_Callbacks.find_elf for the sampling drain: libdwfl's
+ * dwfl_linux_proc_find_elf, but a module's file is read (libelf's
+ * ELF_C_READ), not mapped again private and writable, while 64 MiB of
+ * files a process allow: `perf record --call-graph dwarf` of the measured
+ * program took such maps for the modules' and unwound no further
+ * (rt_debuginfo.c). */
 int tly_rt_find_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base, char **file_name,
 		    Elf **elfp);
 

@@ -69,7 +69,7 @@ static struct {
 
 static char *debuginfo_path;
 static const Dwfl_Callbacks callbacks = {
-	.find_elf = tly_rt_find_elf,             /* read, not mapped: rt_debuginfo.c */
+	.find_elf = dwfl_linux_proc_find_elf,   /* libdwfl's map: a default run reads no DWARF whole (rt_debuginfo.c) */
 	.find_debuginfo = tly_rt_find_debuginfo,   /* never debuginfod: rt_debuginfo.c */
 	.debuginfo_path = &debuginfo_path,
 };
