@@ -18,7 +18,9 @@
  * default run pays no read of the program's DWARF.  Reading has a budget
  * (64 MiB of files a process): libdw reads all of a module's DWARF
  * sections when it opens it, on the heap of every rank, where a map's
- * pages are the page cache's; past it a module is mapped.
+ * pages are the page cache's; past it a module is mapped.  The file read
+ * must be the one mapped at the module's base (device and inode in
+ * /proc/self/maps): a name a neighbour swapped since the load is not read.
  *
  * libdwfl's dwfl_standard_find_debuginfo ends, for a module with a build
  * ID whose debug information is found neither in the module, nor by its
@@ -46,11 +48,15 @@
 #include "runtime/rt_debuginfo.h"
 
 #ifdef TALLY_HAVE_LIBDW
+#include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 /* The bytes of module files read so far: each module libdw opens has all
@@ -60,20 +66,53 @@
 #define READ_BUDGET (64L << 20)
 static _Atomic long read_bytes;
 
+/* The device and inode of the file mapped at addr (/proc/self/maps); 0,
+ * or -1 when no file is mapped there. */
+static int mapped_id(Dwarf_Addr addr, dev_t *dev, ino_t *ino)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[PATH_MAX + 128];
+	unsigned long lo, hi, inode;
+	unsigned int maj, mi;
+	int rc = -1;
+
+	while (f && rc && fgets(line, sizeof line, f))
+		if (sscanf(line, "%lx-%lx %*s %*s %x:%x %lu", &lo, &hi, &maj, &mi, &inode) == 5 && addr >= lo
+		    && addr < hi) {
+			*dev = makedev(maj, mi);
+			*ino = (ino_t)inode;
+			rc = inode ? 0 : -1;
+			break;
+		}
+	if (f)
+		fclose(f);
+	return rc;
+}
+
 /* A regular file opened without blocking (a FIFO or a device named in the
- * maps must never hang the drain or the exit) that fits what is left of
- * the budget is read; anything else goes to libdwfl's callback. */
+ * maps must never hang the drain or the exit), the very file mapped at the
+ * module's base (a name swapped since the load is not read: -1), that fits
+ * what is left of the budget is read; anything else goes to libdwfl's
+ * callback. */
 int tly_rt_find_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base, char **file_name,
 		    Elf **elfp)
 {
 	struct stat st;
 	Elf *e = NULL;
 	char *name;
+	dev_t dev;
+	ino_t ino;
 	long size = 0;
 	int fd = modname && modname[0] == '/' ? open(modname, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
 
 	if (fd >= 0) {
-		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= READ_BUDGET) {
+		if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || mapped_id(base, &dev, &ino) != 0 || st.st_dev != dev
+		    || st.st_ino != ino) {
+			close(fd);
+			errno = ESTALE;
+			return -1;
+		}
+		if (st.st_size <= READ_BUDGET) {
 			size = (long)st.st_size;
 			if (atomic_fetch_add(&read_bytes, size) + size > READ_BUDGET) {
 				atomic_fetch_sub(&read_bytes, size);
