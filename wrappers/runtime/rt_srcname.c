@@ -14,6 +14,7 @@
 #include "runtime/rt_debuginfo.h"
 #include "runtime/rt_scopes.h"
 #include "runtime/rt_srcname.h"
+#include "runtime/rt_symindex.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -64,6 +65,7 @@ static struct {
 	pthread_mutex_t lock;
 	Dwfl *dwfl;
 	struct tly_rt_scopes sx;   /* each unit's function instances, indexed once */
+	struct tly_rt_symindex syms;   /* the modules' symbol tables, sorted (again after a new report) */
 	int failed;
 } srcnames = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
@@ -82,6 +84,7 @@ static int report_modules(void)
 		srcnames.failed = 1;
 	if (!srcnames.dwfl)
 		return 0;
+	tly_rt_symindex_free(&srcnames.syms);   /* its modules may go with the new report */
 	dwfl_report_begin(srcnames.dwfl);
 	if (dwfl_linux_proc_report(srcnames.dwfl, getpid()) != 0) {
 		dwfl_report_end(srcnames.dwfl, NULL, NULL);
@@ -221,15 +224,14 @@ static int elf_symbol_name(const void *pc, const void *at, char *out, size_t len
 {
 	Dwarf_Addr a = (Dwarf_Addr)(uintptr_t)at;
 	Dwfl_Module *m;
-	GElf_Off off = 0;
-	GElf_Sym sym;
+	Dwarf_Addr off = 0;
 	const char *s;
 
 	if (!srcnames.dwfl && !report_modules())
 		return 0;
 	if (!(m = dwfl_addrmodule(srcnames.dwfl, a)) && (!report_modules() || !(m = dwfl_addrmodule(srcnames.dwfl, a))))
 		return 0;
-	s = dwfl_module_addrinfo(m, a, &off, &sym, NULL, NULL, NULL);
+	s = tly_rt_symindex_name(&srcnames.syms, m, a, &off);
 	if (!s || !*s)
 		return 0;
 	snprintf(out, len, "%s+0x%lx", s, (unsigned long)(off + (uintptr_t)((const char *)pc - (const char *)at)));

@@ -12,6 +12,7 @@
 #include "output/out_module.h"
 #include "sampling/samp.h"
 #include "runtime/rt_scopes.h"
+#include "runtime/rt_symindex.h"
 
 #include <dlfcn.h>
 #include <mpi.h>
@@ -188,7 +189,8 @@ static int own_dwarf(Dwfl_Module *m, struct pc_names_mod *last)
 
 /* The frames at pc (a function and the ones inlined into it), outermost
  * first, as frame keys into d. */
-static int pc_frames(Dwfl *dwfl, struct tly_rt_scopes *sx, struct pc_names_mod *last, uint64_t pc, struct str *d)
+static int pc_frames(Dwfl *dwfl, struct tly_rt_scopes *sx, struct tly_rt_symindex *syms, struct pc_names_mod *last,
+		     uint64_t pc, struct str *d)
 {
 	Dwfl_Module *m = dwfl ? dwfl_addrmodule(dwfl, pc) : NULL;
 	struct pcframe f[MAX_INLINE];
@@ -211,7 +213,7 @@ static int pc_frames(Dwfl *dwfl, struct tly_rt_scopes *sx, struct pc_names_mod *
 		}
 	}
 	if (nf == 0) {   /* no DWARF scope: the symbol table's name */
-		const char *sym = m ? dwfl_module_addrname(m, pc) : NULL;
+		const char *sym = m ? tly_rt_symindex_name(syms, m, pc, NULL) : NULL;
 
 		f[0].fn = sym ? pretty(sym, f[0].buf, sizeof f[0].buf) : "?";
 		f[0].file = file;
@@ -228,6 +230,7 @@ static int pc_frames(Dwfl *dwfl, struct tly_rt_scopes *sx, struct pc_names_mod *
 struct pc_names {
 	struct tly_samp_map idx;   /* (pc, 0) -> entry */
 	struct tly_rt_scopes sx; /* the units' function instances */
+	struct tly_rt_symindex syms;   /* the modules' symbol tables, sorted */
 	struct pc_names_mod last;  /* own_dwarf's last module */
 	char **s;
 	int32_t n, cap;
@@ -249,7 +252,7 @@ static const char *frames_of(struct pc_names *c, Dwfl *dwfl, uint64_t pc)
 		c->s = m;
 		c->cap = cap;
 	}
-	if (pc_frames(dwfl, &c->sx, &c->last, pc, &d) != 0 || !d.s || tly_samp_map_put(&c->idx, (int64_t)pc, 0, c->n) != 0) {
+	if (pc_frames(dwfl, &c->sx, &c->syms, &c->last, pc, &d) != 0 || !d.s || tly_samp_map_put(&c->idx, (int64_t)pc, 0, c->n) != 0) {
 		free(d.s);
 		return NULL;
 	}
@@ -456,6 +459,7 @@ static void free_names(struct pc_names *pn)
 	free(pn->s);
 	tly_samp_map_free(&pn->idx);
 	tly_rt_scopes_free(&pn->sx);
+	tly_rt_symindex_free(&pn->syms);
 }
 
 /* Collective over c->comm when sampling is on anywhere. */
