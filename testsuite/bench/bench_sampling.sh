@@ -12,7 +12,9 @@
 #  2. Agreement (when perf, Debian's linux-perf, is installed): one run
 #     sampled by Tally and one by `perf record -e cpu-clock -F RATE
 #     --call-graph dwarf,16384` of the plain program, the same length, rate
-#     and stack copy (Tally's default 16k); `cpu-clock:u` where perf may
+#     and stack copy (Tally's default 16k; TLY_BENCH_STACK bytes for both,
+#     at most perf's 65528: a Fortran code's deep frames need more than
+#     16k to reach main); `cpu-clock:u` where perf may
 #     not see the kernel, as Tally's source then excludes it too;
 #     compare_perf.py prints the top functions by self samples and the
 #     inclusive shares on the main paths of both, and fails past 2 / 3
@@ -35,6 +37,7 @@ shift 3
 py=${TLY_BENCH_PYTHON:-/usr/bin/python3}   # one with h5py and pandas (Debian's)
 read -r -a mpiargs <<<"${TLY_BENCH_MPIRUN_ARGS---bind-to none}"
 np=${TLY_BENCH_RANKS:-2} rounds=${TLY_BENCH_ROUNDS:-7} rate=${TLY_BENCH_RATE:-1000} src=${TLY_BENCH_SOURCE:-auto}
+stack=${TLY_BENCH_STACK:-16384}   # bytes of stack each sample copies, both samplers (perf's most: 65528)
 agree=${TLY_BENCH_AGREE_RUNS:-3} same=${TLY_BENCH_AGREE_SAME:-0}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
@@ -51,7 +54,8 @@ one() { # MODE -> wall ms
   case $1 in
   plain) timeout 1200 mpirun "${mpiargs[@]}" -np "$np" "$app" "${args[@]}" >out.txt 2>&1 ;;
   tally) timeout 1200 mpirun "${mpiargs[@]}" -np "$np" "$run" --output-name=t.h5 -- "$app" "${args[@]}" >out.txt 2>&1 ;;
-  sampled) timeout 1200 mpirun "${mpiargs[@]}" -np "$np" "$run" --sampling="$rate" --sampling-source="$src" --output-name=t.h5 -- "$app" "${args[@]}" \
+  sampled) timeout 1200 mpirun "${mpiargs[@]}" -np "$np" "$run" --sampling="$rate" --sampling-source="$src" --sampling-stack="$stack" \
+             --output-name=t.h5 -- "$app" "${args[@]}" \
              >out.txt 2>&1 ;;
   esac
   rc=$?
@@ -89,13 +93,13 @@ ev=cpu-clock   # Tally's perf source counts the kernel's part where perf_event_o
 [ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)" -le 1 ] || ev=cpu-clock:u
 how="separate runs of the same length, $agree of each"
 [ "$same" = 1 ] && how="perf recording Tally's sampled runs, $agree of them"
-echo "== agreement with perf record --call-graph dwarf,16384 ($ev, $rate Hz, $how)"
+echo "== agreement with perf record --call-graph dwarf,$stack ($ev, $rate Hz, $how)"
 tally_one() { one sampled >/dev/null && mv t.h5 "keep/t$1.h5"; }   # N: the N-th run's file
 perf_one() { # N [tally]: perf over the plain program, or over Tally's sampled run
   local under=()
-  [ $# -gt 1 ] && under=("$run" --sampling="$rate" --sampling-source="$src" --output-name=t.h5 --)
+  [ $# -gt 1 ] && under=("$run" --sampling="$rate" --sampling-source="$src" --sampling-stack="$stack" --output-name=t.h5 --)
   rm -f ./*.h5
-  timeout 1200 perf record -q -e "$ev" -F "$rate" --call-graph dwarf,16384 -o perf.data -- \
+  timeout 1200 perf record -q -e "$ev" -F "$rate" --call-graph "dwarf,$stack" -o perf.data -- \
     mpirun "${mpiargs[@]}" -np "$np" "${under[@]}" "$app" "${args[@]}" >perf-out.txt 2>&1 || { echo "perf record failed"; tail -5 perf-out.txt; return 1; }
   perf script -i perf.data -F comm,tid,ip,sym,dso --no-inline >"keep/perf$1.txt" 2>/dev/null
   [ $# -gt 1 ] && mv t.h5 "keep/t$1.h5"

@@ -102,6 +102,22 @@ def unnamed(name, module):
 
 
 ROOT = re.compile(r"^(_start|start_thread|clone3?|__clone\w*|__libc_start_(call_)?main\w*)(@.*)?$")
+# a return address in no file: an unwinding that went wrong from there on
+PSEUDO = re.compile(r"^(\[(stack|heap|anon|vdso|vvar)[^\]]*\]|//anon)")
+
+
+def to_root(frames, name):
+    """The frames of a path (innermost first) up to its thread's root, and
+    whether it has one: the first root frame ends it (what lies outside,
+    _start of a stripped program, is named by neither sampler), and a frame
+    in no file ([stack], [heap]: perf's unwinding lost its way) ends it
+    unrooted."""
+    for i, f in enumerate(frames):
+        if ROOT.match(name(f)):
+            return frames[:i + 1], True
+        if PSEUDO.match(f[1]) and i > 0:
+            return frames[:i], False
+    return frames, False
 
 
 def perf_samples(path, comm):
@@ -117,12 +133,13 @@ def perf_samples(path, comm):
             return
         if tallys(d for _, d, _ in frames) or LOADER.search(frames[0][1]):
             return
-        syms = [s for s, d, _ in frames if not OWN.search(d)]
+        path, rooted = to_root(frames, lambda f: f[2])   # the name before libc's aliases are folded
+        syms = [s for s, d, _ in path if not OWN.search(d)]
         total += 1
         self_n[syms[0]] += 1
-        if not ROOT.match(frames[-1][2]):   # the name before libc's aliases are folded
+        if not rooted:
             unrooted[syms[0]] += 1
-        for s in {s for s, d, r in frames if not OWN.search(d) and not ROOT.match(r)}:
+        for s in {s for s, d, r in path if not OWN.search(d) and not ROOT.match(r)}:
             incl[s] += 1   # a thread's roots are in every path, named per libc build: not compared
     with open(path, errors="replace") as fh:
         for line in fh:
@@ -158,7 +175,9 @@ def tally_samples(path, pypath):
         outer = [j for j in chain if not inl[j]]
         if not outer or tallys(mod[j] for j in outer):
             continue
-        outer = [j for j in outer if not OWN.search(str(mod[j]))]
+        kept, rooted = to_root([(j, str(mod[j])) for j in chain], lambda f: key(fn[f[0]]))
+        kept = {j for j, _ in kept}
+        outer = [j for j in outer if j in kept and not OWN.search(str(mod[j]))]
         if not outer:
             continue
         n = int(n)
@@ -166,7 +185,7 @@ def tally_samples(path, pypath):
         self_n[unnamed(key(fn[outer[0]]), mod[outer[0]])] += n
         for s in {unnamed(key(fn[j]), mod[j]) for j in outer if not ROOT.match(key(fn[j]))}:
             incl[s] += n
-        if not ROOT.match(key(fn[chain[-1]])):
+        if not rooted:
             unrooted[unnamed(key(fn[outer[0]]), mod[outer[0]])] += n
     return self_n, incl, total, unrooted
 

@@ -20,7 +20,8 @@
  * sections when it opens it, on the heap of every rank, where a map's
  * pages are the page cache's; past it a module is mapped.  The file read
  * must be the one mapped at the module's base (device and inode in
- * /proc/self/maps): a name a neighbour swapped since the load is not read.
+ * /proc/self/maps, read once after each report of the modules): a name a
+ * neighbour swapped since the load is not read.
  *
  * libdwfl's dwfl_standard_find_debuginfo ends, for a module with a build
  * ID whose debug information is found neither in the module, nor by its
@@ -52,6 +53,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdatomic.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,26 +68,69 @@
 #define READ_BUDGET (64L << 20)
 static _Atomic long read_bytes;
 
-/* The device and inode of the file mapped at addr (/proc/self/maps); 0,
- * or -1 when no file is mapped there. */
-static int mapped_id(Dwarf_Addr addr, dev_t *dev, ino_t *ino)
+/* The file-backed maps of the process, read once after each report of
+ * its modules (tly_rt_find_elf_forget): reading /proc/self/maps for every
+ * module cost the drain ~30 ms a process in Debian's cp2k (~60 modules,
+ * hundreds of maps, each line's path made by the kernel). */
+static struct {
+	pthread_mutex_t lock;
+	struct mapent { unsigned long lo, hi, ino; dev_t dev; } *e;
+	int n, cap, valid;
+} maps = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+void tly_rt_find_elf_forget(void)
+{
+	pthread_mutex_lock(&maps.lock);
+	maps.valid = 0;
+	pthread_mutex_unlock(&maps.lock);
+}
+
+static void read_maps(void)
 {
 	FILE *f = fopen("/proc/self/maps", "re");
 	char line[PATH_MAX + 128];
 	unsigned long lo, hi, inode;
 	unsigned int maj, mi;
-	int rc = -1;
 
-	while (f && rc && fgets(line, sizeof line, f))
-		if (sscanf(line, "%lx-%lx %*s %*s %x:%x %lu", &lo, &hi, &maj, &mi, &inode) == 5 && addr >= lo
-		    && addr < hi) {
-			*dev = makedev(maj, mi);
-			*ino = (ino_t)inode;
-			rc = inode ? 0 : -1;
-			break;
+	maps.n = 0;
+	maps.valid = f != NULL;
+	while (f && fgets(line, sizeof line, f)) {
+		if (sscanf(line, "%lx-%lx %*s %*s %x:%x %lu", &lo, &hi, &maj, &mi, &inode) != 5 || !inode)
+			continue;
+		if (maps.n == maps.cap) {
+			int cap = maps.cap ? maps.cap * 2 : 256;
+			struct mapent *g = realloc(maps.e, sizeof *g * (size_t)cap);
+
+			if (!g) {
+				maps.valid = 0;   /* read again next time */
+				break;
+			}
+			maps.e = g;
+			maps.cap = cap;
 		}
+		maps.e[maps.n++] = (struct mapent){ .lo = lo, .hi = hi, .ino = inode, .dev = makedev(maj, mi) };
+	}
 	if (f)
 		fclose(f);
+}
+
+/* The device and inode of the file mapped at addr (the maps as read since
+ * the last report of the modules, so no older than the module's name); 0,
+ * or -1 when no file is mapped there. */
+static int mapped_id(Dwarf_Addr addr, dev_t *dev, ino_t *ino)
+{
+	int rc = -1;
+
+	pthread_mutex_lock(&maps.lock);
+	if (!maps.valid)
+		read_maps();
+	for (int i = 0; i < maps.n && rc; i++)
+		if (addr >= maps.e[i].lo && addr < maps.e[i].hi) {
+			*dev = maps.e[i].dev;
+			*ino = (ino_t)maps.e[i].ino;
+			rc = 0;
+		}
+	pthread_mutex_unlock(&maps.lock);
 	return rc;
 }
 

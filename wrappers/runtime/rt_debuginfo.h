@@ -20,6 +20,11 @@
 int tly_rt_find_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base, char **file_name,
 		    Elf **elfp);
 
+/* Called before each report of the modules to a Dwfl using
+ * tly_rt_find_elf: the maps it checks a module's file against are read
+ * again, once, after it. */
+void tly_rt_find_elf_forget(void);
+
 /* A Dwfl_Callbacks.find_debuginfo: libdwfl's standard search less its
  * last resort, the debuginfod client. */
 int tly_rt_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,

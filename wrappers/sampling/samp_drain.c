@@ -218,6 +218,7 @@ static int report(void)
 		unw.failed = 1;
 	if (!unw.dwfl)
 		return -1;
+	tly_rt_find_elf_forget();   /* its maps are read again after this report */
 	dwfl_report_begin(unw.dwfl);
 	if (dwfl_linux_proc_report(unw.dwfl, getpid()) != 0) {
 		dwfl_report_end(unw.dwfl, NULL, NULL);
