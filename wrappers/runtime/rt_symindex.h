@@ -22,7 +22,8 @@ struct tly_rt_symindex {
 	int32_t n, cap;
 };
 
-/* The name of the function symbol of module m holding pc (an address of
+/* The name of the function symbol (STT_FUNC, STT_GNU_IFUNC: what perf
+ * names code by) of module m holding pc (an address of
  * the process), and *off its offset from the symbol; NULL when none holds
  * it.  A symbol with a size holds [value, value + size); one without, the
  * addresses up to the next symbol.  Of several symbols at one address:
