@@ -108,8 +108,13 @@ def shares(f, srcdir, mode, path_of_file):
     check(any(abs(got[k] - truth[w]) > TOL for k, w in zip(WANT, ("hot_lib", "hot_inline", "hot_fortran"))),
           "self-test: swapped shares rejected")
     mk = markers(srcdir)
-    for k, (lo, hi) in {"hot_inline": ("HOT_INLINE_LOOP", "HOT_INLINE_BODY"),
-                        "hot_lib": ("HOT_LIB_LOOP", "HOT_LIB_BODY")}.items():
+    want_lines = {"hot_inline": ("HOT_INLINE_LOOP", "HOT_INLINE_BODY"), "hot_lib": ("HOT_LIB_LOOP", "HOT_LIB_BODY")}
+    if mode == "symtab":   # hot_lib's library has no DWARF: its symbol's name, no file or line
+        del want_lines["hot_lib"]
+        check(set(lines["hot_lib"]) == {("", 0)}, "hot_lib without DWARF has no line: %s" % sorted(lines["hot_lib"])[:3])
+        mods = {s(paths[int(r["path"])]["module"]) for r in smp if s(paths[int(r["path"])]["function"]) == "hot_lib"}
+        check(mods == {"libsamp_hotlib_nog.so"}, "hot_lib named in the library built without -g: %s" % mods)
+    for k, (lo, hi) in want_lines.items():
         top = max(lines[k].items(), key=lambda x: x[1])[0] if lines[k] else ("", 0)
         file, l0 = mk[lo]
         check(top[0] == file and l0 <= top[1] <= mk[hi][1] + 1,
@@ -441,7 +446,7 @@ def main():
         own_paths(run, {r: truth_file("hot_app.rank%d.txt" % r) for r in (0, 1)}, wait="MPI_Barrier")
         sys.exit(th.done(mode))
     with tally.raw(path) as f:
-        if mode in ("shares", "malloc", "fork", "omp"):
+        if mode in ("shares", "malloc", "fork", "omp", "symtab"):
             shares(f, srcdir, mode, path)
             if mode == "omp":
                 omp(f)

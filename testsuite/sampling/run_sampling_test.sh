@@ -2,6 +2,8 @@
 # run_sampling_test.sh MODE APP TALLY_RUN CHECKER SRCDIR PYTHON - one sampled
 # run of APP under tally-run, bounded in time, then check_sampling.py MODE.
 #   shares  1000 Hz, 1.5 s of CPU: shares, names, lines of hot_app
+#   symtab  the same, its library built without -g: hot_lib named from the
+#           library's symbol table, without a line
 #   malloc  5000 Hz, samples landing in malloc/free: no deadlock, file good
 #   fork    a forked child works too: no hang, parent's samples good
 #   omp     two OpenMP threads: both sampled, samples in the parallel region
@@ -94,7 +96,7 @@ if [ "$mode" = partial ]; then
     exec "$py" "$checker" partial "$dir/o" "$srcdir"
 fi
 case $mode in
-shares) timeout 150 "$run" --sampling=1000 --output-name=out.h5 -- "$app" 1.5 ;;
+shares|symtab) timeout 150 "$run" --sampling=1000 --output-name=out.h5 -- "$app" 1.5 ;;
 malloc) timeout 150 "$run" $(hz 5000) --output-name=out.h5 -- "$app" 1.0 malloc ;;
 fork)   timeout 150 "$run" $(hz 2000) --output-name=out.h5 -- "$app" $(( div < 4 ? 1 : 2 )).0 fork ;;
 omp)    timeout 150 "$run" $(hz 1000) --output-name=out.h5 -- "$app" 1.5 omp ;;
