@@ -63,7 +63,7 @@ ROWS = {
     'TALLY_PCSAMP_DRAIN_MS': ('INT', '0', 3600000, ''),
     'TALLY_PCSAMP_WORKER_SLEEP_MS': ('INT', '0', 3600000, ''),
     'TALLY_PCSAMP_SHARE': ('CHOICE', 'one', 0, 'one,all'),
-    'TALLY_SAMPLING': ('INT', '0', 20000, ''),
+    'TALLY_SAMPLING': ('STR', 'off', 0, ''),
     'TALLY_SAMPLING_SOURCE': ('CHOICE', 'auto', 0, 'auto,perf,timer'),
     'TALLY_SAMPLING_EVENT': ('STR', '', 0, ''),
     'TALLY_SAMPLING_STACK': ('SIZE', '16k', 1048576, ''),

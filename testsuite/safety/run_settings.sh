@@ -15,7 +15,7 @@ bad() { echo "FAILED: $*"; fail=1; }
 once() { [ "$(grep -c -- "$1" err.txt)" = 1 ] || bad "want one message matching '$1', got $(grep -c -- "$1" err.txt)"; }
 
 TALLY_PERF_MAX_COUNTERS=4 TALLY_MAX_DEPTH=0 TALLY_PASS_INDEX=abc TALLY_PCSAMP_PERIOD=99 TALLY_CHILDREN=mesure \
-  TALLY_CUDA_GRANULARITY=Region TALLY_PASS_MODE=none \
+  TALLY_CUDA_GRANULARITY=Region TALLY_PASS_MODE=none TALLY_SAMPLING=fast \
   "$run" --libomp=/nonexistent --output-name=a.h5 -- "$app" 0 >/dev/null 2>err.txt || bad "run failed"
 cat err.txt
 grep -q "TALLY_PERF_MAX_COUNTERS" err.txt && bad "TALLY_PERF_MAX_COUNTERS reported (it is a known setting)"
@@ -25,6 +25,7 @@ once "TALLY_PCSAMP_PERIOD=99 is outside 5..31"
 once "TALLY_LIBOMP='/nonexistent': No such file or directory"
 once "TALLY_CHILDREN='mesure' is not one of exclude,measure; using the default 'exclude'"
 once "TALLY_PASS_MODE='none' is not one of auto,off; using the default 'auto'"
+once "TALLY_SAMPLING='fast' is not a rate (samples a second, 0 to 20000) nor on/off; sampling is off"
 grep -q "TALLY_CUDA_GRANULARITY" err.txt && bad "TALLY_CUDA_GRANULARITY=Region reported (a choice takes any case)"
 [ -f a.h5 ] || bad "the measurement was not written"
 

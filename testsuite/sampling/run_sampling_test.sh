@@ -14,7 +14,8 @@
 #           perf_event_paranoid forbids a user's own cpu-clock)
 #   timer   4000 Hz by the CPU-clock timer: fewer signals than periods
 #           (the tick), each weighted, the total still CPU time x 4000
-#   auto    100 Hz, the default source: at most any kernel tick, so the
+#   auto    --sampling=on, the default rate (100 Hz) and the default
+#           source: at most any kernel tick, so the
 #           timer, a signal per period, samples = CPU time x 100, the note
 #           saying why (perf's cpu-clock costs every context switch)
 #   block   perf at 5000 Hz, half the work with the sampling signal
@@ -107,7 +108,7 @@ block)  p=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null) && [ "$p" -le 
             { echo "perf_event_paranoid ${p:-missing}: no cpu-clock for a user"; exit 77; }
         timeout 150 "$run" $(hz 5000) --sampling-source=perf --output-name=out.h5 -- "$app" 1.0 block ;;
 timer)  timeout 150 "$run" --sampling=4000 --sampling-source=timer --output-name=out.h5 -- "$app" 1.0 ;;
-auto)   timeout 150 "$run" --sampling=100 --output-name=out.h5 -- "$app" 2.0 ;;
+auto)   timeout 150 "$run" --sampling=on --output-name=out.h5 -- "$app" 2.0 ;;   # on: the default rate, 100
 export) timeout 150 "$run" --sampling=1000 --output-name=out.h5 -- "$app" 0.6 ;;
 loss)   timeout 150 "$run" $(hz 5000) --sampling-buffer=1 --output-name=out.h5 -- "$app" 0.5 ;;
 perf)   command -v perf >/dev/null || { echo "perf (linux-perf) missing"; exit 77; }

@@ -39,6 +39,17 @@ double tly_rt_budget_parse(const char *text)
 	return v;
 }
 
+long tly_rt_sampling_rate(const char *text)
+{
+	long long v;
+
+	if (!*text || !strcasecmp(text, "off") || !strcasecmp(text, "no") || !strcasecmp(text, "false"))
+		return 0;
+	if (!strcasecmp(text, "on") || !strcasecmp(text, "yes") || !strcasecmp(text, "true"))
+		return TLY_RT_SAMPLING_DEFAULT;
+	return tly_parse_num(text, 0, 20000, &v) == 0 ? (long)v : -1;
+}
+
 void tly_rt_config_check(const struct tly_rt_cfg *raw)
 {
 	long period = atol(raw->pcsamp_period);
@@ -62,6 +73,13 @@ void tly_rt_config_check(const struct tly_rt_cfg *raw)
 	if (tly_rt_budget_parse(raw->budget) < 0)
 		tly_rt_log_job(1, "TALLY_BUDGET='%s' is not a percentage (0.1 to 100, e.g. 3 or 3%%) nor 'off'; "
 			       "keeping the default budget of 3%%", raw->budget);
+	if (tly_rt_sampling_rate(raw->sampling) < 0) {
+		char q[160];
+
+		tly_quote(raw->sampling, q, sizeof q);
+		tly_rt_log_job(1, "TALLY_SAMPLING='%s' is not a rate (samples a second, 0 to 20000) nor on/off; "
+			       "sampling is off", q);
+	}
 	if (atol(raw->max_regions) == 0)
 		tly_rt_log_job(1, "TALLY_MAX_REGIONS=0: every region is folded into '(other regions)'");
 }

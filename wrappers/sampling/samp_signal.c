@@ -29,6 +29,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "runtime/rt_config_check.h"
 #include "runtime/rt_parts.h"
 #include "rt_part_ids.h"
 #include "tally_shared.h"
@@ -230,13 +231,14 @@ static void install(void)
 {
 	struct tly_rt_proc *p = tly_rt_proc();
 	const char *event = p->opt.raw.sampling_event;
-	long long rate = 0;
+	long long rate = tly_rt_sampling_rate(p->opt.raw.sampling);
 	struct sigaction sa, old;
 
-	tly_parse_num(p->opt.raw.sampling, 0, 20000, &rate);
 	if ((rate <= 0 && !event[0]) || TLY_SAMP_NREGS == 0) {
 		snprintf(samp_state.why, sizeof samp_state.why, "%s",
-			 TLY_SAMP_NREGS == 0 ? "not available on this architecture" : "TALLY_SAMPLING is 0");
+			 TLY_SAMP_NREGS == 0 ? "not available on this architecture"
+			 : rate < 0	     ? "TALLY_SAMPLING is not a rate (said at the start)"
+					     : "TALLY_SAMPLING is off");
 		return;
 	}
 	samp_state.asked = 1;
