@@ -16,9 +16,9 @@
  * PAPI_stop are checked for a PC in a loaded object; the calls from ticks
  * for a PC in the spin.  A busy machine can starve a thread of ticks altogether
  * (measured: 0 ticks in 300 ms of CPU with 4 spinning processes on 2
- * cores, a plain timer_create program alike): then the row is run again
- * (at most 5 times, each said), and a thread with no tick in any of them
- * fails.
+ * cores, a plain timer_create program alike), or leave it too few to say
+ * where they land (2): then the row is run again (at most 5 times, each
+ * said), and a thread with no tick in any of them fails.
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -152,10 +152,14 @@ static void run_threads(struct worker *w, int flags)
 		pthread_join(th[i], NULL);
 }
 
+/* Too few ticks to judge where they land: none (a busy machine can starve
+ * a thread of ticks altogether), or under MIN_TICKS (CI's loaded stage:
+ * 2 ticks, 1 of them in the spin, in one thread's 300 ms). */
+#define MIN_TICKS 10
 static int starved(const struct worker *w)
 {
 	for (int i = 0; i < NTHREADS; i++)
-		if (w[i].c.calls == w[i].c.at_stop)
+		if (w[i].c.calls == w[i].c.at_stop || w[i].c.ticks < MIN_TICKS)
 			return 1;
 	return 0;
 }
@@ -167,8 +171,8 @@ static void check_mode(int line, int flags)
 	th_at(line);
 	run_threads(w, flags);
 	for (int again = 1; flags & PAPI_OVERFLOW_FORCE_SW && starved(w) && again <= 5; again++) {
-		printf("flags 0x%x: a thread had no CPU-timer tick in 300 ms of CPU (busy machine); run %d again\n",
-		       flags, again);
+		printf("flags 0x%x: a thread had under %d CPU-timer ticks in 300 ms of CPU (busy machine); run %d again\n",
+		       flags, MIN_TICKS, again);
 		run_threads(w, flags);
 	}
 	for (int i = 0; i < NTHREADS; i++) {
@@ -207,10 +211,11 @@ static void check_mode(int line, int flags)
 		 * delivered when the thread returns to user mode, on a busy
 		 * machine often from the clock's system call after a preemption
 		 * (under 90% of the ticks in spin in one run at load ~20 on 2
-		 * cores) */
+		 * cores); 2 ticks of slack, for a thread still short of ticks
+		 * after the runs again above */
 		if (sw) {
 			TH_CHECK(w[i].c.ticks > 0);
-			TH_CHECK(w[i].c.ticks_in_spin >= 0.75 * w[i].c.ticks);
+			TH_CHECK(w[i].c.ticks_in_spin >= 0.75 * w[i].c.ticks - 2);
 			/* the flush's calls carry the last tick's PC */
 			TH_EQ(w[i].c.stop_wrong_pc, 0);
 		} else
