@@ -43,11 +43,18 @@ long tly_rt_sampling_rate(const char *text)
 {
 	long long v;
 
-	if (!*text || !strcasecmp(text, "off") || !strcasecmp(text, "no") || !strcasecmp(text, "false"))
+	if (!*text)
 		return 0;
-	if (!strcasecmp(text, "on") || !strcasecmp(text, "yes") || !strcasecmp(text, "true"))
+	if (tly_parse_num(text, 0, 20000, &v) == 0)   /* a number before the words: "1" is 1 a second */
+		return (long)v;
+	switch (tly_parse_bool(text)) {   /* the settings' yes/no words, any case */
+	case 1:
 		return TLY_RT_SAMPLING_DEFAULT;
-	return tly_parse_num(text, 0, 20000, &v) == 0 ? (long)v : -1;
+	case 0:
+		return 0;
+	default:
+		return -1;
+	}
 }
 
 void tly_rt_config_check(const struct tly_rt_cfg *raw)

@@ -56,7 +56,7 @@ static int index_module(struct tly_rt_symmod *mod)
 	int32_t k = 0;
 
 	mod->s = NULL;
-	mod->n = 0;
+	mod->n = 0;   /* counts the distinct addresses below */
 	if (n <= 1)
 		return 0;
 	if (!(mod->s = malloc(sizeof *mod->s * (size_t)n)))
@@ -73,7 +73,6 @@ static int index_module(struct tly_rt_symmod *mod)
 		mod->s[k++] = (struct sym){ .addr = addr, .size = sym.st_size, .name = name, .rank = bind_rank(&sym) };
 	}
 	qsort(mod->s, (size_t)k, sizeof *mod->s, by_addr);
-	mod->n = 0;
 	for (int32_t i = 0; i < k; i++)   /* the first of each address */
 		if (mod->n == 0 || mod->s[mod->n - 1].addr != mod->s[i].addr)
 			mod->s[mod->n++] = mod->s[i];
